@@ -1,0 +1,322 @@
+"""The ``skat`` command line: replay and check records, reckon game values, benchmark."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import click
+
+from .engine import Contract, GameType, IllegalActionError, parse_cards
+from .engine.cards import to_mask
+from .engine.errors import Reason, reject
+from .engine.game import NULL_VALUES
+from .engine.iss import iter_iss, parse_iss, result_fields
+from .engine.records import GameRecord, RecordError, replay
+from .engine.values import seeger_fabian_others, value_game
+
+
+class _Failed(Exception):
+    pass
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="skat")
+def main() -> None:
+    """Skat by the International Skat Order: records, values, benchmarks."""
+
+
+# ------------------------------------------------------------------ replay
+def _game_summary(deal: Any, rid: str | None) -> dict[str, Any]:
+    r = deal.result
+    out: dict[str, Any] = {"id": rid}
+    if r is None:
+        raise RecordError("RECORD_INCOMPLETE", len(deal.history) + 1, "the record ends before the deal is over")
+    c = r.contract if r.kind == "game" else None
+    val = r.valuation
+    out["kind"] = r.kind
+    out["declarer"] = r.declarer
+    out["bid"] = r.bid
+    out["game"] = None if r.contract is None else r.contract.game.label
+    out["hand"] = bool(c and c.hand)
+    out["ouvert"] = bool(c and c.ouvert)
+    out["schneider_announced"] = bool(c and c.schneider)
+    out["schwarz_announced"] = bool(c and c.schwarz)
+    out["matadors"] = val.matadors if val else 0
+    out["declarer_points"] = r.declarer_points
+    out["declarer_tricks"] = r.declarer_tricks
+    out["schneider"] = bool(val and val.schneider)
+    out["schwarz"] = bool(val and val.schwarz)
+    out["overbid"] = bool(val and val.overbid)
+    out["won"] = r.won
+    out["value"] = r.value
+    out["score"] = r.score
+    out["seeger_fabian"] = list(r.seeger_fabian)
+    out["plain"] = list(r.plain)
+    out["ended"] = r.ended
+    if r.kind == "ramsch":
+        out["ramsch_points"] = list(r.ramsch_points or ())
+    if val is not None:
+        out["explanation"] = val.explanation
+    return out
+
+
+def _records_in(text: str, name: str) -> Iterator[tuple[str, Any]]:
+    """Yield ("iss", line) or ("json", obj) per game in a file, by content."""
+    stripped = text.lstrip()
+    if stripped.startswith("(;GM[Skat]"):
+        for line in iter_iss(text):
+            yield "iss", line
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        for i, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                yield "json", json.loads(line)
+            except json.JSONDecodeError as exc:
+                yield "bad", f"{name}:{i}: invalid JSON ({exc.msg})"
+        return
+    if isinstance(data, list):
+        for obj in data:
+            yield "json", obj
+    elif isinstance(data, dict) and isinstance(data.get("games"), list):
+        for obj in data["games"]:
+            yield "json", obj
+    else:
+        yield "json", data
+
+
+def _replay_one(kind: str, item: Any) -> dict[str, Any]:
+    rid: str | None = None
+    try:
+        if kind == "bad":
+            raise RecordError("MALFORMED_RECORD", 0, str(item))
+        if kind == "iss":
+            game = parse_iss(item)
+            rid = game.id
+            deal = replay(game.record)
+            out = _game_summary(deal, rid)
+            if game.server:
+                ours = result_fields(deal)
+                diff = {k: [ours.get(k), v] for k, v in game.server.items() if ours.get(k) != v}
+                out["server_agrees"] = not diff
+                if diff:
+                    out["server_differences"] = diff
+            if game.notes:
+                out["notes"] = game.notes
+            return out
+        record = GameRecord.from_dict(item)
+        rid = record.id
+        return _game_summary(replay(record), rid)
+    except RecordError as exc:
+        if isinstance(item, dict) and rid is None:
+            rid = item.get("id")
+        return {"id": rid, "error": {"code": exc.code, "move": exc.move, "message": exc.message}}
+
+
+@main.command("replay")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
+@click.option("--summary", is_flag=True, help="Print counts instead of one object per game.")
+def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
+    """Replay and check game records (JSON or ISS, detected by content; - for stdin)."""
+    counts: Counter[str] = Counter()
+    failed = 0
+    for name in files:
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(name, encoding="utf-8") as fh:
+                    text = fh.read()
+        except OSError as exc:
+            click.echo(f"skat replay: cannot read {name}: {exc.strerror}", err=True)
+            failed += 1
+            continue
+        for kind, item in _records_in(text, name):
+            out = _replay_one(kind, item)
+            if "error" in out:
+                failed += 1
+                counts["error"] += 1
+            else:
+                counts[out["kind"]] += 1
+                if out.get("server_agrees") is False:
+                    counts["server_differs"] += 1
+            if not summary:
+                click.echo(json.dumps(out, separators=(",", ":")))
+    if summary:
+        total = sum(v for k, v in counts.items() if k != "server_differs")
+        parts = [f"{total} records"] + [f"{k}: {v}" for k, v in sorted(counts.items())]
+        click.echo(", ".join(parts))
+    if failed:
+        sys.exit(1)
+
+
+# ------------------------------------------------------------------- value
+def _fail(reason: Reason | str, message: str) -> None:
+    click.echo(f"skat value: {reason}: {message}", err=True)
+    sys.exit(2)
+
+
+@main.command("value")
+@click.argument("game", type=click.Choice([g.label for g in GameType if g != GameType.RAMSCH]))
+@click.option("--cards", help="Declarer's cards incl. the skat as far as known (CJ,SJ HA ...).")
+@click.option("--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3).")
+@click.option("--hand", is_flag=True)
+@click.option("--schneider-announced", is_flag=True)
+@click.option("--schwarz-announced", is_flag=True)
+@click.option("--ouvert", is_flag=True)
+@click.option("--bid", type=int, default=18, show_default=True)
+@click.option("--points", type=int, help="Declarer's card points incl. the skat.")
+@click.option("--tricks", type=int, help="Declarer's tricks.")
+@click.option("--kontra", is_flag=True)
+@click.option("--re", "re_", is_flag=True)
+@click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+def value_cmd(
+    game: str,
+    cards: str | None,
+    matadors: int | None,
+    hand: bool,
+    schneider_announced: bool,
+    schwarz_announced: bool,
+    ouvert: bool,
+    bid: int,
+    points: int | None,
+    tricks: int | None,
+    kontra: bool,
+    re_: bool,
+    players: str,
+    as_json: bool,
+) -> None:
+    """Reckon a game value with its explanation (R5-R8)."""
+    g = GameType.parse(game)
+    contract = Contract(g, hand, schneider_announced, schwarz_announced, ouvert)
+    try:
+        _check_value_args(contract, bid, points, tricks, kontra, re_)
+    except IllegalActionError as exc:
+        _fail(exc.code, exc.message)
+    if g == GameType.NULL:
+        cards12 = 0
+    elif cards is not None:
+        try:
+            parsed = parse_cards(cards)
+        except IllegalActionError as exc:
+            _fail(exc.code, exc.message)
+        if len(set(parsed)) != len(parsed) or len(parsed) > 12:
+            _fail("BAD_CARDS", "at most 12 different cards")
+        cards12 = to_mask(parsed)
+    elif matadors is not None:
+        if matadors == 0 or abs(matadors) > (4 if g == GameType.GRAND else 11):
+            _fail("BAD_MATADORS", f"{game} has with/without 1..{4 if g == GameType.GRAND else 11}")
+        from .engine.game import TRUMP_ORDER
+
+        order = TRUMP_ORDER[g]
+        run = to_mask(order[: abs(matadors)])
+        cards12 = run if matadors > 0 else to_mask(order[abs(matadors) : abs(matadors) + 1])
+    else:
+        _fail("BAD_CARDS", "give --cards or --matadors for a suit or Grand game")
+    c = contract.normalised() if hand else contract
+    if points is None:
+        points = 120 if c.schwarz else 90 if c.schneider else 61
+        if g == GameType.NULL:
+            points = 0
+    if tricks is None:
+        tricks = 10 if points == 120 else 0 if g == GameType.NULL or points == 0 else 5
+    val = value_game(c, bid, points, tricks, cards12)
+    factor = 4 if re_ else 2 if kontra else 1
+    n = int(players)
+    plain = val.plain_entry(factor)
+    sf = val.seeger_fabian_entry(factor)
+    others = seeger_fabian_others(val.won, n)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "game": g.label,
+                    "contract": c.describe(),
+                    "matadors": val.matadors,
+                    "multiplier": val.multiplier,
+                    "value": val.value,
+                    "won": val.won,
+                    "overbid": val.overbid,
+                    "factor": factor,
+                    "score": plain,
+                    "seeger_fabian": {"declarer": sf, "others": [others] * (n - 1)},
+                    "explanation": val.explanation,
+                }
+            )
+        )
+        return
+    result = "won" if val.won else "lost, overbid" if val.overbid else "lost"
+    click.echo(f"{c.describe()}: {val.explanation}")
+    fx = f" (x{factor} {'Kontra and Re' if re_ else 'Kontra'})" if factor > 1 else ""
+    click.echo(f"{result}: plain list {plain:+d}{fx}")
+    click.echo(f"Seeger-Fabian: declarer {sf:+d}, each of the {n - 1} others {others:+d}")
+
+
+def _check_value_args(
+    c: Contract, bid: int, points: int | None, tricks: int | None, kontra: bool, re_: bool
+) -> None:
+    def no(reason: Reason, msg: str) -> IllegalActionError:
+        return reject(reason, msg)
+
+    from .engine.values import BID_SET
+
+    if bid not in BID_SET:
+        raise no(Reason.BID_NOT_IN_LIST, f"{bid} is no game value")
+    is_null = c.game == GameType.NULL
+    if is_null and (c.schneider or c.schwarz):
+        raise no(Reason.NOT_APPLICABLE_TO_NULL, "Null has no Schneider or Schwarz")
+    if not c.hand and (c.schneider or c.schwarz):
+        raise no(Reason.ANNOUNCEMENT_REQUIRES_HAND, "Schneider and Schwarz announced need --hand")
+    if not c.hand and c.ouvert and not is_null:
+        raise no(Reason.OUVERT_REQUIRES_HAND, "suit and Grand Ouvert need --hand")
+    if is_null and NULL_VALUES[c.hand, c.ouvert] < bid:
+        raise no(Reason.NULL_VALUE_BELOW_BID, f"{c.describe()} is below the bid {bid}")
+    if re_ and not kontra:
+        raise no(Reason.RE_NOT_ALLOWED, "Re only after Kontra")
+    if points is not None and not 0 <= points <= 120:
+        raise no(Reason.MALFORMED_ACTION, "card points are 0..120")
+    if tricks is not None and not 0 <= tricks <= 10:
+        raise no(Reason.MALFORMED_ACTION, "tricks are 0..10")
+    if points is not None and tricks is not None:
+        if tricks == 10 and points != 120 or tricks == 0 and points > 22:
+            raise no(Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks")
+
+
+# ------------------------------------------------------------------- bench
+@main.group("bench")
+def bench_group() -> None:
+    """Benchmarks (see docs/benchmarks.md)."""
+
+
+@bench_group.command("playouts")
+@click.option("--seconds", type=float, default=5.0, show_default=True)
+@click.option("--runs", type=int, default=3, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--players", type=click.Choice(["3", "4"]), default="3")
+def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
+    """Random complete deals through the public API; last line `deals/s: N`."""
+    from .bench import playouts
+    from .engine import Rules
+
+    rates = []
+    for run in range(runs):
+        deals, actions, elapsed = playouts(seconds, seed + run, Rules(players=int(players)))  # type: ignore[arg-type]
+        rates.append(deals / elapsed)
+        click.echo(
+            f"run {run + 1}: {deals} deals, {actions} actions in {elapsed:.2f} s "
+            f"= {deals / elapsed:.0f} deals/s, {actions / elapsed:.0f} actions/s"
+        )
+    click.echo(f"deals/s: {statistics.median(rates):.0f}")
+
+
+if __name__ == "__main__":
+    main()

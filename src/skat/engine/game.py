@@ -1,0 +1,285 @@
+"""Game types, contracts, card order tables and the rules options (R1.3, R3, R4.2, R5).
+
+Per game type the module precomputes the tables the hot path needs, so that
+following suit is ``hand & FOLLOW[g][led] or hand`` and a trick winner is three
+table lookups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import IntEnum
+from typing import Any, Literal
+
+from .cards import ACE, CARDS, EIGHT, JACK, JACKS, KING, NINE, QUEEN, SEVEN, SUIT_MASKS, TEN, Card
+
+
+class GameType(IntEnum):
+    """The kind of game; the four suits share their suit index with the cards."""
+
+    CLUBS = 0
+    SPADES = 1
+    HEARTS = 2
+    DIAMONDS = 3
+    GRAND = 4
+    NULL = 5
+    RAMSCH = 6
+
+    @property
+    def is_suit(self) -> bool:
+        return self <= 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> GameType:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            raise ValueError(f"not a game type: {text!r}") from None
+
+
+#: R5.1 base values.
+BASE_VALUE = {
+    GameType.DIAMONDS: 9,
+    GameType.HEARTS: 10,
+    GameType.SPADES: 11,
+    GameType.CLUBS: 12,
+    GameType.GRAND: 24,
+}
+
+#: R5.5 Null values by (hand, ouvert).
+NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
+
+TRUMP = 4  # effective-suit index of trump
+_JACK_ORDER = (Card.CJ, Card.SJ, Card.HJ, Card.DJ)
+_PLAIN_ORDER = (ACE, TEN, KING, QUEEN, NINE, EIGHT, SEVEN)
+_NULL_ORDER = (ACE, KING, QUEEN, JACK, TEN, NINE, EIGHT, SEVEN)
+
+
+def _trump_order(g: GameType) -> tuple[Card, ...]:
+    if g.is_suit:
+        return _JACK_ORDER + tuple(CARDS[8 * g + r] for r in _PLAIN_ORDER)
+    if g in (GameType.GRAND, GameType.RAMSCH):
+        return _JACK_ORDER
+    return ()
+
+
+#: Trumps from the highest down (R1.3), used for matadors (R5.2).
+TRUMP_ORDER: tuple[tuple[Card, ...], ...] = tuple(_trump_order(g) for g in GameType)
+#: Mask of trumps per game type.
+TRUMPS: tuple[int, ...] = tuple(sum(1 << c for c in TRUMP_ORDER[g]) for g in GameType)
+
+
+def _effective(g: GameType) -> tuple[int, ...]:
+    trumps = TRUMPS[g]
+    return tuple(TRUMP if trumps >> c & 1 else c >> 3 for c in range(32))
+
+
+#: Effective suit of each card (R4.2): 0..3 printed suit, 4 trump.
+EFFECTIVE: tuple[tuple[int, ...], ...] = tuple(_effective(g) for g in GameType)
+
+
+def _suit_masks(g: GameType) -> tuple[int, ...]:
+    trumps = TRUMPS[g]
+    return tuple(SUIT_MASKS[s] & ~trumps for s in range(4)) + (trumps,)
+
+
+#: Mask of each effective suit per game type (index 4 = trumps).
+SUIT_OF: tuple[tuple[int, ...], ...] = tuple(_suit_masks(g) for g in GameType)
+#: Mask of the cards that follow a led card, per game type and card.
+FOLLOW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(SUIT_OF[g][EFFECTIVE[g][c]] for c in range(32)) for g in GameType
+)
+
+
+def _power(g: GameType) -> tuple[int, ...]:
+    order = TRUMP_ORDER[g]
+    plain = _NULL_ORDER if g == GameType.NULL else _PLAIN_ORDER
+    power = [0] * 32
+    for c in range(32):
+        if c in order:
+            power[c] = 100 + len(order) - order.index(Card(c))
+        else:
+            power[c] = 1 + len(plain) - plain.index(c & 7)
+    return tuple(power)
+
+
+_POWER = tuple(_power(g) for g in GameType)
+#: TRICK_KEY[g][led_effective_suit][card]: the card's strength in a trick with
+#: that led suit; 0 for a card that cannot win (R4.4). Highest key wins.
+TRICK_KEY: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            _POWER[g][c] if EFFECTIVE[g][c] == led or EFFECTIVE[g][c] == TRUMP else 0
+            for c in range(32)
+        )
+        for led in range(5)
+    )
+    for g in GameType
+)
+
+#: Display order of cards in a hand for each game type: trumps first, then suits.
+SORT_KEY: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        (0 if EFFECTIVE[g][c] == TRUMP else 1 + EFFECTIVE[g][c]) * 100 - _POWER[g][c]
+        for c in range(32)
+    )
+    for g in GameType
+)
+
+
+def sorted_cards(cards: Any, game: GameType | None = None) -> list[Card]:
+    """Cards sorted for display in ``game`` (Grand order when ``None``)."""
+    key = SORT_KEY[GameType.GRAND if game is None else game]
+    return sorted((Card(c) for c in cards), key=lambda c: key[c])
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """An announced game (R3.3) with its normalised announcement flags (R3.4)."""
+
+    game: GameType
+    hand: bool = False
+    schneider: bool = False  # Schneider announced
+    schwarz: bool = False  # Schwarz announced
+    ouvert: bool = False
+
+    def normalised(self) -> Contract:
+        """Apply the implications of R3.4 (Ouvert => Schwarz => Schneider => Hand)."""
+        if self.game in (GameType.NULL, GameType.RAMSCH):
+            return self
+        ouvert = self.ouvert
+        schwarz = self.schwarz or ouvert
+        schneider = self.schneider or schwarz
+        hand = self.hand or schneider
+        return Contract(self.game, hand, schneider, schwarz, ouvert)
+
+    @property
+    def base_value(self) -> int:
+        return BASE_VALUE[self.game]
+
+    @property
+    def null_value(self) -> int:
+        return NULL_VALUES[self.hand, self.ouvert]
+
+    def __str__(self) -> str:
+        """Spoken order (R3.4): ``'grand hand schwarz ouvert'``."""
+        parts = [self.game.label]
+        if self.hand:
+            parts.append("hand")
+        if self.schwarz and not (self.ouvert and self.game != GameType.NULL):
+            parts.append("schwarz")
+        elif self.schneider and not self.schwarz:
+            parts.append("schneider")
+        if self.ouvert:
+            parts.append("ouvert")
+        return " ".join(parts)
+
+    def describe(self) -> str:
+        """Human form: ``'Grand Hand Schwarz announced'``, ``'Clubs ouvert'``."""
+        words = [self.game.label.capitalize()]
+        if self.hand and not (self.ouvert and self.game != GameType.NULL):
+            words.append("Hand")
+        if self.ouvert and self.game != GameType.NULL:
+            words.append("ouvert")
+        else:
+            if self.schwarz:
+                words.append("Schwarz announced")
+            elif self.schneider:
+                words.append("Schneider announced")
+            if self.ouvert:
+                words.append("Ouvert")
+        return " ".join(words)
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """Parse ``'clubs hand schneider'``; words in any order after the type."""
+        words = text.lower().replace(",", " ").split()
+        if not words:
+            raise ValueError("empty contract")
+        game = GameType.parse(words[0])
+        flags = {"hand": False, "schneider": False, "schwarz": False, "ouvert": False}
+        for w in words[1:]:
+            if w == "open":
+                w = "ouvert"
+            if w not in flags:
+                raise ValueError(f"unknown announcement {w!r} in {text!r}")
+            flags[w] = True
+        return cls(game, **flags)
+
+
+AllPass = Literal["einpassen", "ramsch"]
+KontraWindow = Literal["own_first_card", "first_lead", "trick_one"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The options of one deal (R0.4). Defaults are the ISkO (three players).
+
+    ``concede_after_claim`` exists to replay the International Skat Server's
+    second instance (ISS-FORMAT.md 4.4): ``"one"`` lets one defender's
+    concession end the deal after the declarer showed his cards.
+    """
+
+    players: Literal[3, 4] = 3
+    all_pass: AllPass = "einpassen"
+    kontra: bool = False
+    kontra_window: KontraWindow = "own_first_card"
+    kontra_requires_bid: bool = False
+    enforce_reachable_announcement: bool = False
+    concede_after_claim: Literal["both", "one"] = "both"
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise ValueError(f"players must be 3 or 4, not {self.players!r}")
+        if self.all_pass not in ("einpassen", "ramsch"):
+            raise ValueError(f"all_pass must be einpassen or ramsch, not {self.all_pass!r}")
+        if self.kontra_window not in ("own_first_card", "first_lead", "trick_one"):
+            raise ValueError(f"unknown kontra_window {self.kontra_window!r}")
+        if self.concede_after_claim not in ("both", "one"):
+            raise ValueError("concede_after_claim must be both or one")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options that differ from the defaults (for records)."""
+        default = Rules()
+        out: dict[str, Any] = {}
+        for name in (
+            "players",
+            "all_pass",
+            "kontra",
+            "kontra_window",
+            "kontra_requires_bid",
+            "enforce_reachable_announcement",
+            "concede_after_claim",
+        ):
+            if getattr(self, name) != getattr(default, name):
+                out[name] = getattr(self, name)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        known = {
+            "players",
+            "all_pass",
+            "kontra",
+            "kontra_window",
+            "kontra_requires_bid",
+            "enforce_reachable_announcement",
+            "concede_after_claim",
+        }
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rules option(s): {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    def with_(self, **changes: Any) -> Rules:
+        return replace(self, **changes)
+
+
+assert JACKS == TRUMPS[GameType.GRAND]

@@ -1,0 +1,184 @@
+"""Bid values, matadors, game values, winning and list entries (R2.1, R5-R8, R9.1, R9.6).
+
+These are pure functions of the facts of a deal, shared by the deal state,
+the ``skat value`` reckoner and the series. `value_game` is R6.5 with the
+International Skat Server's refinement for deals ended early (ISS-FORMAT.md
+4.2): a Schneider or Schwarz level is *suffered* by the declarer only once at
+least one trick has been completed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import mask_points
+from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
+
+
+def _bid_values() -> tuple[int, ...]:
+    values = {b * k for b in (9, 10, 11, 12) for k in range(2, 19)}
+    values |= {24 * k for k in range(2, 12)}
+    values |= set(NULL_VALUES.values())
+    return tuple(sorted(values))
+
+
+#: The 63 legal bid values from 18 to 264 (R2.1).
+BID_VALUES: tuple[int, ...] = _bid_values()
+BID_SET = frozenset(BID_VALUES)
+assert len(BID_VALUES) == 63 and BID_VALUES[0] == 18 and BID_VALUES[-1] == 264
+
+
+def matadors(game: GameType, cards12: int) -> int:
+    """Signed matadors of R5.2: +n "with n", -n "without n"; 0 for Null and Ramsch.
+
+    ``cards12`` is the mask of the declarer's ten dealt cards plus the skat as dealt.
+    """
+    order = TRUMP_ORDER[game]
+    if game == GameType.NULL or not order:
+        return 0
+    holds_top = bool(cards12 >> order[0] & 1)
+    n = 0
+    for t in order:
+        if bool(cards12 >> t & 1) == holds_top:
+            n += 1
+        else:
+            break
+    return n if holds_top else -n
+
+
+@dataclass(frozen=True, slots=True)
+class Valuation:
+    """The value of a declared game and whether it was won (R5-R7)."""
+
+    contract: Contract
+    bid: int
+    matadors: int
+    multiplier: int  # 0 for Null
+    value: int  # R6.5: the game value, or the charged amount when overbid
+    won: bool
+    overbid: bool
+    schneider: bool  # reached in play (ISS-FORMAT.md 4.3)
+    schwarz: bool
+    explanation: str
+
+    def plain_entry(self, factor: int = 1) -> int:
+        """The declarer's plain-list entry (R8.1) with a Kontra/Re/Bock factor (R9.6)."""
+        v = self.value * factor
+        return v if self.won else -2 * v
+
+    def seeger_fabian_entry(self, factor: int = 1) -> int:
+        """The declarer's Seeger-Fabian entry (R8.2); the 50 is never multiplied."""
+        return self.plain_entry(factor) + (50 if self.won else -50)
+
+
+Outcome = Literal["played", "declarer_lost", "defenders_lost"]
+
+
+def value_game(
+    contract: Contract,
+    bid: int,
+    declarer_points: int,
+    declarer_tricks: int,
+    cards12: int,
+    *,
+    tricks_played: int = 10,
+    outcome: Outcome = "played",
+) -> Valuation:
+    """Settle a declared game (R6.5, R7).
+
+    ``outcome`` forces the result of a deal ended by concession, time-out or
+    leaving (ISS-FORMAT.md 4.2): ``declarer_lost`` or ``defenders_lost`` (the
+    latter still loses when overbid).
+    """
+    c = contract.normalised()
+    if c.game == GameType.NULL:
+        value = NULL_VALUES[c.hand, c.ouvert]
+        won = declarer_tricks == 0 if outcome == "played" else outcome == "defenders_lost"
+        name = "Null" + (" Ouvert" if c.ouvert else "") + (" Hand" if c.hand else "")
+        return Valuation(c, bid, 0, 0, value, won, False, False, False, f"{name} = {value}")
+    if c.game == GameType.RAMSCH:
+        raise ValueError("Ramsch has no declarer; see ramsch_entries()")
+    base = BASE_VALUE[c.game]
+    m = matadors(c.game, cards12)
+    n = abs(m)
+    sa, wa = c.schneider, c.schwarz
+    played = tricks_played > 0
+    if outcome == "played":
+        if wa:
+            made = declarer_tricks == 10
+        elif sa:
+            made = declarer_points >= 90
+        else:
+            made = declarer_points >= 61
+    else:
+        made = outcome == "defenders_lost"
+    # Levels reached in play, for either party (R5.3); suffered only after a trick.
+    schneider = declarer_points >= 90 or (played and declarer_points <= 30)
+    schwarz = declarer_tricks == 10 or (played and declarer_tricks == 0)
+    levels: list[str] = [("with" if m > 0 else "without") + f" {n}", f"game {n + 1}"]
+    mult = n + 1
+
+    def level(flag: bool, name: str) -> None:
+        nonlocal mult
+        if flag:
+            mult += 1
+            levels.append(f"{name} {mult}")
+
+    level(c.hand, "Hand")
+    level(schneider or sa, "Schneider")
+    level(sa, "Schneider announced")
+    level(schwarz or wa, "Schwarz")
+    level(wa, "Schwarz announced")
+    level(c.ouvert, "Ouvert")
+    value = mult * base
+    explanation = f"{', '.join(levels)} x {base} = {value}"
+    overbid = value < bid
+    if overbid:  # R7.2
+        charged = base * -(-bid // base)
+        explanation += f" < bid {bid}: overbid, charged {base} x {charged // base} = {charged}"
+        value = charged
+    won = made and not overbid
+    # ISS-FORMAT.md 4.3: the flags report what was reached or suffered beyond
+    # what was announced when the contract failed.
+    if made:
+        s_flag, z_flag = declarer_points >= 90 or declarer_tricks == 10, declarer_tricks == 10
+    else:
+        s_flag = not sa and played and declarer_points <= 30
+        z_flag = not wa and played and declarer_tricks == 0
+    return Valuation(c, bid, m, mult, value, won, overbid, s_flag, z_flag, explanation)
+
+
+def seeger_fabian_others(won: bool, players: int) -> int:
+    """What each other player at the table gets under Seeger-Fabian (R8.2)."""
+    if won:
+        return 0
+    return 40 if players == 3 else 30
+
+
+def ramsch_entries(points: list[int], tricks: list[int], factor: int = 1) -> list[int]:
+    """Ramsch entries per active player (R9.1): most points lose, ties all lose,
+    Jungfrau doubles, Durchmarsch +120; ``factor`` is the Bock factor."""
+    for i, t in enumerate(tricks):
+        if t == 10:
+            return [120 * factor if j == i else 0 for j in range(len(points))]
+    top = max(points)
+    jungfrau = 2 if any(t == 0 for t in tricks) else 1
+    return [-top * jungfrau * factor if p == top else 0 for p in points]
+
+
+def reachable_max(game: GameType, cards12: int) -> int:
+    """The highest value a pickup suit/Grand game could reach (R3.5): (n + 3) x base."""
+    return (abs(matadors(game, cards12)) + 3) * BASE_VALUE[game]
+
+
+__all__ = [
+    "BID_VALUES",
+    "Valuation",
+    "mask_points",
+    "matadors",
+    "ramsch_entries",
+    "reachable_max",
+    "seeger_fabian_others",
+    "value_game",
+]
