@@ -35,7 +35,9 @@ def _game_summary(deal: Any, rid: str | None) -> dict[str, Any]:
     r = deal.result
     out: dict[str, Any] = {"id": rid}
     if r is None:
-        raise RecordError("RECORD_INCOMPLETE", len(deal.history) + 1, "the record ends before the deal is over")
+        raise RecordError(
+            "RECORD_INCOMPLETE", len(deal.history) + 1, "the record ends before the deal is over"
+        )
     c = r.contract if r.kind == "game" else None
     val = r.valuation
     out["kind"] = r.kind
@@ -167,7 +169,9 @@ def _fail(reason: Reason | str, message: str) -> None:
 @main.command("value")
 @click.argument("game", type=click.Choice([g.label for g in GameType if g != GameType.RAMSCH]))
 @click.option("--cards", help="Declarer's cards incl. the skat as far as known (CJ,SJ HA ...).")
-@click.option("--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3).")
+@click.option(
+    "--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3)."
+)
 @click.option("--hand", is_flag=True)
 @click.option("--schneider-announced", is_flag=True)
 @click.option("--schwarz-announced", is_flag=True)
@@ -287,8 +291,10 @@ def _check_value_args(
     if tricks is not None and not 0 <= tricks <= 10:
         raise no(Reason.MALFORMED_ACTION, "tricks are 0..10")
     if points is not None and tricks is not None:
-        if tricks == 10 and points != 120 or tricks == 0 and points > 22:
-            raise no(Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks")
+        if (tricks == 10 and points != 120) or (tricks == 0 and points > 22):
+            raise no(
+                Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks"
+            )
 
 
 # ------------------------------------------------------------------- bench
@@ -309,7 +315,9 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
 
     rates = []
     for run in range(runs):
-        deals, actions, elapsed = playouts(seconds, seed + run, Rules(players=int(players)))  # type: ignore[arg-type]
+        deals, actions, elapsed = playouts(
+            seconds, seed + run, Rules(players=3 if players == "3" else 4)
+        )
         rates.append(deals / elapsed)
         click.echo(
             f"run {run + 1}: {deals} deals, {actions} actions in {elapsed:.2f} s "

@@ -489,6 +489,8 @@ class Deal:
             self._declaration(p, action)
         else:  # KONTRA or PLAY
             self._card_phase(p, action)
+        if cls is Announce and self._contract is not None:
+            action = Announce(self._contract)  # the record keeps the normalised flags (R3.4)
         self._history.append((seat, action))
 
     def _wrong_phase(self, p: int, action: Action) -> Exception:

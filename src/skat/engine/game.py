@@ -169,17 +169,13 @@ class Contract:
         return NULL_VALUES[self.hand, self.ouvert]
 
     def __str__(self) -> str:
-        """Spoken order (R3.4): ``'grand hand schwarz ouvert'``."""
-        parts = [self.game.label]
-        if self.hand:
-            parts.append("hand")
-        if self.schwarz and not (self.ouvert and self.game != GameType.NULL):
-            parts.append("schwarz")
-        elif self.schneider and not self.schwarz:
-            parts.append("schneider")
-        if self.ouvert:
-            parts.append("ouvert")
-        return " ".join(parts)
+        """Canonical text with every flag that is set: ``'clubs hand schneider'``.
+
+        Parses back to an equal contract (`Contract.parse`); see `describe`
+        for the spoken form.
+        """
+        flags = ("hand", "schneider", "schwarz", "ouvert")
+        return " ".join([self.game.label, *(f for f in flags if getattr(self, f))])
 
     def describe(self) -> str:
         """Human form: ``'Grand Hand Schwarz announced'``, ``'Clubs ouvert'``."""

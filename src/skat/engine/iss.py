@@ -209,7 +209,7 @@ def _translate(moves: list[tuple[str, str]], notes: list[str]) -> Iterator[tuple
                     c = Contract(
                         contract.game, True, contract.schneider, contract.schwarz, contract.ouvert
                     )
-                    yield seat, Announce(c)
+                    yield seat, Announce(c.normalised())
         except ValueError as exc:
             raise RecordError(Reason.MALFORMED_ACTION, i, f"{actor} {move}: {exc}") from None
 
