@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from .actions import (
     HOLD,
@@ -45,7 +46,7 @@ from .actions import (
     Play,
     Re,
 )
-from .cards import ALL_CARDS, CARDS, Card, CardSet, mask_cards, mask_points
+from .cards import ALL_CARDS, CARDS, POINTS, Card, CardSet, mask_cards, mask_points
 from .errors import Reason, reject
 from .game import (
     EFFECTIVE,
@@ -93,7 +94,9 @@ DEAL_INDICES: tuple[tuple[int, ...], ...] = (
 POSITION_NAMES = ("forehand", "middlehand", "rearhand")
 
 _NULL = GameType.NULL
+_NEXT = (1, 2, 0)
 _RAMSCH = GameType.RAMSCH
+_PLAY = Phase.PLAY
 _DECLARER_PHASES = (Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
 _GAME_ORDER = (
     GameType.DIAMONDS,
@@ -123,6 +126,27 @@ def _contracts(hand: bool) -> tuple[Announce, ...]:
 
 _HAND_ANNOUNCES = _contracts(True)
 _PICKUP_ANNOUNCES = _contracts(False)
+
+
+def _by_bid(announces: tuple[Announce, ...]) -> dict[int, tuple[Announce, ...]]:
+    """The announcements open at each bid: only a Null may fall below it (R3.5)."""
+    return {
+        v: tuple(
+            a
+            for a in announces
+            if a.contract.game != GameType.NULL
+            or NULL_VALUES[a.contract.hand, a.contract.ouvert] >= v
+        )
+        for v in BID_VALUES
+    }
+
+
+_HAND_BY_BID = _by_bid(_HAND_ANNOUNCES)
+_PICKUP_BY_BID = _by_bid(_PICKUP_ANNOUNCES)
+#: One shared `Discard` per pair of cards (lower card first).
+_DISCARDS: tuple[tuple[Discard | None, ...], ...] = tuple(
+    tuple(Discard((CARDS[a], CARDS[b])) if a < b else None for b in range(32)) for a in range(32)
+)
 _BIDS = {v: Bid(v) for v in BID_VALUES}
 _BIDS_ABOVE = {v: tuple(_BIDS[b] for b in BID_VALUES if b > v) for v in (0, *BID_VALUES)}
 _BIDDER_ACTIONS = {v: (PASS, *_BIDS_ABOVE[v]) for v in (0, *BID_VALUES)}
@@ -145,8 +169,7 @@ def _plays(mask: int) -> tuple[Play, ...]:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick: who led, the three cards in play order, who won."""
 
     leader: int  # position
@@ -227,7 +250,13 @@ class Deal:
         """
         rules = rules or Rules()
         cards = [c if isinstance(c, int) else Card.parse(c) for c in deck]
-        if len(cards) != 32 or len(set(cards)) != 32 or not all(0 <= c < 32 for c in cards):
+        seen = 0
+        try:
+            for c in cards:
+                seen |= 1 << c
+        except (TypeError, ValueError):
+            seen = -1
+        if len(cards) != 32 or seen != ALL_CARDS:
             raise ValueError("a deck must hold each of the 32 cards exactly once")
         n = rules.players
         if dealer is None:
@@ -237,6 +266,7 @@ class Deal:
         if bock_factor < 1:
             raise ValueError("bock_factor must be at least 1")
         self.rules = rules
+        self._kontra_rule = rules.kontra
         self.dealer = dealer
         self.deck: tuple[Card, ...] = tuple(CARDS[c] for c in cards)
         self.forced_ramsch = ramsch
@@ -245,7 +275,40 @@ class Deal:
         self._pos = [-1] * n
         for p, s in enumerate(self._seats):
             self._pos[s] = p
-        hands = [sum(1 << cards[i] for i in idx) for idx in DEAL_INDICES]
+        d = cards  # R1.5, unrolled from DEAL_INDICES
+        hands = [
+            1 << d[0]
+            | 1 << d[1]
+            | 1 << d[2]
+            | 1 << d[11]
+            | 1 << d[12]
+            | 1 << d[13]
+            | 1 << d[14]
+            | 1 << d[23]
+            | 1 << d[24]
+            | 1 << d[25],
+            1 << d[3]
+            | 1 << d[4]
+            | 1 << d[5]
+            | 1 << d[15]
+            | 1 << d[16]
+            | 1 << d[17]
+            | 1 << d[18]
+            | 1 << d[26]
+            | 1 << d[27]
+            | 1 << d[28],
+            1 << d[6]
+            | 1 << d[7]
+            | 1 << d[8]
+            | 1 << d[19]
+            | 1 << d[20]
+            | 1 << d[21]
+            | 1 << d[22]
+            | 1 << d[29]
+            | 1 << d[30]
+            | 1 << d[31],
+            1 << d[9] | 1 << d[10],
+        ]
         self._dealt = tuple(hands)
         self._hands = hands[:3]
         self._skat = hands[3]
@@ -385,6 +448,13 @@ class Deal:
         fixed order. Special moves (``claim``, ``concede``, ``timeout``,
         ``leave``) are accepted by `apply` but not listed."""
         ph = self._phase
+        if seat is None and ph is Phase.PLAY and not self._kontra_rule and not self._re_pending:
+            hand = self._hands[self._to_play]  # hot path of playouts and search
+            if self._trick:
+                follow = hand & FOLLOW[self._g][self._trick[0]]
+                if follow:
+                    return _plays(follow)
+            return _plays(hand)
         cur = self._current()
         if seat is None:
             p = cur
@@ -413,12 +483,18 @@ class Deal:
                 return _LISTENER_ACTIONS
             return _BIDDER_ACTIONS[self._value]
         if ph is Phase.SKAT:
-            return (PICKUP,) + tuple(a for a in _HAND_ANNOUNCES if self._announce_ok(a.contract))
+            return (PICKUP, *_HAND_BY_BID[self._value])
         if ph is Phase.DISCARD:
             cards = mask_cards(self._hands[p])
-            return tuple(Discard((a, b)) for i, a in enumerate(cards) for b in cards[i + 1 :])
+            return tuple(
+                _DISCARDS[a][b]  # type: ignore[misc]
+                for i, a in enumerate(cards)
+                for b in cards[i + 1 :]
+            )
         if ph is Phase.DECLARE:
-            return tuple(a for a in _PICKUP_ANNOUNCES if self._announce_ok(a.contract))
+            if self.rules.enforce_reachable_announcement:
+                return tuple(a for a in _PICKUP_ANNOUNCES if self._announce_ok(a.contract))
+            return _PICKUP_BY_BID[self._value]
         if ph is Phase.KONTRA:
             if self._re_pending:
                 return _RE_ACTIONS
@@ -442,26 +518,26 @@ class Deal:
         Raises an `IllegalActionError` subclass with the R10 reason code; the
         deal is then unchanged.
         """
-        # Fast path: a legal card play by the seat to move.
-        if (
-            action.__class__ is Play
-            and self._phase is Phase.PLAY
-            and not self._re_pending
-            and (seat is None or (0 <= seat < len(self._pos) and self._pos[seat] == self._to_play))
-        ):
+        # Fast path: a legal card play by the seat to move (checks inlined).
+        if action.__class__ is Play and self._phase is _PLAY and not self._re_pending:
             p = self._to_play
-            card: int = action.card  # type: ignore[attr-defined,unused-ignore]
-            hand = self._hands[p]
-            if hand >> card & 1:
-                trick = self._trick
-                if not trick or FOLLOW[self._g][trick[0]] >> card & 1:
-                    self._play(p, card)
+            if seat is None or seat == self._seats[p]:
+                card: int = action.card  # type: ignore[attr-defined,unused-ignore]
+                hand = self._hands[p]
+                if hand >> card & 1:
+                    trick = self._trick
+                    if trick:
+                        follow = FOLLOW[self._g][trick[0]]
+                        if not follow >> card & 1 and hand & follow:
+                            self._apply_checked(action, seat)  # raises MUST_FOLLOW_SUIT
                     self._history.append((self._seats[p], action))
-                    return
-                follow = hand & FOLLOW[self._g][trick[0]]
-                if not follow:
-                    self._play(p, card)
-                    self._history.append((self._seats[p], action))
+                    self._hands[p] = hand ^ (1 << card)
+                    self._played |= 1 << p
+                    trick.append(card)
+                    if len(trick) == 3:
+                        self._complete_trick()
+                    else:
+                        self._to_play = _NEXT[p]
                     return
         self._apply_checked(action, seat)
 
@@ -811,8 +887,13 @@ class Deal:
         trick = self._trick
         trick.append(card)
         if len(trick) < 3:
-            self._to_play = (p + 1) % 3
+            self._to_play = _NEXT[p]
             return
+        self._complete_trick()
+
+    def _complete_trick(self) -> None:
+        """Settle a trick of three cards (R4.4, R4.7) and the early ends of R6.6."""
+        trick = self._trick
         g = self._g
         keys = TRICK_KEY[g][EFFECTIVE[g][trick[0]]]
         c0, c1, c2 = trick
@@ -821,11 +902,10 @@ class Deal:
         if k0 >= k1 and k0 >= k2:
             w = lead
         elif k1 >= k2:
-            w = (lead + 1) % 3
+            w = _NEXT[lead]
         else:
-            w = (lead + 2) % 3
-        pts = mask_points((1 << c0) | (1 << c1) | (1 << c2))
-        self._points[w] += pts
+            w = _NEXT[_NEXT[lead]]
+        self._points[w] += POINTS[c0] + POINTS[c1] + POINTS[c2]
         self._ntricks[w] += 1
         self._tricks.append(Trick(lead, (CARDS[c0], CARDS[c1], CARDS[c2]), w))
         self._trick = []
