@@ -88,11 +88,32 @@ def _records_in(text: str, name: str) -> Iterator[tuple[str, Any]]:
     if isinstance(data, list):
         for obj in data:
             yield "json", obj
-    elif isinstance(data, dict) and isinstance(data.get("games"), list):
-        for obj in data["games"]:
-            yield "json", obj
+    elif isinstance(data, dict) and data.get("format") == "skat-list":
+        yield "list", data
     else:
         yield "json", data
+
+
+def _replay_list(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """One object per deal of a list record, replayed as a whole list."""
+    from .series.record import replay_list
+
+    lid = data.get("id")
+    try:
+        series = replay_list(data).series
+    except RecordError as exc:
+        return [{"id": lid, "error": {"code": exc.code, "move": exc.move, "message": exc.message}}]
+    out = []
+    for i, deal in enumerate(series.deals, 1):
+        try:
+            row = _game_summary(deal, f"{lid or 'list'}-{i}")
+        except RecordError as exc:
+            row = {
+                "id": f"{lid}-{i}",
+                "error": {"code": exc.code, "move": exc.move, "message": exc.message},
+            }
+        out.append(row)
+    return out
 
 
 def _replay_one(kind: str, item: Any) -> dict[str, Any]:
@@ -142,16 +163,17 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
             failed += 1
             continue
         for kind, item in _records_in(text, name):
-            out = _replay_one(kind, item)
-            if "error" in out:
-                failed += 1
-                counts["error"] += 1
-            else:
-                counts[out["kind"]] += 1
-                if out.get("server_agrees") is False:
-                    counts["server_differs"] += 1
-            if not summary:
-                click.echo(json.dumps(out, separators=(",", ":")))
+            outs = _replay_list(item) if kind == "list" else [_replay_one(kind, item)]
+            for out in outs:
+                if "error" in out:
+                    failed += 1
+                    counts["error"] += 1
+                else:
+                    counts[out["kind"]] += 1
+                    if out.get("server_agrees") is False:
+                        counts["server_differs"] += 1
+                if not summary:
+                    click.echo(json.dumps(out, separators=(",", ":")))
     if summary:
         total = sum(v for k, v in counts.items() if k != "server_differs")
         parts = [f"{total} records"] + [f"{k}: {v}" for k, v in sorted(counts.items())]
@@ -295,6 +317,118 @@ def _check_value_args(
             raise no(
                 Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks"
             )
+
+
+# ------------------------------------------------------------------- lists
+def _read_list(path: str, command: str) -> dict[str, Any]:
+    from .series.record import load_list
+
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        return load_list(text)
+    except OSError as exc:
+        click.echo(f"skat {command}: cannot read {path}: {exc.strerror}", err=True)
+    except RecordError as exc:
+        click.echo(f"skat {command}: {exc.code}: {exc.message}", err=True)
+    sys.exit(2)
+
+
+@main.command("sheet")
+@click.argument("path", type=click.Path(allow_dash=True))
+@click.option("--csv", "as_csv", is_flag=True, help="CSV with running totals.")
+@click.option("--json", "as_json", is_flag=True, help="Rows and totals as JSON.")
+def sheet_cmd(path: str, as_csv: bool, as_json: bool) -> None:
+    """Print the score sheet (Spielliste) of a list record."""
+    from .series.record import replay_list
+    from .sheetview import print_sheet, sheet_csv, sheet_json
+
+    data = _read_list(path, "sheet")
+    try:
+        series = replay_list(data).series
+    except RecordError as exc:
+        click.echo(f"skat sheet: {exc.code}: {exc.message}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(json.dumps(sheet_json(series)))
+    elif as_csv:
+        click.echo(sheet_csv(series), nl=False)
+    else:
+        print_sheet(series)
+
+
+@main.command("verify")
+@click.argument("path", type=click.Path(allow_dash=True))
+def verify_cmd(path: str) -> None:
+    """Check a finished list: seed against commitment, every deal, every action."""
+    from .series.record import verify_list
+
+    data = _read_list(path, "verify")
+    problems = verify_list(data)
+    deals = len(data.get("deals") or [])
+    if problems:
+        for p in problems:
+            click.echo(f"FAILED: {p}")
+        sys.exit(1)
+    click.echo(
+        f"verified: {deals} deals are the shuffles of the committed seed "
+        f"{data['commitment'][:16]}..."
+    )
+
+
+@main.command("random-list")
+@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
+@click.option("--deals", type=int, help="Deals in the list (default 12 rounds).")
+@click.option("--seed", "seed_hex", help="64 hex digits; default a fresh secret seed.")
+@click.option("--rng", "rng_seed", type=int, default=0, help="Seed of the random players.")
+@click.option(
+    "--options", "options_json", default="{}", help="List options as JSON, e.g. '{\"bock\": true}'."
+)
+def random_list_cmd(
+    out: str,
+    players: str,
+    deals: int | None,
+    seed_hex: str | None,
+    rng_seed: int,
+    options_json: str,
+) -> None:
+    """Play a whole list with uniformly random legal actions and write its record
+    (a test and demo tool; computer players come with the players package)."""
+    import random
+
+    from .series import ListOptions, Series, new_seed
+    from .series.record import list_record
+
+    try:
+        extra = json.loads(options_json)
+        options = ListOptions.from_dict(
+            {**extra, "players": int(players), "deals": deals or extra.get("deals")}
+        )
+        seed = bytes.fromhex(seed_hex) if seed_hex else new_seed()
+        series = Series(options, seed=seed)
+    except (ValueError, TypeError) as exc:
+        click.echo(f"skat random-list: {exc}", err=True)
+        sys.exit(2)
+    rng = random.Random(rng_seed)
+    while not series.is_over():
+        if series.deal.is_terminal():
+            series.next_deal()
+            continue
+        seat = series.deal.current_seat
+        assert seat is not None
+        legal = series.deal.legal_actions()
+        series.apply(legal[rng.randrange(len(legal))], seat)
+    text = json.dumps(list_record(series, id="random"), indent=1)
+    if out == "-":
+        click.echo(text)
+    else:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        click.echo(f"wrote {out}: {len(series.rows)} deals, commitment {series.commitment[:16]}...")
 
 
 # ------------------------------------------------------------------- bench

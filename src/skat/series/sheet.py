@@ -1,0 +1,117 @@
+"""The score sheet (Spielliste, R8): one row per deal, totals, the
+Seeger-Fabian footer and the ranking with the ISkO tie-break (R8.4)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ..engine import DealResult
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One deal on the list (R8.5). Seats are table seats."""
+
+    number: int
+    dealer: int
+    kind: str  # game, passed, ramsch, abandoned
+    declarer: int | None
+    game: str | None  # contract in words, e.g. "Grand Hand"
+    matadors: int
+    bid: int
+    declarer_points: int
+    declarer_tricks: int
+    won: bool | None
+    overbid: bool
+    value: int
+    kontra: bool
+    re: bool
+    bock_factor: int
+    ramsch_round: bool
+    plain: tuple[int, ...]
+    seeger_fabian: tuple[int, ...]
+    ramsch_points: tuple[int, ...] | None = None  # per seat (0 for the dealer at four)
+
+    @classmethod
+    def from_result(
+        cls, number: int, result: DealResult, seats: tuple[int, ...], ramsch_round: bool
+    ) -> SheetRow:
+        c = result.contract
+        val = result.valuation
+        ramsch_points = None
+        if result.ramsch_points is not None:
+            per_seat = [0] * result.players
+            for pos, pts in enumerate(result.ramsch_points):
+                per_seat[seats[pos]] = pts
+            ramsch_points = tuple(per_seat)
+        return cls(
+            number=number,
+            dealer=result.dealer,
+            kind=result.kind,
+            declarer=result.declarer_seat if result.kind == "game" else None,
+            game=c.describe() if c is not None and result.kind == "game" else None,
+            matadors=val.matadors if val else 0,
+            bid=result.bid,
+            declarer_points=result.declarer_points,
+            declarer_tricks=result.declarer_tricks,
+            won=result.won,
+            overbid=bool(val and val.overbid),
+            value=result.value,
+            kontra=result.kontra,
+            re=result.re,
+            bock_factor=result.bock_factor,
+            ramsch_round=ramsch_round,
+            plain=result.plain,
+            seeger_fabian=result.seeger_fabian,
+            ramsch_points=ramsch_points,
+        )
+
+    def entries(self, scoring: str) -> tuple[int, ...]:
+        return self.seeger_fabian if scoring == "seeger_fabian" else self.plain
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        for k in ("plain", "seeger_fabian", "ramsch_points"):
+            if out[k] is not None:
+                out[k] = list(out[k])
+        return out
+
+
+@dataclass(frozen=True)
+class PlayerTotal:
+    """A player's footer (R8.3): the plain total and the Seeger-Fabian parts."""
+
+    seat: int
+    game_points: int  # plain-list total, Ramsch included
+    won: int
+    lost: int
+    lost_by_others: int
+    seeger_fabian: int
+    total: int  # under the list's scoring
+    place: int = 0
+
+
+def totals(rows: list[SheetRow], players: int, scoring: str) -> list[PlayerTotal]:
+    """Totals per seat with places by R8.4 (ties share a place)."""
+    out = []
+    for seat in range(players):
+        plain = sum(r.plain[seat] for r in rows)
+        sf = sum(r.seeger_fabian[seat] for r in rows)
+        games = [r for r in rows if r.kind == "game"]
+        won = sum(1 for r in games if r.declarer == seat and r.won)
+        lost = sum(1 for r in games if r.declarer == seat and not r.won)
+        by_others = sum(1 for r in games if r.declarer != seat and not r.won)
+        total = sf if scoring == "seeger_fabian" else plain
+        out.append(PlayerTotal(seat, plain, won, lost, by_others, sf, total))
+    key = {t.seat: (-t.total, -t.won, t.lost) for t in out}
+    placed = []
+    for t in out:
+        place = 1 + sum(1 for o in out if key[o.seat] < key[t.seat])
+        placed.append(PlayerTotal(**{**asdict(t), "place": place}))
+    return placed
+
+
+def seeger_fabian_formula(t: PlayerTotal, players: int) -> int:
+    """R8.3: game points + (won - lost) x 50 + lost by others x 40 (30 at four)."""
+    return t.game_points + (t.won - t.lost) * 50 + t.lost_by_others * (40 if players == 3 else 30)

@@ -1,0 +1,136 @@
+"""Rendering a list's score sheet for people (rich), spreadsheets (CSV) and
+machines (JSON); used by ``skat sheet``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from .series import PlayerTotal, Series, SheetRow
+
+
+def _game_cell(row: SheetRow, names: list[str]) -> str:
+    if row.kind == "passed":
+        return "thrown in"
+    if row.kind == "abandoned":
+        return "abandoned"
+    if row.kind == "ramsch":
+        return "Ramsch" + (" (round)" if row.ramsch_round else "")
+    who = names[row.declarer] if row.declarer is not None else "?"
+    result = "won" if row.won else "lost, overbid" if row.overbid else "lost"
+    return f"{who}: {row.game} {result}"
+
+
+def _markers(row: SheetRow) -> str:
+    marks = []
+    if row.kontra:
+        marks.append("Re" if row.re else "Kontra")
+    if row.bock_factor > 1:
+        marks.append("Bock" if row.bock_factor == 2 else f"Bock x{row.bock_factor}")
+    return " ".join(marks)
+
+
+def _matadors(row: SheetRow) -> str:
+    if row.kind != "game" or row.matadors == 0:
+        return ""
+    return f"{'with' if row.matadors > 0 else 'without'} {abs(row.matadors)}"
+
+
+def sheet_json(series: Series) -> dict[str, Any]:
+    return {
+        "scoring": series.options.scoring,
+        "players": list(series.names),
+        "rows": [r.to_dict() for r in series.rows],
+        "totals": [t.__dict__ for t in series.totals()],
+    }
+
+
+def sheet_csv(series: Series) -> str:
+    out = io.StringIO()
+    w = csv.writer(out)
+    names = series.names
+    scoring = series.options.scoring
+    w.writerow(
+        ["deal", "dealer", "kind", "game", "matadors", "bid", "points", "tricks", "value"]
+        + ["markers"]
+        + names
+        + [f"{n} total" for n in names]
+    )
+    running = [0] * len(names)
+    for r in series.rows:
+        entries = r.entries(scoring)
+        running = [a + b for a, b in zip(running, entries, strict=True)]
+        w.writerow(
+            [r.number, names[r.dealer], r.kind, _game_cell(r, names), _matadors(r), r.bid or ""]
+            + [
+                r.declarer_points if r.kind == "game" else "",
+                r.declarer_tricks if r.kind == "game" else "",
+            ]
+            + [r.value or "", _markers(r)]
+            + list(entries)
+            + running
+        )
+    return out.getvalue()
+
+
+def print_sheet(series: Series, console: Console | None = None) -> None:
+    if console is None:
+        # A sheet is wide: give it room when printed to a file or a pipe.
+        console = Console() if sys.stdout.isatty() else Console(width=160)
+    names = series.names
+    scoring = series.options.scoring
+    title = "Seeger-Fabian list" if scoring == "seeger_fabian" else "Plain list"
+    table = Table(title=f"{title}: {len(series.rows)} of {series.options.deals_per_list} deals")
+    for col in ("No", "Dealer", "Game", "Matadors", "Bid", "Points", "Value", ""):
+        table.add_column(
+            col, justify="right" if col in ("No", "Bid", "Points", "Value") else "left"
+        )
+    for n in names:
+        table.add_column(n, justify="right")
+    running = [0] * len(names)
+    for r in series.rows:
+        entries = r.entries(scoring)
+        running = [a + b for a, b in zip(running, entries, strict=True)]
+        cells = [f"{e:+d} = {t}" if e else f"{t}" for e, t in zip(entries, running, strict=True)]
+        table.add_row(
+            str(r.number),
+            names[r.dealer],
+            _game_cell(r, names),
+            _matadors(r),
+            str(r.bid) if r.kind == "game" else "",
+            f"{r.declarer_points}" if r.kind == "game" else "",
+            str(r.value) if r.kind == "game" else "",
+            _markers(r),
+            *cells,
+        )
+    console.print(table)
+    _print_footer(series.totals(), names, series.options.players, scoring, console)
+
+
+def _print_footer(
+    totals: list[PlayerTotal], names: list[str], players: int, scoring: str, console: Console
+) -> None:
+    footer = Table(title="Totals")
+    footer.add_column("")
+    for n in names:
+        footer.add_column(n, justify="right")
+    lost_bonus = 40 if players == 3 else 30
+    footer.add_row("game points", *[str(t.game_points) for t in totals])
+    if scoring == "seeger_fabian":
+        footer.add_row("won x 50", *[f"{t.won} x 50 = {t.won * 50}" for t in totals])
+        footer.add_row("lost x 50", *[f"{t.lost} x 50 = {-t.lost * 50}" for t in totals])
+        footer.add_row(
+            f"lost by others x {lost_bonus}",
+            *[
+                f"{t.lost_by_others} x {lost_bonus} = {t.lost_by_others * lost_bonus}"
+                for t in totals
+            ],
+        )
+    footer.add_row("total", *[str(t.total) for t in totals])
+    footer.add_row("place", *[str(t.place) for t in totals])
+    console.print(footer)
