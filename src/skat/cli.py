@@ -379,6 +379,31 @@ def verify_cmd(path: str) -> None:
     )
 
 
+@main.command("export-iss")
+@click.argument("path", type=click.Path(allow_dash=True))
+def export_iss_cmd(path: str) -> None:
+    """Write the games of a list record as ISS records (those that fit the
+    format: three players, no Kontra, Ramsch or Bock)."""
+    from .engine.iss import to_iss
+    from .series.record import replay_list
+
+    data = _read_list(path, "export-iss")
+    try:
+        series = replay_list(data).series
+    except RecordError as exc:
+        click.echo(f"skat export-iss: {exc.code}: {exc.message}", err=True)
+        sys.exit(1)
+    skipped = 0
+    for i, deal in enumerate(series.deals, 1):
+        record = GameRecord.from_deal(deal, id=str(i))
+        try:
+            click.echo(to_iss(record))
+        except ValueError:
+            skipped += 1
+    if skipped:
+        click.echo(f"skat export-iss: {skipped} deal(s) do not fit the ISS format", err=True)
+
+
 @main.command("random-list")
 @click.argument("out", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
