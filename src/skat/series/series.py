@@ -155,7 +155,8 @@ class Series:
         assert result is not None
         seats = tuple(deal.seat_of(p) for p in range(3))
         self.rows.append(SheetRow.from_result(self.number, result, seats, self._ramsch_round[-1]))
-        if self.options.bock and result.kind == "game":
+        last = self.number >= self.options.deals_per_list  # pending Bock lapses (R9.4)
+        if self.options.bock and result.kind == "game" and not last:
             rounds = self._triggers(deal)
             n = self.options.players
             for _ in range(rounds):
