@@ -456,6 +456,88 @@ def random_list_cmd(
         click.echo(f"wrote {out}: {len(series.rows)} deals, commitment {series.commitment[:16]}...")
 
 
+# ------------------------------------------------------------------- arena
+@main.command("arena")
+@click.argument("a")
+@click.argument("b")
+@click.option("--deals", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
+@click.option(
+    "--rules", "rules_json", default="{}", help="List options as JSON, e.g. '{\"players\": 4}'."
+)
+@click.option(
+    "--deals-file", type=click.Path(dir_okay=False), help="Reuse (or create) a frozen deal set."
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+def arena_cmd(
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    jobs: int,
+    rules_json: str,
+    deals_file: str | None,
+    as_json: bool,
+) -> None:
+    """Measure player A against player B on duplicate deals (Seeger-Fabian points per game)."""
+    import os
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .players import player_names
+    from .players.arena import load_decks, make_decks, run_arena, save_decks
+    from .series import ListOptions
+
+    try:
+        options = ListOptions.from_dict(json.loads(rules_json))
+        for name in (a, b):
+            if name not in player_names():
+                raise ValueError(f"no player named {name!r}; known: {', '.join(player_names())}")
+        if deals < 1 or jobs < 1:
+            raise ValueError("--deals and --jobs must be positive")
+        decks = None
+        if deals_file:
+            if os.path.exists(deals_file):
+                decks = load_decks(deals_file)
+                deals = min(deals, len(decks))
+            else:
+                decks = make_decks(deals, seed)
+                save_decks(deals_file, decks)
+    except (ValueError, OSError, KeyError, TypeError) as exc:
+        click.echo(f"skat arena: {exc}", err=True)
+        sys.exit(2)
+    console = Console(stderr=True)
+    with Progress(
+        console=console, transient=True, disable=as_json or not console.is_terminal
+    ) as bar:
+        task = bar.add_task(f"{a} vs {b}", total=deals)
+        report = run_arena(
+            a, b, deals=deals, seed=seed, jobs=jobs, options=options, decks=decks,
+            progress=lambda k: bar.advance(task, k),
+        )  # fmt: skip
+    summary = report.summary()
+    if as_json:
+        click.echo(json.dumps(summary))
+        return
+    click.echo(
+        f"{a} - {b}: {summary['a_minus_b_per_game']:+.2f} points per game "
+        f"(95% interval {summary['ci95'][0]:+.2f} .. {summary['ci95'][1]:+.2f}) over {deals} deals"
+    )
+    for key in ("a_stats", "b_stats"):
+        st = summary[key]
+        click.echo(
+            f"  {st['name']}: {st['points_per_game']:+.1f} per game; "
+            f"declares {100 * st['declare_rate']:.1f}%, "
+            f"wins {st['declarer_win_pct']:.1f}% as declarer, "
+            f"{st['defender_win_pct']:.1f}% as defender; "
+            f"average value {st['average_value']}; thrown-in/Ramsch {st['passed_deals']}; "
+            f"overbids {st['overbids']}; decision p50 {st['decision_ms_p50']:.3f} ms, "
+            f"p95 {st['decision_ms_p95']:.3f} ms"
+        )
+
+
 # ------------------------------------------------------------------- bench
 @main.group("bench")
 def bench_group() -> None:

@@ -1,0 +1,103 @@
+"""The player protocol (ARCHITECTURE.md practice 13).
+
+A player sees only the `View` of its seat (never the deal) and returns one of
+``view.legal_actions``. It may be told what happened (`Player.notify`).
+Players are made by name from the registry, with an injected RNG so that
+every game replays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Protocol, runtime_checkable
+
+from ..engine import Action, View
+
+
+@runtime_checkable
+class Player(Protocol):
+    """What the game loop, the arena and the server need of a player."""
+
+    name: str
+
+    def choose(self, view: View) -> Action:
+        """Return one action of ``view.legal_actions`` (never anything else)."""
+        ...
+
+    def notify(self, seat: int, action: Action) -> None:
+        """``seat`` did ``action`` (called for every accepted action, own ones too)."""
+        ...
+
+
+class BasePlayer:
+    """Convenience base: stores name and RNG, ignores notifications."""
+
+    name = "base"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def choose(self, view: View) -> Action:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def notify(self, seat: int, action: Action) -> None:
+        return None
+
+
+Factory = Callable[[random.Random], Player]
+_REGISTRY: dict[str, Factory] = {}
+
+
+def register(name: str) -> Callable[[Factory], Factory]:
+    """Class or function decorator: ``@register("random")``."""
+
+    def deco(factory: Factory) -> Factory:
+        if name in _REGISTRY:
+            raise ValueError(f"a player named {name!r} is registered already")
+        _REGISTRY[name] = factory
+        return factory
+
+    return deco
+
+
+def player_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make_player(name: str, rng: random.Random | None = None) -> Player:
+    """A new player of the registered kind ``name``."""
+    _load_builtin()
+    try:
+        factory = _REGISTRY[name]
+    except KeyError:
+        raise ValueError(
+            f"no player named {name!r}; known: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+    return factory(rng or random.Random(0))
+
+
+def _load_builtin() -> None:
+    from . import heuristic, randomplayer  # noqa: F401  (registration side effect)
+
+
+class ScriptedPlayer(BasePlayer):
+    """A test double that plays a fixed list of actions (or texts), in order."""
+
+    name = "scripted"
+
+    def __init__(self, actions: Iterable[Action | str]) -> None:
+        super().__init__()
+        from ..engine import parse_action
+
+        self.script = [a if isinstance(a, Action) else parse_action(a) for a in actions]
+        self.seen: list[tuple[int, Action]] = []
+
+    def choose(self, view: View) -> Action:
+        if not self.script:
+            raise RuntimeError("the script is exhausted")
+        return self.script.pop(0)
+
+    def notify(self, seat: int, action: Action) -> None:
+        self.seen.append((seat, action))
