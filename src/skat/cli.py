@@ -404,15 +404,52 @@ def export_iss_cmd(path: str) -> None:
         click.echo(f"skat export-iss: {skipped} deal(s) do not fit the ISS format", err=True)
 
 
+def _list_options(players: str, deals: int | None, options_json: str) -> Any:
+    from .series import ListOptions
+
+    extra = json.loads(options_json)
+    if not isinstance(extra, dict):
+        raise ValueError("--options must be a JSON object")
+    return ListOptions.from_dict(
+        {**extra, "players": int(players), "deals": deals or extra.get("deals")}
+    )
+
+
+def _write_list(out: str, series: Any, command: str) -> None:
+    from .series.record import list_record
+
+    text = json.dumps(list_record(series, id=command), indent=1)
+    if out == "-":
+        click.echo(text)
+        return
+    with open(out, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    click.echo(f"wrote {out}: {len(series.rows)} deals, commitment {series.commitment[:16]}...")
+
+
+_LIST_OPTIONS = [
+    click.argument("out", type=click.Path(dir_okay=False, allow_dash=True)),
+    click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True),
+    click.option("--deals", type=int, help="Deals in the list (default 12 rounds)."),
+    click.option("--seed", "seed_hex", help="64 hex digits; default a fresh secret seed."),
+    click.option("--rng", "rng_seed", type=int, default=0, help="Seed of the players' RNGs."),
+    click.option(
+        "--options",
+        "options_json",
+        default="{}",
+        help="List options as JSON, e.g. '{\"bock\": true}'.",
+    ),
+]
+
+
+def _list_command(f: Any) -> Any:
+    for deco in reversed(_LIST_OPTIONS):
+        f = deco(f)
+    return f
+
+
 @main.command("random-list")
-@click.argument("out", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
-@click.option("--deals", type=int, help="Deals in the list (default 12 rounds).")
-@click.option("--seed", "seed_hex", help="64 hex digits; default a fresh secret seed.")
-@click.option("--rng", "rng_seed", type=int, default=0, help="Seed of the random players.")
-@click.option(
-    "--options", "options_json", default="{}", help="List options as JSON, e.g. '{\"bock\": true}'."
-)
+@_list_command
 def random_list_cmd(
     out: str,
     players: str,
@@ -422,19 +459,16 @@ def random_list_cmd(
     options_json: str,
 ) -> None:
     """Play a whole list with uniformly random legal actions and write its record
-    (a test and demo tool; computer players come with the players package)."""
+    (a test tool: every rule path, absurd games)."""
     import random
 
-    from .series import ListOptions, Series, new_seed
-    from .series.record import list_record
+    from .series import Series, new_seed
 
     try:
-        extra = json.loads(options_json)
-        options = ListOptions.from_dict(
-            {**extra, "players": int(players), "deals": deals or extra.get("deals")}
+        series = Series(
+            _list_options(players, deals, options_json),
+            seed=bytes.fromhex(seed_hex) if seed_hex else new_seed(),
         )
-        seed = bytes.fromhex(seed_hex) if seed_hex else new_seed()
-        series = Series(options, seed=seed)
     except (ValueError, TypeError) as exc:
         click.echo(f"skat random-list: {exc}", err=True)
         sys.exit(2)
@@ -447,13 +481,50 @@ def random_list_cmd(
         assert seat is not None
         legal = series.deal.legal_actions()
         series.apply(legal[rng.randrange(len(legal))], seat)
-    text = json.dumps(list_record(series, id="random"), indent=1)
-    if out == "-":
-        click.echo(text)
-    else:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        click.echo(f"wrote {out}: {len(series.rows)} deals, commitment {series.commitment[:16]}...")
+    _write_list(out, series, "random-list")
+
+
+@main.command("selfplay")
+@_list_command
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="Player names, comma separated (one for all seats, or one per seat).",
+)
+def selfplay_cmd(
+    out: str,
+    players: str,
+    deals: int | None,
+    seed_hex: str | None,
+    rng_seed: int,
+    options_json: str,
+    bots: str,
+) -> None:
+    """Computer players play a whole list; writes its list record."""
+    import random
+
+    from .players import make_player, play_list
+    from .series import Series, new_seed
+
+    try:
+        options = _list_options(players, deals, options_json)
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(names) == 1:
+            names = names * options.players
+        if len(names) != options.players:
+            raise ValueError(f"give one bot or {options.players} bots")
+        seats = [make_player(n, random.Random(rng_seed * 10 + i)) for i, n in enumerate(names)]
+        series = Series(
+            options,
+            seed=bytes.fromhex(seed_hex) if seed_hex else new_seed(),
+            names=[f"{n} {i + 1}" for i, n in enumerate(names)],
+        )
+    except (ValueError, TypeError) as exc:
+        click.echo(f"skat selfplay: {exc}", err=True)
+        sys.exit(2)
+    play_list(series, seats)
+    _write_list(out, series, "selfplay")
 
 
 # ------------------------------------------------------------------- arena

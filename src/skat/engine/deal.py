@@ -428,7 +428,8 @@ class Deal:
 
     @property
     def skat(self) -> CardSet:
-        """The skat now: the dealt skat, or the discards after pickup."""
+        """The skat now: the dealt skat, empty while the declarer holds twelve
+        cards after pickup, then his two discards (R3.1, R3.2)."""
         return CardSet(self._skat)
 
     def dealt_hand(self, position: int) -> CardSet:
@@ -676,6 +677,7 @@ class Deal:
                     Reason.SKAT_ALREADY_TAKEN, "the skat is taken", seat=seat, action=action
                 )
             self._hands[p] |= self._skat
+            self._skat = 0  # the two cards are in his hand now (R3.1)
             self._picked_up = True
             self._phase = Phase.DISCARD
         elif cls is Discard:
@@ -799,6 +801,13 @@ class Deal:
         if ph is Phase.KONTRA:
             if cls is not NoKontra:
                 raise self._wrong_phase(p, action)
+            if p == self._declarer:
+                raise reject(
+                    Reason.KONTRA_NOT_ALLOWED,
+                    "only a defender answers Kontra",
+                    seat=seat,
+                    action=action,
+                )
             self._turn(p, action)
             self._asked += 1
             if self._asked >= 2:
@@ -1116,7 +1125,8 @@ def _view(deal: Deal, seat: int | None) -> View:
     hand = CardSet(deal._hands[pos]) if pos is not None else CardSet()
     skat: CardSet | None = None
     if done or (pos is not None and pos == d and deal._picked_up):
-        skat = CardSet(deal._skat)
+        # before the discard the declarer still sees which two cards he took
+        skat = CardSet(deal._skat if deal._discard or done else deal._dealt[3])
     contract = deal._contract
     open_cards: CardSet | None = None
     if d >= 0 and deal._phase in (Phase.KONTRA, Phase.PLAY, Phase.DONE) and contract is not None:
