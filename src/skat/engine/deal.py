@@ -95,6 +95,7 @@ POSITION_NAMES = ("forehand", "middlehand", "rearhand")
 
 _NULL = GameType.NULL
 _NEXT = (1, 2, 0)
+_INT_TYPES = {int, Card}
 _RAMSCH = GameType.RAMSCH
 _PLAY = Phase.PLAY
 _DECLARER_PHASES = (Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
@@ -234,6 +235,49 @@ class DealResult:
 class Deal:
     """The state of one deal; see the module docstring for the contract."""
 
+    __slots__ = (
+        "_asked",
+        "_bidder",
+        "_claimed",
+        "_conceded",
+        "_contract",
+        "_dealt",
+        "_declarer",
+        "_discard",
+        "_g",
+        "_hands",
+        "_history",
+        "_kontra",
+        "_kontra_rule",
+        "_leader",
+        "_listener",
+        "_named",
+        "_ntricks",
+        "_passed",
+        "_phase",
+        "_picked_up",
+        "_played",
+        "_points",
+        "_pos",
+        "_re",
+        "_re_answered",
+        "_re_pending",
+        "_result",
+        "_seats",
+        "_skat",
+        "_stage",
+        "_to_act",
+        "_to_play",
+        "_trick",
+        "_tricks",
+        "_value",
+        "bock_factor",
+        "dealer",
+        "deck",
+        "forced_ramsch",
+        "rules",
+    )
+
     def __init__(
         self,
         deck: Sequence[int | str],
@@ -249,7 +293,12 @@ class Deal:
         ``bock_factor`` multiplies the list entries (R9.4).
         """
         rules = rules or Rules()
-        cards = [c if isinstance(c, int) else Card.parse(c) for c in deck]
+        raw = list(deck)
+        cards: list[int]
+        if {c.__class__ for c in raw} <= _INT_TYPES:
+            cards = raw  # type: ignore[assignment]
+        else:
+            cards = [c if isinstance(c, int) else Card.parse(c) for c in raw]
         seen = 0
         try:
             for c in cards:
@@ -268,7 +317,7 @@ class Deal:
         self.rules = rules
         self._kontra_rule = rules.kontra
         self.dealer = dealer
-        self.deck: tuple[Card, ...] = tuple(CARDS[c] for c in cards)
+        self.deck: tuple[Card, ...] = tuple(map(CARDS.__getitem__, cards))
         self.forced_ramsch = ramsch
         self.bock_factor = bock_factor
         self._seats = tuple((dealer + 1 + i) % n for i in range(3))
@@ -456,6 +505,12 @@ class Deal:
                 if follow:
                     return _plays(follow)
             return _plays(hand)
+        if seat is None and ph is Phase.BIDDING:
+            if self._stage == 3:
+                return _FOREHAND_18
+            if self._to_act == self._listener:
+                return _LISTENER_ACTIONS
+            return _BIDDER_ACTIONS[self._value]
         cur = self._current()
         if seat is None:
             p = cur
@@ -540,6 +595,16 @@ class Deal:
                     else:
                         self._to_play = _NEXT[p]
                     return
+        elif self._phase is Phase.BIDDING:
+            # Fast path: an auction call by the seat to speak (checks in _auction).
+            p = self._to_act
+            cls = action.__class__
+            if (seat is None or seat == self._seats[p]) and (
+                cls is Bid or cls is Pass or cls is Hold
+            ):
+                self._auction(p, action)
+                self._history.append((self._seats[p], action))
+                return
         self._apply_checked(action, seat)
 
     def _apply_checked(self, action: Action, seat: int | None) -> None:
@@ -1070,7 +1135,8 @@ class Deal:
     def clone(self) -> Deal:
         """An independent copy (for search)."""
         new = Deal.__new__(Deal)
-        new.__dict__.update(self.__dict__)
+        for name in Deal.__slots__:
+            setattr(new, name, getattr(self, name))
         new._hands = list(self._hands)
         new._history = list(self._history)
         new._trick = list(self._trick)

@@ -47,6 +47,16 @@ def matadors(game: GameType, cards12: int) -> int:
     return n if holds_top else -n
 
 
+_LEVEL_NAMES = (
+    "Hand",
+    "Schneider",
+    "Schneider announced",
+    "Schwarz",
+    "Schwarz announced",
+    "Ouvert",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Valuation:
     """The value of a declared game and whether it was won (R5-R7)."""
@@ -60,7 +70,29 @@ class Valuation:
     overbid: bool
     schneider: bool  # reached in play (ISS-FORMAT.md 4.3)
     schwarz: bool
-    explanation: str
+    levels: int = 0  # bit i set: level _LEVEL_NAMES[i] counts
+
+    @property
+    def explanation(self) -> str:
+        """In words: ``'with 2, game 3, Hand 4 x 12 = 48'`` (and the overbid charge)."""
+        c = self.contract
+        if c.game == GameType.NULL:
+            name = "Null" + (" Ouvert" if c.ouvert else "") + (" Hand" if c.hand else "")
+            return f"{name} = {self.value}"
+        n = abs(self.matadors)
+        parts = [("with" if self.matadors > 0 else "without") + f" {n}", f"game {n + 1}"]
+        mult = n + 1
+        for i, name in enumerate(_LEVEL_NAMES):
+            if self.levels >> i & 1:
+                mult += 1
+                parts.append(f"{name} {mult}")
+        base = BASE_VALUE[c.game]
+        text = f"{', '.join(parts)} x {base} = {mult * base}"
+        if self.overbid:
+            text += (
+                f" < bid {self.bid}: overbid, charged {base} x {self.value // base} = {self.value}"
+            )
+        return text
 
     def plain_entry(self, factor: int = 1) -> int:
         """The declarer's plain-list entry (R8.1) with a Kontra/Re/Bock factor (R9.6)."""
@@ -95,13 +127,11 @@ def value_game(
     if c.game == GameType.NULL:
         value = NULL_VALUES[c.hand, c.ouvert]
         won = declarer_tricks == 0 if outcome == "played" else outcome == "defenders_lost"
-        name = "Null" + (" Ouvert" if c.ouvert else "") + (" Hand" if c.hand else "")
-        return Valuation(c, bid, 0, 0, value, won, False, False, False, f"{name} = {value}")
+        return Valuation(c, bid, 0, 0, value, won, False, False, False)
     if c.game == GameType.RAMSCH:
         raise ValueError("Ramsch has no declarer; see ramsch_entries()")
     base = BASE_VALUE[c.game]
     m = matadors(c.game, cards12)
-    n = abs(m)
     sa, wa = c.schneider, c.schwarz
     played = tricks_played > 0
     if outcome == "played":
@@ -114,31 +144,14 @@ def value_game(
     else:
         made = outcome == "defenders_lost"
     # Levels reached in play, for either party (R5.3); suffered only after a trick.
-    schneider = declarer_points >= 90 or (played and declarer_points <= 30)
-    schwarz = declarer_tricks == 10 or (played and declarer_tricks == 0)
-    levels: list[str] = [("with" if m > 0 else "without") + f" {n}", f"game {n + 1}"]
-    mult = n + 1
-
-    def level(flag: bool, name: str) -> None:
-        nonlocal mult
-        if flag:
-            mult += 1
-            levels.append(f"{name} {mult}")
-
-    level(c.hand, "Hand")
-    level(schneider or sa, "Schneider")
-    level(sa, "Schneider announced")
-    level(schwarz or wa, "Schwarz")
-    level(wa, "Schwarz announced")
-    level(c.ouvert, "Ouvert")
+    schneider = declarer_points >= 90 or (played and declarer_points <= 30) or sa
+    schwarz = declarer_tricks == 10 or (played and declarer_tricks == 0) or wa
+    levels = c.hand | schneider << 1 | sa << 2 | schwarz << 3 | wa << 4 | c.ouvert << 5
+    mult = abs(m) + 1 + levels.bit_count()
     value = mult * base
-    explanation = f"{', '.join(levels)} x {base} = {value}"
     overbid = value < bid
     if overbid:  # R7.2
-        charged = base * -(-bid // base)
-        explanation += f" < bid {bid}: overbid, charged {base} x {charged // base} = {charged}"
-        value = charged
-    won = made and not overbid
+        value = base * -(-bid // base)
     # ISS-FORMAT.md 4.3: the flags report what was reached or suffered beyond
     # what was announced when the contract failed.
     if made:
@@ -146,7 +159,7 @@ def value_game(
     else:
         s_flag = not sa and played and declarer_points <= 30
         z_flag = not wa and played and declarer_tricks == 0
-    return Valuation(c, bid, m, mult, value, won, overbid, s_flag, z_flag, explanation)
+    return Valuation(c, bid, m, mult, value, made and not overbid, overbid, s_flag, z_flag, levels)
 
 
 def seeger_fabian_others(won: bool, players: int) -> int:
