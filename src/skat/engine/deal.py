@@ -17,7 +17,6 @@ an `IllegalActionError` with its R10 reason code and leaves the deal as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import NamedTuple
 
@@ -182,8 +181,7 @@ class Trick(NamedTuple):
         return sum(c.points for c in self.cards)
 
 
-@dataclass(frozen=True, slots=True)
-class DealResult:
+class DealResult(NamedTuple):
     """How a deal ended and what it writes on the list (R6-R9).
 
     ``kind`` is ``game`` (a declared game), ``passed`` (thrown in), ``ramsch``

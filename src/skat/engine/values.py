@@ -9,8 +9,7 @@ least one trick has been completed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .cards import mask_points
 from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
@@ -57,8 +56,7 @@ _LEVEL_NAMES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Valuation:
+class Valuation(NamedTuple):
     """The value of a declared game and whether it was won (R5-R7)."""
 
     contract: Contract
