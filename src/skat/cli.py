@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -527,6 +528,48 @@ def selfplay_cmd(
     _write_list(out, series, "selfplay")
 
 
+# ------------------------------------------------------------------- serve
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--db", "db_url", help="SQLAlchemy async URL (default: SQLite in --data).")
+@click.option(
+    "--data",
+    "data_dir",
+    default=lambda: os.environ.get("SKAT_DATA", "data"),
+    show_default="$SKAT_DATA or ./data",
+    help="Folder of the default SQLite database.",
+)
+@click.option("--bot-delay", type=float, default=0.8, show_default=True)
+@click.option("--next-delay", type=float, default=6.0, show_default=True)
+@click.option("--grace", type=float, default=30.0, show_default=True)
+@click.option("--log-level", default="info", show_default=True)
+def serve_cmd(
+    host: str,
+    port: int,
+    db_url: str | None,
+    data_dir: str,
+    bot_delay: float,
+    next_delay: float,
+    grace: float,
+    log_level: str,
+) -> None:
+    """Run the online server (tables by link, computer players, live sheet)."""
+    import logging
+
+    import uvicorn
+
+    from .server import ServerConfig, create_app
+    from .server.store import default_db_url
+
+    url = db_url or default_db_url(data_dir)
+    config = ServerConfig(bot_delay=bot_delay, next_delay=next_delay, grace=grace)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    click.echo(f"skat server on http://{host}:{port}/  (database {url})")
+    app = create_app(url, config)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+
+
 # ------------------------------------------------------------------- arena
 @main.command("arena")
 @click.argument("a")
@@ -636,6 +679,73 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
             f"= {deals / elapsed:.0f} deals/s, {actions / elapsed:.0f} actions/s"
         )
     click.echo(f"deals/s: {statistics.median(rates):.0f}")
+
+
+# -------------------------------------------------------------------- play
+@main.command("play")
+@click.option(
+    "--opponents", nargs=2, metavar="LEFT RIGHT", help="The two computer players [heuristic]."
+)
+@click.option("--left", help="The computer player on your left (plays after you).")
+@click.option("--right", help="The computer player on your right.")
+@click.option("--deals", type=int, help="Deals in the list [3].")
+@click.option("--seed", "seed_hex", help="64 hex digits for a reproducible list.")
+@click.option(
+    "--rules", "rules_json", default="{}", help="List options as JSON, e.g. '{\"kontra\": true}'."
+)
+@click.option(
+    "--pause", type=float, help="Seconds before each computer move [0.4 in a terminal, else 0]."
+)
+def play_cmd(
+    opponents: tuple[str, str] | None,
+    left: str | None,
+    right: str | None,
+    deals: int | None,
+    seed_hex: str | None,
+    rules_json: str,
+    pause: float | None,
+) -> None:
+    """Play Skat in the terminal against two computer players (you sit in seat 0)."""
+    from rich.console import Console
+
+    from .players import player_names
+    from .series import ListOptions, new_seed
+    from .series.shuffle import SEED_BYTES
+    from .terminal import run_game
+
+    try:
+        names = list(opponents) if opponents else ["heuristic", "heuristic"]
+        names = [left or names[0], right or names[1]]
+        for name in names:
+            if name not in player_names():
+                raise ValueError(f"no player named {name!r}; known: {', '.join(player_names())}")
+        rules = json.loads(rules_json)
+        if not isinstance(rules, dict):
+            raise ValueError("--rules must be a JSON object")
+        if deals is not None or "deals" not in rules:
+            rules["deals"] = 3 if deals is None else deals
+        options = ListOptions.from_dict(rules)
+        if options.players != 3:
+            raise ValueError("skat play seats three players: you and two computer players")
+        if seed_hex is not None:
+            seed = bytes.fromhex(seed_hex)
+            if len(seed) != SEED_BYTES:
+                raise ValueError(f"--seed must be {2 * SEED_BYTES} hex digits")
+        else:
+            seed = new_seed()
+        if pause is not None and pause < 0:
+            raise ValueError("--pause must not be negative")
+    except (ValueError, TypeError) as exc:
+        click.echo(f"skat play: {exc}", err=True)
+        sys.exit(2)
+    console = Console(highlight=False)
+    if pause is None:
+        pause = 0.4 if console.is_terminal and sys.stdin.isatty() else 0.0
+    try:
+        run_game(sys.stdin, console, options, names, seed, pause=pause)
+    except KeyboardInterrupt:
+        console.print("\nInterrupted: you leave the table. Goodbye!")
+        sys.exit(130)
 
 
 if __name__ == "__main__":
