@@ -8,17 +8,13 @@ import statistics
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
-from .engine import Contract, GameType, IllegalActionError, parse_cards
-from .engine.cards import to_mask
-from .engine.errors import Reason, reject
-from .engine.game import NULL_VALUES
+from .engine import GameType
 from .engine.iss import iter_iss, parse_iss, result_fields
 from .engine.records import GameRecord, RecordError, replay
-from .engine.values import seeger_fabian_others, value_game
 
 
 class _Failed(Exception):
@@ -184,7 +180,7 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
 
 
 # ------------------------------------------------------------------- value
-def _fail(reason: Reason | str, message: str) -> None:
+def _fail(reason: str, message: str) -> NoReturn:
     click.echo(f"skat value: {reason}: {message}", err=True)
     sys.exit(2)
 
@@ -223,101 +219,38 @@ def value_cmd(
     as_json: bool,
 ) -> None:
     """Reckon a game value with its explanation (R5-R8)."""
-    g = GameType.parse(game)
-    contract = Contract(g, hand, schneider_announced, schwarz_announced, ouvert)
+    from .engine.reckoner import ReckonerError, reckon
+
     try:
-        _check_value_args(contract, bid, points, tricks, kontra, re_)
-    except IllegalActionError as exc:
-        _fail(exc.code, exc.message)
-    if g == GameType.NULL:
-        cards12 = 0
-    elif cards is not None:
-        try:
-            parsed = parse_cards(cards)
-        except IllegalActionError as exc:
-            _fail(exc.code, exc.message)
-        if len(set(parsed)) != len(parsed) or len(parsed) > 12:
-            _fail("BAD_CARDS", "at most 12 different cards")
-        cards12 = to_mask(parsed)
-    elif matadors is not None:
-        if matadors == 0 or abs(matadors) > (4 if g == GameType.GRAND else 11):
-            _fail("BAD_MATADORS", f"{game} has with/without 1..{4 if g == GameType.GRAND else 11}")
-        from .engine.game import TRUMP_ORDER
-
-        order = TRUMP_ORDER[g]
-        run = to_mask(order[: abs(matadors)])
-        cards12 = run if matadors > 0 else to_mask(order[abs(matadors) : abs(matadors) + 1])
-    else:
-        _fail("BAD_CARDS", "give --cards or --matadors for a suit or Grand game")
-    c = contract.normalised() if hand else contract
-    if points is None:
-        points = 120 if c.schwarz else 90 if c.schneider else 61
-        if g == GameType.NULL:
-            points = 0
-    if tricks is None:
-        tricks = 10 if points == 120 else 0 if g == GameType.NULL or points == 0 else 5
-    val = value_game(c, bid, points, tricks, cards12)
-    factor = 4 if re_ else 2 if kontra else 1
-    n = int(players)
-    plain = val.plain_entry(factor)
-    sf = val.seeger_fabian_entry(factor)
-    others = seeger_fabian_others(val.won, n)
-    if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "game": g.label,
-                    "contract": c.describe(),
-                    "matadors": val.matadors,
-                    "multiplier": val.multiplier,
-                    "value": val.value,
-                    "won": val.won,
-                    "overbid": val.overbid,
-                    "factor": factor,
-                    "score": plain,
-                    "seeger_fabian": {"declarer": sf, "others": [others] * (n - 1)},
-                    "explanation": val.explanation,
-                }
-            )
+        r = reckon(
+            game,
+            cards=cards,
+            matadors=matadors,
+            hand=hand,
+            schneider_announced=schneider_announced,
+            schwarz_announced=schwarz_announced,
+            ouvert=ouvert,
+            bid=bid,
+            points=points,
+            tricks=tricks,
+            kontra=kontra,
+            re=re_,
+            players=int(players),
         )
+    except ReckonerError as exc:
+        _fail(exc.code, exc.message)
+    if as_json:
+        click.echo(json.dumps(r.to_dict()))
         return
+    val = r.valuation
     result = "won" if val.won else "lost, overbid" if val.overbid else "lost"
-    click.echo(f"{c.describe()}: {val.explanation}")
-    fx = f" (x{factor} {'Kontra and Re' if re_ else 'Kontra'})" if factor > 1 else ""
-    click.echo(f"{result}: plain list {plain:+d}{fx}")
-    click.echo(f"Seeger-Fabian: declarer {sf:+d}, each of the {n - 1} others {others:+d}")
-
-
-def _check_value_args(
-    c: Contract, bid: int, points: int | None, tricks: int | None, kontra: bool, re_: bool
-) -> None:
-    def no(reason: Reason, msg: str) -> IllegalActionError:
-        return reject(reason, msg)
-
-    from .engine.values import BID_SET
-
-    if bid not in BID_SET:
-        raise no(Reason.BID_NOT_IN_LIST, f"{bid} is no game value")
-    is_null = c.game == GameType.NULL
-    if is_null and (c.schneider or c.schwarz):
-        raise no(Reason.NOT_APPLICABLE_TO_NULL, "Null has no Schneider or Schwarz")
-    if not c.hand and (c.schneider or c.schwarz):
-        raise no(Reason.ANNOUNCEMENT_REQUIRES_HAND, "Schneider and Schwarz announced need --hand")
-    if not c.hand and c.ouvert and not is_null:
-        raise no(Reason.OUVERT_REQUIRES_HAND, "suit and Grand Ouvert need --hand")
-    if is_null and NULL_VALUES[c.hand, c.ouvert] < bid:
-        raise no(Reason.NULL_VALUE_BELOW_BID, f"{c.describe()} is below the bid {bid}")
-    if re_ and not kontra:
-        raise no(Reason.RE_NOT_ALLOWED, "Re only after Kontra")
-    if points is not None and not 0 <= points <= 120:
-        raise no(Reason.MALFORMED_ACTION, "card points are 0..120")
-    if tricks is not None and not 0 <= tricks <= 10:
-        raise no(Reason.MALFORMED_ACTION, "tricks are 0..10")
-    if points is not None and tricks is not None:
-        if (tricks == 10 and points != 120) or (tricks == 0 and points > 22):
-            raise no(
-                Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks"
-            )
+    click.echo(f"{r.contract.describe()}: {val.explanation}")
+    fx = f" (x{r.factor} {'Kontra and Re' if re_ else 'Kontra'})" if r.factor > 1 else ""
+    click.echo(f"{result}: plain list {r.plain:+d}{fx}")
+    click.echo(
+        f"Seeger-Fabian: declarer {r.seeger_fabian:+d}, "
+        f"each of the {r.players - 1} others {r.others:+d}"
+    )
 
 
 # ------------------------------------------------------------------- lists
