@@ -253,6 +253,51 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     async def table_page(request: Request) -> Response:
         return await index(request)
 
+    async def value_api(request: Request) -> Response:
+        """The game-value reckoner of the calculator page (same as ``skat value``)."""
+        from ..engine.reckoner import ReckonerError, reckon
+
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _json_error("TOO_LARGE", "request too large", 413)
+        try:
+            data = json.loads(body or b"{}")
+            if not isinstance(data, dict):
+                raise ValueError("a JSON object is expected")
+            allowed = {
+                "game", "cards", "matadors", "hand", "schneider_announced", "schwarz_announced",
+                "ouvert", "bid", "points", "tricks", "kontra", "re", "players",
+            }  # fmt: skip
+            unknown = set(data) - allowed
+            if unknown:
+                raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
+            game = data.pop("game", None)
+            if not isinstance(game, str):
+                raise ValueError("game is required")
+            for key in (
+                "hand",
+                "schneider_announced",
+                "schwarz_announced",
+                "ouvert",
+                "kontra",
+                "re",
+            ):
+                if key in data and not isinstance(data[key], bool):
+                    raise ValueError(f"{key} must be true or false")
+            for key in ("matadors", "bid", "points", "tricks", "players"):
+                if data.get(key) is not None and (
+                    not isinstance(data[key], int) or isinstance(data[key], bool)
+                ):
+                    raise ValueError(f"{key} must be a number")
+            if data.get("cards") is not None and not isinstance(data["cards"], str):
+                raise ValueError("cards must be a string")
+            result = reckon(game, **data)
+        except ReckonerError as exc:
+            return _json_error(exc.code, exc.message)
+        except (ValueError, TypeError) as exc:
+            return _json_error("BAD_REQUEST", str(exc))
+        return JSONResponse(result.to_dict())
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"ok": True, "tables": len(tables.actors)})
 
@@ -346,6 +391,10 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     routes: list[Any] = [
         Route("/", index),
         Route("/t/{table_id}", table_page),
+        Route("/rules", table_page),
+        Route("/rules/{page}", table_page),
+        Route("/calculator", table_page),
+        Route("/api/value", value_api, methods=["POST"]),
         Route("/healthz", healthz),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),

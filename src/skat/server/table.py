@@ -22,6 +22,8 @@ from ..series.record import list_record
 from .protocol import MAX_CHAT, MAX_NAME, REACTIONS, result_json, view_json
 
 TIMERS = (0, 30, 60, 120)
+#: Names of the computer players, by seat.
+BOT_NAMES = ("Ada", "Bruno", "Cora", "Dieter")
 
 
 class CommandError(ValueError):
@@ -217,7 +219,7 @@ class TableState:
         elif kind == "bot":
             s = self.seats[payload["seat"]]
             s.bot = payload["bot"]
-            s.name = s.name or f"{payload['bot']} {payload['seat'] + 1}"
+            s.name = s.name or BOT_NAMES[payload["seat"]]
         elif kind == "leave":
             s = self.seats[payload["seat"]]
             s.token_hash = None

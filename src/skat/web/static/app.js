@@ -1,0 +1,918 @@
+// The browser client: plain ES modules, no build step. The server decides
+// what is legal; this page only shows what it is told (view.legal).
+import en from "./i18n_en.js";
+import de from "./i18n_de.js";
+import da from "./i18n_da.js";
+import rulesEn from "./rules_en.js";
+import rulesDe from "./rules_de.js";
+import rulesDa from "./rules_da.js";
+import { backSvg, cardSvg, rankLabel, sortHand, suitColour, suitSymbol } from "./cards.js";
+
+const DICTS = { en, de, da };
+const RULES = { en: rulesEn, de: rulesDe, da: rulesDa };
+const RULE_PAGES = ["howto", "tournament", "plain", "ramsch", "kontra", "bock", "four"];
+const GAMES = ["diamonds", "hearts", "spades", "clubs", "grand", "null"];
+const REACTIONS = ["👍", "👏", "😄", "😮", "😢", "🤔"];
+
+// ------------------------------------------------------------------ i18n
+const store = {
+  get(k, d = null) {
+    try { return localStorage.getItem(k) ?? d; } catch { return d; }
+  },
+  set(k, v) {
+    try { localStorage.setItem(k, v); } catch { /* private mode */ }
+  },
+};
+
+function initialLang() {
+  const saved = store.get("skat.lang");
+  if (saved && DICTS[saved]) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const code = (l || "").slice(0, 2).toLowerCase();
+    if (DICTS[code]) return code;
+  }
+  return "en";
+}
+
+let lang = initialLang();
+let deck = store.get("skat.deck", "four");
+
+export function t(key, params = {}) {
+  const s = DICTS[lang][key] ?? DICTS.en[key];
+  if (s === undefined) return `⟦${key}⟧`; // visible in tests: a missing key
+  return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+}
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
+function cardName(card) {
+  return t("card.name", { rank: t(`card.${card[1]}`), suit: t(`card.${card[0]}`) });
+}
+
+function cardHtml(card, { cls = "", action = "", disabled = false, selected = false } = {}) {
+  const label = esc(cardName(card));
+  const attrs = action
+    ? `data-action="${action}" data-card="${card}" ${disabled ? "disabled aria-disabled=\"true\"" : ""}`
+    : `data-card="${card}" role="img"`;
+  const tag = action ? "button" : "span";
+  return `<${tag} class="card ${cls} ${selected ? "selected" : ""}" ${attrs} aria-label="${label}" title="${label}">${cardSvg(card, { deck, lang })}</${tag}>`;
+}
+
+function cardsRow(cards, cls = "") {
+  return `<span class="cards ${cls}">${cards.map((c) => cardHtml(c)).join("")}</span>`;
+}
+
+function announce(text) {
+  const el = document.getElementById("announce");
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+function applyStaticTexts() {
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  const sel = document.getElementById("lang");
+  sel.value = lang;
+  sel.setAttribute("aria-label", t("nav.language"));
+  document.title = t("brand");
+}
+
+// ----------------------------------------------------------------- router
+const app = document.getElementById("app");
+
+function route() {
+  const path = location.pathname;
+  closeSocketUnless(path);
+  applyStaticTexts();
+  let m;
+  if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
+  if (path === "/calculator") return calculatorPage();
+  if (path === "/rules") return rulesPage("howto", true);
+  if ((m = path.match(/^\/rules\/(\w+)$/)) && RULE_PAGES.includes(m[1])) return rulesPage(m[1], false);
+  return homePage();
+}
+
+function go(path) {
+  history.pushState({}, "", path);
+  route();
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest("a[href^='/']");
+  if (a && !a.hasAttribute("download") && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    go(a.getAttribute("href"));
+  }
+});
+window.addEventListener("popstate", route);
+document.getElementById("lang").addEventListener("change", (e) => {
+  lang = e.target.value;
+  store.set("skat.lang", lang);
+  route();
+});
+
+// ------------------------------------------------------------------- home
+function optionRow(key, control, more) {
+  return `<div class="opt"><label for="o-${key}">${esc(t(`opt.${key}`))}</label>${control}
+    <p class="help">${esc(t(`opt.${key}.help`))}${more ? ` <a href="/rules/${more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
+}
+
+function select(key, values, current) {
+  return `<select id="o-${key}" name="${key}">${values
+    .map((v) => `<option value="${v}" ${String(v) === String(current) ? "selected" : ""}>${esc(t(`opt.${key}.${v}`))}</option>`)
+    .join("")}</select>`;
+}
+
+function toggle(key, on) {
+  return `<select id="o-${key}" name="${key}"><option value="0" ${on ? "" : "selected"}>${esc(t("opt.off"))}</option><option value="1" ${on ? "selected" : ""}>${esc(t("opt.on"))}</option></select>`;
+}
+
+function homePage() {
+  const name = store.get("skat.name", "");
+  app.innerHTML = `
+  <section class="home">
+    <h1>${esc(t("home.title"))}</h1>
+    <p class="lead">${esc(t("home.lead"))}</p>
+    <form id="play-form" class="play-form">
+      <label for="name">${esc(t("home.name"))}</label>
+      <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
+      <button class="primary big" type="submit" data-testid="play">${esc(t("home.play"))}</button>
+      <p class="help">${esc(t("home.playHint"))}</p>
+      <p class="error" id="home-error" role="alert"></p>
+    </form>
+    <details class="options">
+      <summary>${esc(t("home.options"))}</summary>
+      <form id="options-form">
+        ${optionRow("players", select("players", [3, 4], 3), "four")}
+        ${optionRow("rounds", `<input id="o-rounds" name="rounds" type="number" min="1" max="12" value="12">`, "")}
+        ${optionRow("scoring", select("scoring", ["seeger_fabian", "plain"], "seeger_fabian"), "tournament")}
+        ${optionRow("all_pass", select("all_pass", ["einpassen", "ramsch"], "einpassen"), "ramsch")}
+        ${optionRow("kontra", toggle("kontra", false), "kontra")}
+        ${optionRow("kontra_window", select("kontra_window", ["own_first_card", "first_lead", "trick_one"], "own_first_card"), "kontra")}
+        ${optionRow("bock", toggle("bock", false), "bock")}
+        ${optionRow("ramsch_after_bock", toggle("ramsch_after_bock", false), "bock")}
+        ${optionRow("bot", select("bot", ["heuristic", "random"], "heuristic"), "")}
+        ${optionRow("timer", select("timer", [0, 30, 60, 120], 0), "")}
+        <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
+      </form>
+    </details>
+  </section>`;
+  const readName = () => {
+    const n = document.getElementById("name").value.trim();
+    if (!n) {
+      document.getElementById("home-error").textContent = t("home.needName");
+      document.getElementById("name").focus();
+      return null;
+    }
+    store.set("skat.name", n);
+    return n;
+  };
+  document.getElementById("play-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = readName();
+    if (n) await createTable({ rounds: 12 }, true);
+  });
+  document.getElementById("options-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = readName();
+    if (!n) return;
+    const f = new FormData(e.target);
+    const opts = {
+      players: Number(f.get("players")),
+      rounds: Math.max(1, Math.min(12, Number(f.get("rounds")) || 12)),
+      scoring: f.get("scoring"),
+      all_pass: f.get("all_pass"),
+      kontra: f.get("kontra") === "1",
+      kontra_window: f.get("kontra_window"),
+      bock: f.get("bock") === "1",
+      ramsch_after_bock: f.get("ramsch_after_bock") === "1" && f.get("bock") === "1",
+      bot: f.get("bot"),
+      timer: Number(f.get("timer")),
+    };
+    await createTable(opts, false);
+  });
+}
+
+async function createTable(opts, autofill) {
+  const res = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(opts) });
+  const data = await res.json();
+  if (!res.ok) {
+    document.getElementById("home-error").textContent = data.error?.message || "error";
+    return;
+  }
+  store.set(`skat.creator.${data.id}`, data.creator);
+  store.set(`skat.join.${data.id}`, autofill ? "fill" : "sit");
+  go(`/t/${data.id}`);
+}
+
+// ------------------------------------------------------------------ table
+let T = null; // the table page's state
+
+function closeSocketUnless(path) {
+  if (T && path !== `/t/${T.id}`) {
+    T.closed = true;
+    if (T.ws) T.ws.close();
+    clearInterval(T.tick);
+    T = null;
+  }
+}
+
+function tablePage(id) {
+  if (T && T.id === id) { renderTable(); return; }
+  T = {
+    id, ws: null, version: null, seat: null, snap: null, view: null, log: [], chat: [],
+    selected: [], busy: false, showSheet: false, showLast: false, closed: false, retry: 0,
+    chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false, error: "",
+  };
+  app.innerHTML = `
+  <section class="table-page" data-testid="table">
+    <div class="bar">
+      <div class="share"><span>${esc(t("table.share"))}</span>
+        <input id="share" readonly value="${esc(location.origin + "/t/" + id)}" aria-label="${esc(t("table.share"))}">
+        <button data-action="copy">${esc(t("table.copy"))}</button></div>
+      <div class="tools">
+        <label>${esc(t("deck.label"))} <select id="deck"><option value="four">${esc(t("deck.four"))}</option><option value="two">${esc(t("deck.two"))}</option></select></label>
+        <button data-action="sheet" data-testid="sheet-button">${esc(t("act.sheet"))}</button>
+      </div>
+    </div>
+    <p id="status" class="status" role="status"></p>
+    <div id="join"></div>
+    <div id="board" class="board"></div>
+    <div id="controls" class="controls" aria-label="${esc(t("act.chooseGame"))}"></div>
+    <div id="hand" class="hand"></div>
+    <div id="result"></div>
+    <div class="lower">
+      <div id="log" class="log" aria-label="log"></div>
+      <div class="chat">
+        <h2>${esc(t("chat.title"))}</h2>
+        <div id="chat-list" class="chat-list"></div>
+        <form id="chat-form"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat.placeholder"))}" aria-label="${esc(t("chat.title"))}">
+          <button type="submit">${esc(t("chat.send"))}</button></form>
+        <div class="reactions" aria-label="${esc(t("chat.react"))}">${REACTIONS.map((r) => `<button data-action="react" data-emoji="${r}">${r}</button>`).join("")}</div>
+      </div>
+    </div>
+    <div id="sheet"></div>
+  </section>`;
+  document.getElementById("deck").value = deck;
+  document.getElementById("deck").addEventListener("change", (e) => { deck = e.target.value; store.set("skat.deck", deck); renderTable(); });
+  document.getElementById("chat-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = document.getElementById("chat-input");
+    if (input.value.trim()) send({ type: "chat", text: input.value });
+    input.value = "";
+  });
+  app.querySelector(".table-page").addEventListener("click", onTableClick);
+  document.getElementById("hand").addEventListener("keydown", onHandKey);
+  T.tick = setInterval(renderTimer, 1000);
+  connect();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${T.id}`);
+  T.ws = ws;
+  ws.onopen = () => {
+    T.retry = 0;
+    T.connected = true;
+    const token = store.get(`skat.token.${T.id}`);
+    send({ type: "hello", token: token || null, last_version: T.version });
+  };
+  ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  ws.onclose = () => {
+    T && (T.connected = false);
+    if (!T || T.closed) return;
+    setStatus(t("conn.lost"));
+    T.retry = Math.min(T.retry + 1, 6);
+    setTimeout(() => T && !T.closed && connect(), 300 * 2 ** T.retry);
+  };
+}
+
+function send(msg) {
+  if (T && T.ws && T.ws.readyState === WebSocket.OPEN) T.ws.send(JSON.stringify(msg));
+}
+
+function setStatus(text) {
+  const el = document.getElementById("status");
+  if (el) el.textContent = text;
+}
+
+function onMessage(m) {
+  if (!T) return;
+  switch (m.type) {
+    case "welcome":
+      T.seat = m.seat;
+      setStatus(t("conn.back"));
+      break;
+    case "seated":
+      T.seat = m.seat;
+      store.set(`skat.token.${T.id}`, m.token);
+      if (store.get(`skat.join.${T.id}`) === "fill") {
+        store.set(`skat.join.${T.id}`, "done");
+        send({ type: "fill", creator: store.get(`skat.creator.${T.id}`) });
+      }
+      break;
+    case "state":
+      T.snap = m;
+      T.view = m.view || null;
+      T.version = m.version;
+      T.chat = m.chat || [];
+      T.busy = false;
+      autoJoin();
+      renderTable();
+      break;
+    case "event":
+      onEvent(m);
+      break;
+    case "error":
+      T.busy = false;
+      T.error = DICTS.en[`err.${m.code}`] ? t(`err.${m.code}`) : t("err.generic", { message: m.message });
+      if (m.code === "NO_TABLE") { app.innerHTML = `<p class="status">${esc(t("table.gone"))}</p>`; T.closed = true; return; }
+      renderTable();
+      break;
+    default:
+      break;
+  }
+}
+
+function autoJoin() {
+  const join = store.get(`skat.join.${T.id}`);
+  if (T.seat === null && (join === "fill" || join === "sit") && T.snap.table.status === "open") {
+    const name = store.get("skat.name", "");
+    if (name) {
+      send({ type: "sit", name });
+      if (join === "sit") store.set(`skat.join.${T.id}`, "done");
+    }
+  }
+}
+
+function seatName(seat) {
+  const s = T.snap?.seats?.[seat];
+  return s?.name ? s.name : t("table.free");
+}
+
+function onEvent(m) {
+  if (m.replayed) { logEvent(m.event); return; }
+  T.version = m.version;
+  if (m.state) { T.snap = m.state; T.view = m.state.view || null; }
+  else if (m.view) { T.view = m.view; if (T.snap) T.snap.view = m.view; }
+  if (m.seats && T.snap) T.snap.seats = m.seats;
+  if (T.snap) T.snap.version = m.version;
+  if (m.event.kind === "chat" || m.event.kind === "react") T.chat.push({ ...m.event, version: m.version });
+  if (m.event.kind === "act" || m.event.kind === "next") { T.turnSince = Date.now(); T.selected = T.view?.phase === "discard" ? T.selected : []; }
+  T.busy = false;
+  T.error = "";
+  logEvent(m.event);
+  renderTable();
+}
+
+function actionText(seat, text) {
+  const name = seatName(seat);
+  const [verb, ...rest] = text.split(" ");
+  switch (verb) {
+    case "bid": return t("log.bid", { name, n: rest[0] });
+    case "hold": return t("log.hold", { name });
+    case "pass": return t("log.pass", { name });
+    case "pickup": return t("log.pickup", { name });
+    case "discard": return t("log.discard", { name });
+    case "announce": return t("log.announce", { name, game: gameText(rest) });
+    case "play": return t("log.play", { name, card: cardName(rest[0]) });
+    case "kontra": case "no_kontra": case "re": case "no_re": case "concede": case "claim": case "timeout": case "leave":
+      return t(`log.${verb}`, { name });
+    default: return `${name}: ${text}`;
+  }
+}
+
+function gameText(words) {
+  const [game, ...flags] = words;
+  const parts = [t(`game.${game}`)];
+  const ouvertSuit = flags.includes("ouvert") && game !== "null";
+  if (flags.includes("hand") && !ouvertSuit) parts.push(t("ann.hand"));
+  if (ouvertSuit) parts.push(t("ann.ouvert"));
+  else {
+    if (flags.includes("schwarz")) parts.push(t("ann.schwarz"));
+    else if (flags.includes("schneider")) parts.push(t("ann.schneider"));
+    if (flags.includes("ouvert")) parts.push(t("ann.ouvert"));
+  }
+  return parts.join(" ");
+}
+
+function logEvent(ev) {
+  let line = "";
+  if (ev.kind === "act") line = actionText(ev.seat, ev.action) + (ev.auto ? " *" : "");
+  else if (ev.kind === "sit") line = t("log.sit", { name: ev.name });
+  else if (ev.kind === "start") line = t("log.start");
+  else if (ev.kind === "next") line = t("log.next");
+  if (!line) return;
+  T.log.push(line);
+  if (T.log.length > 60) T.log.shift();
+  announce(line);
+  const v = T.view;
+  if (ev.kind === "act" && ev.action.startsWith("play") && v && v.trick.length === 0 && v.tricks.length) {
+    const last = v.tricks[v.tricks.length - 1];
+    const pts = last.cards.reduce((s, c) => s + ({ A: 11, T: 10, K: 4, Q: 3, J: 2 }[c[1]] || 0), 0);
+    const msg = t("log.trick", { name: seatName(last.winner), p: pts });
+    T.log.push(msg);
+    announce(`${line} ${msg}`);
+  }
+  if (v && v.result && ev.kind === "act") announce(resultHeadline(v.result));
+}
+
+// Relative places on screen: me at the bottom, the next player on the left.
+function places() {
+  const n = T.snap.table.options.players;
+  const me = T.seat ?? 0;
+  const order = [];
+  for (let i = 1; i < n; i++) order.push((me + i) % n);
+  const names = n === 3 ? ["left", "right"] : ["left", "top", "right"];
+  const out = { [me]: "bottom" };
+  order.forEach((s, i) => { out[s] = names[i]; });
+  return out;
+}
+
+function renderTable() {
+  if (!T || !T.snap) return;
+  const snap = T.snap;
+  const v = T.view;
+  const status = [];
+  if (snap.table.status === "expired") status.push(t("table.expired"));
+  if (snap.deal) status.push(t("table.deal", { n: snap.deal.number, of: snap.deal.of }));
+  if (snap.deal?.bock_factor > 1) status.push(t("table.bockDeal"));
+  if (snap.deal?.ramsch_round) status.push(t("table.ramschRound"));
+  if (v && v.turn !== null && v.phase !== "done") status.push(v.turn === T.seat ? t("table.yourTurn") : t("table.turn", { name: seatName(v.turn) }));
+  if (snap.list_over) status.push(t("table.listOver"));
+  if (T.error) status.push(T.error);
+  setStatus(status.join(" · "));
+  renderJoin();
+  renderBoard();
+  renderControls();
+  renderHand();
+  renderResult();
+  document.getElementById("log").innerHTML = T.log.slice(-12).map((l) => `<p>${esc(l)}</p>`).join("");
+  renderChat();
+  renderSheet();
+}
+
+function renderJoin() {
+  const el = document.getElementById("join");
+  const snap = T.snap;
+  const free = snap.seats.some((s) => !s.name && !s.bot);
+  let html = "";
+  if (T.seat === null && snap.table.status === "open" && free) {
+    html += `<form id="sit-form" class="sit"><h2>${esc(t("table.sitTitle"))}</h2>
+      <input id="sit-name" maxlength="24" value="${esc(store.get("skat.name", ""))}" aria-label="${esc(t("home.name"))}" placeholder="${esc(t("home.namePlaceholder"))}">
+      <button class="primary" type="submit" data-testid="sit">${esc(t("table.sit"))}</button></form>`;
+  } else if (T.seat === null) {
+    html += `<p class="help">${esc(t("table.spectating"))}</p>`;
+  }
+  const creator = store.get(`skat.creator.${T.id}`);
+  if (creator && snap.table.status === "open") {
+    html += `<button class="primary" data-action="fill" data-testid="fill">${esc(t("table.fill"))}</button> <span class="help">${esc(t("table.waiting"))}</span>`;
+  }
+  if (T.seat !== null && snap.seats[T.seat]?.auto) {
+    html += `<button class="primary" data-action="reclaim">${esc(t("act.reclaim"))}</button>`;
+  }
+  if (el.dataset.html !== html) {
+    el.innerHTML = html;
+    el.dataset.html = html;
+    const f = document.getElementById("sit-form");
+    if (f) f.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = document.getElementById("sit-name").value.trim();
+      if (name) { store.set("skat.name", name); send({ type: "sit", name }); }
+    });
+  }
+}
+
+function seatBox(seat, place) {
+  const s = T.snap.seats[seat];
+  const v = T.view;
+  const n = T.snap.table.options.players;
+  const bits = [];
+  if (v) {
+    const pos = v.seats.indexOf(seat);
+    if (pos >= 0) bits.push(t(`pos.${pos}`));
+    if (seat === v.dealer) bits.push(t("table.dealer") + (n === 4 ? ` (${t("table.sitsOut")})` : ""));
+    if (v.declarer === seat) bits.push(t("table.declarer"));
+    const tricks = v.tricks.filter((tr) => tr.winner === seat).length;
+    if (v.phase === "play" || v.phase === "done") bits.push(t("table.tricks", { n: tricks }));
+  }
+  if (s.bot) bits.push(t("table.computer"));
+  if (s.auto) bits.push(t("table.auto"));
+  if (s.human && !s.connected) bits.push(t("table.offline"));
+  const turn = v && v.turn === seat && v.phase !== "done";
+  const lastCall = v ? [...v.history].reverse().find(([h, a]) => h === seat && /^(bid|hold|pass)/.test(a)) : null;
+  const call = v && v.phase === "bidding" && lastCall ? `<span class="call">${esc(actionText(seat, lastCall[1]).replace(/\.$/, ""))}</span>` : "";
+  const others = place !== "bottom" && v && v.hand_sizes[seat] > 0 && !(v.open_cards && v.declarer === seat)
+    ? `<span class="backs" aria-hidden="true">${backSvg()}<b>${v.hand_sizes[seat]}</b></span>` : "";
+  const open = v && v.open_cards && v.declarer === seat && seat !== T.seat
+    ? `<div class="open" aria-label="${esc(t("table.openCards", { name: s.name }))}">${cardsRow(sortHand(v.open_cards, v.contract?.game))}</div>` : "";
+  const mute = T.seat !== seat && s.name ? `<button class="mini" data-action="mute" data-seat="${seat}">${esc(T.muted?.has(seat) ? t("chat.unmute", { name: s.name }) : t("chat.mute", { name: s.name }))}</button>` : "";
+  return `<div class="seat ${place} ${turn ? "turn" : ""}" data-seat="${seat}">
+    <div class="who"><b>${esc(s.name || t("table.free"))}${seat === T.seat ? ` (${esc(t("table.you"))})` : ""}</b> ${turn ? `<span class="dot" aria-hidden="true">●</span>` : ""}
+    <span class="meta">${esc(bits.join(" · "))}</span>${call}<span class="timer" data-timer="${seat}"></span></div>${others}${open}${mute}</div>`;
+}
+
+function renderBoard() {
+  const el = document.getElementById("board");
+  const v = T.view;
+  const pl = places();
+  const seats = Object.keys(pl).map(Number).filter((s) => pl[s] !== "bottom");
+  let center = "";
+  if (v) {
+    const c = v.contract;
+    const game = c ? `<div class="contract"><b>${esc(gameText([c.game, ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => c[f])]))}</b>${v.bid ? ` · ${esc(t("table.bid", { n: v.bid }))}` : ""}
+      ${v.kontra ? `<span class="marker">${esc(v.re ? t("marker.re") : t("marker.kontra"))}</span>` : ""}
+      ${T.snap.deal?.bock_factor > 1 ? `<span class="marker">${esc(t("marker.bock"))}${T.snap.deal.bock_factor > 2 ? " ×" + T.snap.deal.bock_factor : ""}</span>` : ""}</div>`
+      : v.bid ? `<div class="contract">${esc(t("table.bid", { n: v.bid }))}</div>` : "";
+    const showLast = T.showLast && v.tricks.length;
+    const trick = showLast
+      ? v.tricks[v.tricks.length - 1].cards.map((card, i) => [(v.seats[(v.seats.indexOf(v.tricks[v.tricks.length - 1].leader) + i) % 3]), card])
+      : v.trick.length ? v.trick
+        : v.tricks.length && v.phase === "done" ? [] : [];
+    const slots = trick.map(([seat, card]) => `<div class="slot ${pl[seat]}">${cardHtml(card)}</div>`).join("");
+    center = `${game}<div class="trick ${showLast ? "last" : ""}" aria-label="trick">${slots || `<span class="help">${v.phase === "play" ? esc(t("table.noTrick")) : esc(t(`phase.${v.phase}`))}</span>`}</div>
+      ${v.tricks.length ? `<button class="mini" data-action="last" aria-pressed="${T.showLast}">${esc(t("act.lastTrick"))}</button>` : ""}`;
+  }
+  el.innerHTML = `${seats.map((s) => seatBox(s, pl[s])).join("")}<div class="center">${center}</div>${T.seat !== null ? seatBox(T.seat, "bottom") : ""}`;
+}
+
+function legal() {
+  return T.view && T.view.turn !== null ? T.view.legal : [];
+}
+
+function button(label, msg, cls = "", testid = "") {
+  return `<button class="${cls}" data-action="send" data-msg='${esc(JSON.stringify(msg))}' ${T.busy || Date.now() < T.guardUntil ? "disabled" : ""} ${testid ? `data-testid="${testid}"` : ""}>${esc(label)}</button>`;
+}
+
+function act(text) {
+  return { type: "act", action: text, version: T.version };
+}
+
+function renderControls() {
+  const el = document.getElementById("controls");
+  const v = T.view;
+  const L = v ? v.legal : [];
+  let html = "";
+  if (v && L.length) {
+    if (v.phase === "bidding") {
+      const bids = L.filter((a) => a.startsWith("bid"));
+      if (L.includes("hold")) html += button(t("act.hold", { n: v.bid }), act("hold"), "primary", "hold");
+      if (bids.length === 1 && bids[0] === "bid 18" && !L.includes("hold") && v.bid === 0 && v.position === 0 && v.history.length >= 2) {
+        html += button(t("act.take18"), act("bid 18"), "primary", "bid");
+      } else if (bids.length) {
+        html += button(t("act.bid", { n: bids[0].split(" ")[1] }), act(bids[0]), "primary", "bid");
+        if (bids.length > 1) {
+          html += `<label class="higher">${esc(t("act.higher"))} <select id="higher" aria-label="${esc(t("act.higher"))}">${bids.slice(1).map((b) => `<option>${b.split(" ")[1]}</option>`).join("")}</select></label>
+            <button data-action="higher" ${T.busy ? "disabled" : ""}>${esc(t("act.bid", { n: "…" }))}</button>`;
+        }
+      }
+      if (L.includes("pass")) html += button(t("act.pass"), act("pass"), "", "pass");
+    } else if (v.phase === "skat") {
+      html += button(t("act.pickup"), act("pickup"), "primary", "pickup");
+      html += `<button data-action="chooser" data-mode="hand" data-testid="hand">${esc(t("act.hand"))}</button>`;
+      if (T.chooser === "hand") html += chooser(L.filter((a) => a.startsWith("announce")), true);
+    } else if (v.phase === "discard") {
+      html += `<p class="help">${esc(t("act.discardHint"))}</p>`;
+      html += T.selected.length === 2
+        ? button(t("act.discard"), act(`discard ${T.selected.join(" ")}`), "primary", "discard")
+        : `<button disabled>${esc(t("act.discard"))}</button>`;
+    } else if (v.phase === "declare") {
+      html += chooser(L.filter((a) => a.startsWith("announce")), false);
+    } else {
+      for (const a of ["kontra", "no_kontra", "re", "no_re"]) if (L.includes(a)) html += button(t(`act.${a}`), act(a), a === "kontra" || a === "re" ? "primary" : "", a);
+    }
+  }
+  if (v && v.phase === "play" && T.seat !== null && v.seats.includes(T.seat) && v.contract && v.contract.game !== "ramsch") {
+    html += `<button class="mini quiet" data-action="concede">${esc(t("act.concede"))}</button>`;
+  }
+  if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
+  if (T.chooser && T.preview) document.getElementById("preview")?.replaceChildren(document.createTextNode(T.preview));
+}
+
+function chooser(announces, hand) {
+  const games = GAMES.filter((g) => announces.some((a) => a.split(" ")[1] === g));
+  const pick = T.pick && games.includes(T.pick.game) ? T.pick : { game: games[0], schneider: false, schwarz: false, ouvert: false };
+  T.pick = pick;
+  const flags = ["schneider", "schwarz", "ouvert"].filter((f) => announces.some((a) => a.startsWith(`announce ${pick.game} `) && a.includes(f)));
+  const text = announceText(pick, hand, announces);
+  return `<div class="chooser" role="group" aria-label="${esc(t("act.chooseGame"))}">
+    <div class="games">${games.map((g) => `<button data-action="pick" data-game="${g}" aria-pressed="${g === pick.game}" class="${g === pick.game ? "on" : ""}">${esc(t(`game.${g}`))}</button>`).join("")}</div>
+    ${flags.length ? `<div class="flags">${flags.map((f) => `<label><input type="checkbox" data-action="flag" data-flag="${f}" ${pick[f] ? "checked" : ""}> ${esc(t(`ann.${f}`))}</label>`).join("")}</div>` : ""}
+    <p id="preview" class="preview" aria-live="polite">${esc(T.preview || "")}</p>
+    ${text ? button(t("act.announce", { game: gameText(text.split(" ").slice(1)) }), act(text), "primary", "announce") : ""}
+  </div>`;
+}
+
+function announceText(pick, hand, announces) {
+  const words = [pick.game];
+  if (hand) words.push("hand");
+  if (pick.ouvert && pick.game !== "null") words.push("hand", "schneider", "schwarz", "ouvert");
+  else {
+    if (pick.schwarz) words.push("schneider", "schwarz");
+    else if (pick.schneider) words.push("schneider");
+    if (pick.ouvert) words.push("ouvert");
+  }
+  const uniq = ["announce", words[0], ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => words.includes(f))].join(" ");
+  const found = announces.find((a) => a === uniq);
+  if (found) updatePreview(found, hand);
+  return found || null;
+}
+
+let previewFor = "";
+async function updatePreview(text, hand) {
+  if (previewFor === text + T.version) return;
+  previewFor = text + T.version;
+  const v = T.view;
+  const [, game, ...flags] = text.split(" ");
+  const cards = [...v.hand, ...(v.skat || [])].join(" ");
+  const body = {
+    game, hand: flags.includes("hand"), schneider_announced: flags.includes("schneider"),
+    schwarz_announced: flags.includes("schwarz"), ouvert: flags.includes("ouvert"), bid: v.bid,
+  };
+  if (game !== "null") body.cards = cards;
+  try {
+    const res = await fetch("/api/value", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const d = await res.json();
+    if (!res.ok) { T.preview = t("preview.none"); }
+    else {
+      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: d.explanation }) : t("preview.value", { explanation: d.explanation }));
+      T.preview = d.overbid ? `${base} ${t("preview.short", { bid: v.bid })}` : base;
+    }
+  } catch { T.preview = t("preview.none"); }
+  const el = document.getElementById("preview");
+  if (el) el.textContent = T.preview;
+}
+
+function renderHand() {
+  const el = document.getElementById("hand");
+  const v = T.view;
+  if (!v || T.seat === null || !v.hand) { el.innerHTML = ""; return; }
+  const game = v.contract ? v.contract.game : v.phase === "bidding" ? "grand" : (T.pick?.game || "grand");
+  const cards = sortHand(v.hand, game);
+  const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
+  const discard = v.phase === "discard" && v.legal.length > 0;
+  const html = cards.map((c) => {
+    if (discard) return cardHtml(c, { action: "select", selected: T.selected.includes(c), cls: "playable" });
+    if (playable.size) return cardHtml(c, { action: "play", disabled: !playable.has(c) || T.busy, cls: playable.has(c) ? "playable" : "dim" });
+    return cardHtml(c);
+  }).join("");
+  const skatInHand = v.phase === "discard" && v.skat ? `<span class="help">${esc(t("result.skat"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
+  el.innerHTML = `<div class="row" role="group" aria-label="${esc(t("table.youAre", { name: seatName(T.seat) }))}">${html}</div>${skatInHand}`;
+}
+
+function resultHeadline(r) {
+  if (r.kind === "passed") return t("result.passed");
+  if (r.kind === "abandoned") return t("result.abandoned");
+  if (r.kind === "ramsch") {
+    const losers = r.plain.map((e, s) => [e, s]).filter(([e]) => e < 0).map(([, s]) => seatName(s));
+    return losers.length ? t("result.ramsch", { loser: losers.join(", ") }) : t("result.ramschNobody");
+  }
+  const name = seatName(r.declarer);
+  const game = r.game ? gameText(gameWords(r)) : "";
+  return t(r.won ? "result.won" : "result.lost", { name, game });
+}
+
+function gameWords(r) {
+  const c = T.view?.contract;
+  return c ? [c.game, ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => c[f])] : [r.game];
+}
+
+function renderResult() {
+  const el = document.getElementById("result");
+  const v = T.view;
+  if (!v || !v.result) { el.innerHTML = ""; el.dataset.html = ""; return; }
+  const r = v.result;
+  const parts = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
+  if (r.kind === "game") {
+    parts.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
+    if (r.overbid) parts.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
+    if (r.explanation) parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: r.explanation }))}</p>`);
+  }
+  const entries = (T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian);
+  parts.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${e > 0 ? "+" : ""}${e}`).join(", ")}</p>`);
+  if (v.skat) parts.push(`<div><b>${esc(t("result.skat"))}</b> ${cardsRow(v.skat, "small")}</div>`);
+  if (v.tricks.length) {
+    parts.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))}</div>`).join("")}</details>`);
+  }
+  if (v.dealt) {
+    parts.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(sortHand(h, v.contract?.game || "grand"), "small")}</div>`).join("")}</details>`);
+  }
+  if (!T.snap.list_over) parts.push(`<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`);
+  else parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}'>${esc(t("act.again"))}</button>` : ""}`);
+  const html = `<div class="result-box" role="region" aria-label="${esc(t("phase.done"))}">${parts.join("")}</div>`;
+  if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
+  if (T.snap.table.next_table) go(`/t/${T.snap.table.next_table}`);
+}
+
+function renderChat() {
+  const el = document.getElementById("chat-list");
+  T.muted = T.muted || new Set();
+  el.innerHTML = T.chat.slice(-30).map((c) => {
+    if (c.muted || T.muted.has(c.seat)) return `<p class="muted">${esc(t("chat.muted"))}</p>`;
+    const who = c.seat === null || c.seat === undefined ? c.name || "" : seatName(c.seat);
+    return c.kind === "react" ? `<p><b>${esc(who)}</b> ${esc(c.emoji)}</p>` : `<p><b>${esc(who)}:</b> ${c.text}</p>`;
+  }).join("");
+}
+
+function renderTimer() {
+  if (!T || !T.snap || !T.view) return;
+  const timer = T.snap.table.settings.timer;
+  document.querySelectorAll("[data-timer]").forEach((el) => {
+    const seat = Number(el.dataset.timer);
+    const s = T.snap.seats[seat];
+    if (timer && T.view.turn === seat && T.view.phase !== "done" && s && s.human && !s.auto) {
+      const left = Math.max(0, timer - Math.floor((Date.now() - T.turnSince) / 1000));
+      el.textContent = t("table.timer", { s: left });
+    } else el.textContent = "";
+  });
+}
+
+function renderSheet() {
+  const el = document.getElementById("sheet");
+  if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; return; }
+  const sh = T.snap.sheet;
+  const n = T.snap.table.options.players;
+  const scoring = T.snap.table.options.scoring;
+  const names = T.snap.seats.map((s, i) => s.name || `${i + 1}`);
+  const running = new Array(n).fill(0);
+  const auto = sh.auto_moves || {};
+  const rows = sh.rows.map((r) => {
+    const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
+    entries.forEach((e, i) => { running[i] += e; });
+    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${r.game} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
+    const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? t("marker.bock") : ""].filter(Boolean).join(" ");
+    if (auto[String(r.number)]) game += " *";
+    return `<tr><td>${r.number}</td><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}</td><td>${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? (e > 0 ? "+" : "") + e : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+  }).join("");
+  const tot = sh.totals;
+  const L = n === 3 ? 40 : 30;
+  const foot = scoring === "seeger_fabian" ? `
+    <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × 50 = ${-x.lost * 50}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
+  el.innerHTML = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
+    <h2 id="sheet-title">${esc(T.snap.list_over ? t("sheet.final") : t("sheet.title"))}</h2>
+    <div class="scroll"><table class="sheet-table" data-testid="sheet">
+      <thead><tr><th>${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
+      <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
+      <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
+      <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
+    </table></div>
+    <p class="help">${esc(t("sheet.auto"))}</p>
+    <p class="help">${esc(t("sheet.verify"))}: <code>${esc(T.snap.table.commitment.slice(0, 16))}…</code></p>
+    <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a download href="/api/tables/${T.id}/games.iss">ISS</a></p>
+    <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
+  </div></div>`;
+}
+
+function onTableClick(e) {
+  const b = e.target.closest("[data-action]");
+  if (!b || b.disabled) return;
+  const a = b.dataset.action;
+  if (a === "send") {
+    const msg = JSON.parse(b.dataset.msg);
+    if (msg.type === "act") {
+      msg.version = T.version;
+      if (msg.action.startsWith("bid") && T.view?.legal.filter((x) => x.startsWith("bid")).indexOf(msg.action) > 0) T.guardUntil = Date.now() + 800;
+      T.busy = true;
+      T.chooser = null;
+      T.preview = "";
+    }
+    send(msg);
+    renderControls();
+  } else if (a === "higher") {
+    const value = document.getElementById("higher").value;
+    T.guardUntil = Date.now() + 800; // a jump bid: guard against a double click
+    T.busy = true;
+    send(act(`bid ${value}`));
+    renderControls();
+    setTimeout(renderControls, 850);
+  } else if (a === "play") {
+    T.busy = true;
+    send(act(`play ${b.dataset.card}`));
+    renderHand();
+  } else if (a === "select") {
+    const c = b.dataset.card;
+    T.selected = T.selected.includes(c) ? T.selected.filter((x) => x !== c) : [...T.selected, c].slice(-2);
+    renderHand();
+    renderControls();
+  } else if (a === "chooser") {
+    T.chooser = T.chooser ? null : b.dataset.mode;
+    renderControls();
+  } else if (a === "pick") {
+    T.pick = { game: b.dataset.game, schneider: false, schwarz: false, ouvert: false };
+    T.preview = "";
+    renderControls();
+    renderHand();
+  } else if (a === "flag") {
+    T.pick[b.dataset.flag] = b.checked;
+    T.preview = "";
+    renderControls();
+  } else if (a === "sheet") {
+    T.showSheet = !T.showSheet;
+    renderSheet();
+  } else if (a === "last") {
+    T.showLast = !T.showLast;
+    renderBoard();
+  } else if (a === "copy") {
+    const input = document.getElementById("share");
+    navigator.clipboard?.writeText(input.value).catch(() => {});
+    input.select();
+    b.textContent = t("table.copied");
+  } else if (a === "fill") {
+    send({ type: "fill", creator: store.get(`skat.creator.${T.id}`) });
+  } else if (a === "reclaim") {
+    send({ type: "reclaim" });
+  } else if (a === "concede") {
+    if (confirm(t("act.concedeConfirm"))) send(act("concede"));
+  } else if (a === "react") {
+    send({ type: "react", emoji: b.dataset.emoji });
+  } else if (a === "mute") {
+    const seat = Number(b.dataset.seat);
+    T.muted = T.muted || new Set();
+    const on = !T.muted.has(seat);
+    if (on) T.muted.add(seat); else T.muted.delete(seat);
+    send({ type: "mute", seat, on });
+    renderTable();
+  }
+}
+
+function onHandKey(e) {
+  const buttons = [...document.querySelectorAll("#hand button.card:not([disabled])")];
+  const i = buttons.indexOf(document.activeElement);
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    e.preventDefault();
+    const next = buttons[(i + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
+    next?.focus();
+  }
+}
+
+// ------------------------------------------------------------- calculator
+function calculatorPage() {
+  const jacks = ["CJ", "SJ", "HJ", "DJ"];
+  app.innerHTML = `<section class="calc">
+    <h1>${esc(t("calc.title"))}</h1><p class="lead">${esc(t("calc.lead"))}</p>
+    <form id="calc-form">
+      <div class="opt"><label for="c-game">${esc(t("calc.game"))}</label>
+        <select id="c-game" name="game">${GAMES.map((g) => `<option value="${g}" ${g === "clubs" ? "selected" : ""}>${esc(t(`game.${g}`))}</option>`).join("")}</select></div>
+      <fieldset class="opt"><legend>${esc(t("calc.cards"))}</legend><div id="c-cards" class="pick-cards"></div><p class="help">${esc(t("calc.cardsHelp"))}</p></fieldset>
+      <div class="flags">${["hand", "schneider", "schwarz", "ouvert"].map((f) => `<label><input type="checkbox" name="${f}"> ${esc(t(`ann.${f}`))}</label>`).join("")}
+        <label><input type="checkbox" name="kontra"> ${esc(t("act.kontra"))}</label><label><input type="checkbox" name="re"> ${esc(t("act.re"))}</label></div>
+      <div class="opt"><label for="c-bid">${esc(t("calc.bid"))}</label><input id="c-bid" name="bid" type="number" min="18" max="264" value="18"></div>
+      <div class="opt"><label for="c-points">${esc(t("calc.points"))}</label><input id="c-points" name="points" type="number" min="0" max="120" value="61"></div>
+      <div class="opt"><label for="c-tricks">${esc(t("calc.tricks"))}</label><input id="c-tricks" name="tricks" type="number" min="0" max="10" value="5"></div>
+      <div class="opt"><label for="c-players">${esc(t("calc.players"))}</label><select id="c-players" name="players"><option>3</option><option>4</option></select></div>
+      <button class="primary" type="submit" data-testid="calc-go">${esc(t("calc.go"))}</button>
+    </form>
+    <div id="calc-out" class="result-box" aria-live="polite"></div></section>`;
+  const picked = new Set(["CJ", "SJ"]);
+  const drawPicker = () => {
+    const game = document.getElementById("c-game").value;
+    const suit = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" }[game];
+    const trumps = game === "null" ? [] : [...jacks, ...(suit ? ["A", "T", "K", "Q", "9", "8", "7"].map((r) => suit + r) : [])];
+    document.getElementById("c-cards").innerHTML = trumps.map((c) => cardHtml(c, { action: "pickcard", selected: picked.has(c), cls: "playable" })).join("");
+  };
+  drawPicker();
+  document.getElementById("c-game").addEventListener("change", drawPicker);
+  document.getElementById("c-cards").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-card]");
+    if (!b) return;
+    const c = b.dataset.card;
+    if (picked.has(c)) picked.delete(c); else picked.add(c);
+    drawPicker();
+  });
+  document.getElementById("calc-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    const body = {
+      game: f.get("game"), hand: !!f.get("hand"), schneider_announced: !!f.get("schneider"),
+      schwarz_announced: !!f.get("schwarz"), ouvert: !!f.get("ouvert"), kontra: !!f.get("kontra"), re: !!f.get("re"),
+      bid: Number(f.get("bid")), points: Number(f.get("points")), tricks: Number(f.get("tricks")), players: Number(f.get("players")),
+    };
+    if (body.game !== "null") body.cards = [...picked].join(" ");
+    const res = await fetch("/api/value", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const d = await res.json();
+    const out = document.getElementById("calc-out");
+    if (!res.ok) { out.textContent = t("err.generic", { message: d.error?.message || "" }); return; }
+    const sf = d.seeger_fabian;
+    out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: d.explanation }))}</p>
+      <p>${esc(d.won ? t("calc.won", { plain: fmt(d.score), sf: fmt(sf.declarer) }) : t("calc.lost", { plain: fmt(d.score), sf: fmt(sf.declarer), others: fmt(sf.others[0]) }))}</p>`;
+  });
+}
+
+const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+// ------------------------------------------------------------------ rules
+function rulesPage(page, index) {
+  const body = (RULES[lang] || RULES.en)[page].replace(/\{\{cards:([^}]*)\}\}/g, (_, list) => `<div class="diagram">${cardsRow(list.trim().split(/\s+/))}</div>`);
+  app.innerHTML = `<section class="rules">
+    <nav class="rule-links" aria-label="${esc(t("rules.title"))}">${RULE_PAGES.map((p) => `<a href="/rules${p === "howto" ? "" : "/" + p}" ${p === page ? 'aria-current="page"' : ""}>${esc(t(`rules.${p}`))}</a>`).join("")}</nav>
+    <h1>${esc(t(`rules.${page}`))}</h1>
+    <article>${body}</article>
+    <p><a class="button primary" href="/">${esc(t("rules.play"))}</a> ${index ? "" : `<a href="/rules">${esc(t("rules.back"))}</a>`}</p>
+  </section>`;
+}
+
+export { rankLabel, suitColour, suitSymbol };
+route();
