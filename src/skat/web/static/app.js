@@ -701,7 +701,13 @@ function renderResult() {
   else parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}'>${esc(t("act.again"))}</button>` : ""}`);
   const html = `<div class="result-box" role="region" aria-label="${esc(t("phase.done"))}">${parts.join("")}</div>`;
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
-  if (T.snap.table.next_table) go(`/t/${T.snap.table.next_table}`);
+  const next = T.snap.table.next_table;
+  if (next) {
+    // the same people at a new table: the seat token carries over
+    const token = store.get(`skat.token.${T.id}`);
+    if (token) store.set(`skat.token.${next}`, token);
+    go(`/t/${next}`);
+  }
 }
 
 function renderChat() {
