@@ -228,7 +228,7 @@ class TableActor:
             await conn.send(
                 {"type": "seated", "seat": conn.seat, "token": d["token"], "version": st.version}
             )
-            await conn.send(st.snapshot(conn.seat, self.connected_seats()))
+            await conn.send(st.snapshot(conn.seat, self.connected_seats(), conn.muted))
         self._schedule()
 
     def _seat(self, conn: Conn | None) -> int:
@@ -274,7 +274,7 @@ class TableActor:
             event = {"kind": "chat", "muted": True, "seat": payload.get("seat")}
         msg: dict[str, Any] = {"type": "event", "version": version, "event": event}
         if full:
-            msg["state"] = st.snapshot(conn.seat, seats)
+            msg["state"] = st.snapshot(conn.seat, seats, conn.muted)
         elif st.series is not None:
             deal = st.series.deal
             msg["view"] = view_json(deal.view(conn.seat))
@@ -310,7 +310,7 @@ class TableActor:
                     await conn.send(
                         {"type": "event", "version": version, "event": event, "replayed": True}
                     )
-        await conn.send(st.snapshot(seat, self.connected_seats()))
+        await conn.send(st.snapshot(seat, self.connected_seats(), conn.muted))
         if seat is not None and st.seats[seat].auto:
             await self._commit("auto", {"seat": seat, "on": False})  # the human is back
         self._schedule()

@@ -229,6 +229,9 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             return _json_error("NOT_STARTED", "the list has not started", 409)
         kind = request.path_params["kind"]
         record = state.record()
+        if not state.series.is_over() and not state.series.deal.is_terminal():
+            # The deal in play is not published: its deck holds hidden cards (R3.7).
+            record["deals"] = record["deals"][:-1]
         if kind == "list.json":
             return JSONResponse(
                 record,
@@ -318,7 +321,19 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         greeted = False
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:
+                    data = frame.get("bytes") or b""
+                    try:
+                        raw = data.decode("utf-8")
+                    except UnicodeDecodeError:
+                        await conn.send(
+                            {"type": "error", "code": "BAD_MESSAGE", "message": "text frames only"}
+                        )
+                        continue
                 if not conn.allow():
                     await conn.send(
                         {"type": "error", "code": "RATE_LIMITED", "message": "slow down"}

@@ -280,7 +280,9 @@ class TableState:
             out.update(table=payload["table"])
         return out
 
-    def snapshot(self, viewer: int | None, connected: set[int]) -> dict[str, Any]:
+    def snapshot(
+        self, viewer: int | None, connected: set[int], muted: set[int] | None = None
+    ) -> dict[str, Any]:
         series = self.series
         finished = self.status == "finished"
         out: dict[str, Any] = {
@@ -306,7 +308,12 @@ class TableState:
                 }
                 for i, s in enumerate(self.seats)
             ],
-            "chat": list(self.chat),
+            "chat": [
+                {"kind": c["kind"], "muted": True, "seat": c.get("seat"), "version": c["version"]}
+                if muted and c.get("seat") in muted
+                else c
+                for c in self.chat
+            ],
         }
         if series is not None:
             deal = series.deal

@@ -1,0 +1,1122 @@
+"""The online server (issue 5) from the outside: real websocket clients in
+process (Starlette's TestClient), whole lists played by scripted humans next
+to computer players, and every message checked for what its viewer may know.
+
+Every wait here is bounded: messages are read with a timeout, so a server that
+stops answering fails a test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import hashlib
+import io
+import json
+import random
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from starlette.testclient import TestClient
+
+from skat.engine import Card
+from skat.engine.iss import parse_iss
+from skat.series import ListOptions
+from skat.series.record import verify_list
+from skat.server import ServerConfig, create_app
+from skat.server.table import Settings, TableState
+
+CARD_RE = re.compile(r"\b[CSHD][AKQJT987]\b")
+FULL_DECK = (1 << 32) - 1
+# Keys whose string values are random identifiers (table ids, tokens): they may
+# contain a card-like fragment by chance and are no cards.
+ID_KEYS = {"id", "table", "token", "next_table", "creator", "ws", "url"}
+# Tests that are not about rate limits lift them.
+FAST: dict[str, Any] = {"bot_delay": 0, "next_delay": 0, "grace": 30.0, "rate": 1e6, "burst": 1e6}
+
+
+# ------------------------------------------------------------------ helpers
+@contextlib.contextmanager
+def serve(tmp_path: Path, **config: Any) -> Iterator[tuple[Any, TestClient, Path]]:
+    db = tmp_path / "t.db"
+    app = create_app(f"sqlite+aiosqlite:///{db}", ServerConfig(**{**FAST, **config}))
+    with TestClient(app) as client:
+        try:
+            yield app, client, db
+        finally:  # open sockets would keep the test client from shutting down
+            while OPEN:
+                peer = OPEN.pop()
+                with contextlib.suppress(Exception):
+                    peer.close()
+
+
+def new_table(client: TestClient, **options: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"rounds": 1, **options})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+OPEN: list[Peer] = []
+
+
+class Closed(Exception):
+    pass
+
+
+@dataclass
+class Rec:
+    raw: str
+    msg: dict[str, Any]
+    at: int  # the table version when the server sent it (as far as the client can tell)
+    viewer: int | None
+    replayed: bool
+
+
+@dataclass
+class Peer:
+    """One websocket client with its own record of everything it received."""
+
+    client: TestClient
+    tid: str
+    label: str = ""
+    records: list[Rec] = field(default_factory=list)
+    seat: int | None = None
+    token: str | None = None
+    version: int = 0
+    view: dict[str, Any] | None = None
+    view_version: int = -1
+    acted: int = -1
+    list_over: bool = False
+    last_state: dict[str, Any] | None = None
+    gap_errors: list[str] = field(default_factory=list)
+    plays: bool = True
+    session: Any = None
+    _expect: int | None = None
+    _replay_base: int | None = None
+
+    # connection
+    def connect(
+        self,
+        *,
+        hello: bool = True,
+        token: str | None = None,
+        last_version: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Peer:
+        self.session = self.client.websocket_connect(
+            f"/ws/{self.tid}", headers=dict(headers or {})
+        ).__enter__()
+        OPEN.append(self)
+        self._expect = None
+        self._replay_base = last_version
+        if hello:
+            msg: dict[str, Any] = {"type": "hello"}
+            if token is not None:
+                msg["token"] = token
+            if last_version is not None:
+                msg["last_version"] = last_version
+            self.send(**msg)
+        return self
+
+    def close(self) -> None:
+        if self.session is not None:
+            session, self.session = self.session, None
+            session.__exit__(None, None, None)
+
+    def send(self, **msg: Any) -> None:
+        self.session.send_text(json.dumps(msg))
+
+    def send_raw(self, text: str) -> None:
+        self.session.send_text(text)
+
+    # receiving
+    def recv(self, timeout: float = 5.0) -> dict[str, Any] | None:
+        session = self.session
+
+        async def get() -> Any:
+            with anyio.move_on_after(timeout):
+                return await session._send_rx.receive()
+            return None
+
+        message = session.portal.call(get)
+        if message is None:
+            return None
+        if message["type"] == "websocket.close":
+            raise Closed(f"{self.label}: closed with {message.get('code')}")
+        return self._note(message["text"])
+
+    def drain(self, timeout: float = 0.005) -> int:
+        n = 0
+        while self.recv(timeout) is not None:
+            n += 1
+            assert n < 20000, f"{self.label}: endless stream"
+        return n
+
+    def wait_for(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0
+    ) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            m = self.recv(max(0.01, end - time.monotonic()))
+            if m is not None and pred(m):
+                return m
+        raise AssertionError(f"{self.label}: nothing matching arrived in {timeout}s")
+
+    def barrier(self) -> list[dict[str, Any]]:
+        """Everything that arrives before the answer to a ping."""
+        start = len(self.records)
+        self.send(type="ping")
+        self.wait_for(lambda m: m["type"] == "pong")
+        return [r.msg for r in self.records[start:-1]]
+
+    def _note(self, raw: str) -> dict[str, Any]:
+        msg = json.loads(raw)
+        t = msg.get("type")
+        replayed = bool(msg.get("replayed"))
+        if t == "welcome":
+            self.version = msg["version"]
+            self.seat = msg["seat"]
+        elif t == "seated":
+            self.version = msg["version"]
+            self.seat = msg["seat"]
+            self.token = msg["token"]
+        elif t == "event":
+            v = msg["version"]
+            if replayed:
+                if self._expect is None:
+                    self._expect = (self._replay_base or 0) + 1
+                if v != self._expect:
+                    self.gap_errors.append(f"replayed {v}, expected {self._expect}")
+                self._expect = v + 1
+            else:
+                if self._expect is not None and v != self._expect:
+                    self.gap_errors.append(f"event {v}, expected {self._expect}")
+                self._expect = v + 1
+                self.version = v
+        elif t == "state":
+            s = msg["version"]
+            if self._expect is not None and s + 1 != self._expect:
+                self.gap_errors.append(f"state {s} after events up to {self._expect - 1}")
+            self._expect = s + 1
+            self.version = s
+        self.records.append(Rec(raw, msg, self.version, self.seat, replayed))
+        if (t == "event" and not replayed) or t == "state":
+            st = msg if t == "state" else msg.get("state")
+            view = st.get("view") if st else msg.get("view")
+            if view is not None:
+                self.view = view
+                self.view_version = msg["version"]
+            if st:
+                self.last_state = st
+                if st.get("list_over"):
+                    self.list_over = True
+        return msg
+
+    # playing
+    def my_turn(self) -> bool:
+        v = self.view
+        return (
+            not self.list_over
+            and v is not None
+            and self.seat is not None
+            and v["turn"] == self.seat
+            and bool(v["legal"])
+        )
+
+    def maybe_act(self, rng: random.Random) -> bool:
+        if not self.plays or not self.my_turn() or self.view_version <= self.acted:
+            return False
+        assert self.view is not None
+        self.send(type="act", action=rng.choice(self.view["legal"]), version=self.view_version)
+        self.acted = self.view_version
+        return True
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        return [
+            r.msg["event"]
+            for r in self.records
+            if r.msg["type"] == "event" and (kind is None or r.msg["event"]["kind"] == kind)
+        ]
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [r.msg for r in self.records if r.msg["type"] == "error"]
+
+
+def pump(
+    peers: list[Peer],
+    until: Callable[[], bool],
+    rng: random.Random | None = None,
+    timeout: float = 30.0,
+) -> None:
+    """Read every connection and let the playing ones act until ``until()``."""
+    rng = rng or random.Random(1)
+    end = time.monotonic() + timeout
+    while True:
+        for p in peers:
+            if p.session is not None:
+                p.drain()
+        if until():
+            return
+        assert time.monotonic() < end, "the table did not get there in time"
+        for p in peers:
+            if p.session is not None:
+                p.maybe_act(rng)
+
+
+def join(client: TestClient, tid: str, name: str) -> Peer:
+    p = Peer(client, tid, name).connect()
+    p.send(type="sit", name=name)
+    p.wait_for(lambda m: m["type"] == "seated")
+    p.wait_for(lambda m: m["type"] == "state")
+    return p
+
+
+def watch(client: TestClient, tid: str, label: str = "spectator") -> Peer:
+    p = Peer(client, tid, label, plays=False).connect()
+    p.wait_for(lambda m: m["type"] == "state")
+    return p
+
+
+def public(client: TestClient, tid: str) -> dict[str, Any]:
+    r = client.get(f"/api/tables/{tid}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def without(d: Any, *keys: str) -> Any:
+    return {k: v for k, v in d.items() if k not in keys}
+
+
+# ------------------------------------------------------- what may be known
+@dataclass
+class Knowledge:
+    """Per version of a table: the cards each viewer may know (rebuilt from the store)."""
+
+    known: dict[int, dict[int | None, int]]
+    deal: dict[int, int]
+    earlier: dict[int, int]
+    over: dict[int, bool]
+    seed: str
+    final: int
+
+
+def knowledge(app: Any, client: TestClient, tid: str) -> Knowledge:
+    store = app.state.store
+    t = client.portal.call(store.table, tid)
+    events = client.portal.call(store.events, tid)
+    st = TableState(
+        id=tid,
+        options=ListOptions.from_dict(t.config["options"]),
+        settings=Settings(**t.config["settings"]),
+        seed=bytes.fromhex(t.seed),
+        creator_hash=t.creator_hash,
+    )
+    viewers: list[int | None] = [None, *range(st.players)]
+    kn = Knowledge({0: dict.fromkeys(viewers, 0)}, {0: 0}, {0: 0}, {0: False}, t.seed, 0)
+    for e in events:
+        assert e.version == st.version + 1, "versions in the store have a gap"
+        st.apply(e.kind, e.payload)
+        v = st.version
+        if st.series is None:
+            kn.known[v] = dict.fromkeys(viewers, 0)
+            kn.deal[v] = 0
+            kn.earlier[v] = 0
+            kn.over[v] = False
+        else:
+            d = st.series.deal
+            kn.known[v] = {s: d.view(s).known_cards().mask for s in viewers}
+            kn.deal[v] = st.series.number
+            kn.earlier[v] = FULL_DECK if st.series.number > 1 else 0
+            kn.over[v] = st.series.is_over()
+    kn.final = st.version
+    return kn
+
+
+def _strip_ids(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _strip_ids(v) for k, v in x.items() if not (k in ID_KEYS and isinstance(v, str))}
+    if isinstance(x, list):
+        return [_strip_ids(v) for v in x]
+    return x
+
+
+def card_mask(x: Any) -> int:
+    m = 0
+    for tok in CARD_RE.findall(json.dumps(x, ensure_ascii=False)):
+        m |= 1 << Card.parse(tok)
+    return m
+
+
+def names(mask: int) -> list[str]:
+    return [Card(i).name for i in range(32) if mask >> i & 1]
+
+
+def leaks(peer: Peer, kn: Knowledge) -> list[str]:
+    """Every message of ``peer`` that shows a card its viewer may not know then."""
+    out = []
+    for i, r in enumerate(peer.records):
+        where = f"{peer.label} message {i} ({r.msg.get('type')}, at version {r.at})"
+        if "token_hash" in r.raw:
+            out.append(f"{where}: contains 'token_hash'")
+        if not kn.over[r.at] and kn.seed in r.raw:
+            out.append(f"{where}: contains the seed before the list is over")
+        allowed = kn.known[r.at][r.viewer]
+        msg = _strip_ids(r.msg)
+        if r.replayed:
+            if kn.deal[msg["version"]] < kn.deal[r.at]:
+                continue  # an event of an earlier, revealed deal
+            bad = card_mask(msg) & ~allowed
+        else:
+            st = msg.get("state") if msg.get("type") == "event" else msg
+            sheet = st.pop("sheet", None) if isinstance(st, dict) else None
+            bad = card_mask(msg) & ~allowed
+            bad |= card_mask(sheet) & ~(allowed | kn.earlier[r.at])
+        if bad:
+            out.append(f"{where} to viewer {r.viewer}: shows {names(bad)}: {r.raw[:300]}")
+    return out
+
+
+def check_downloads(client: TestClient, tid: str, deals: int, players: int) -> dict[str, Any]:
+    r = client.get(f"/api/tables/{tid}/list.json")
+    assert r.status_code == 200
+    record = r.json()
+    assert verify_list(record) == []
+    assert len(record["deals"]) == deals
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/tables/{tid}/sheet.csv").text)))
+    assert len(rows) == 1 + deals
+    assert all(len(row) == len(rows[0]) for row in rows)
+    assert [int(row[0]) for row in rows[1:]] == list(range(1, deals + 1))
+    iss = client.get(f"/api/tables/{tid}/games.iss")
+    assert iss.status_code == 200
+    lines = [line for line in iss.text.splitlines() if line]
+    for line in lines:
+        game = parse_iss(line)
+        assert game.id.startswith(f"{tid}-")
+    if players == 3:  # the ISS format holds three-player deals only
+        assert len(lines) == deals
+    return record
+
+
+def check_standings(state: dict[str, Any], record: dict[str, Any], players: int) -> None:
+    sheet = state["sheet"]
+    assert state["list_over"] is True
+    assert state["table"]["status"] == "finished"
+    assert sheet["rows"] == record["sheet"]
+    totals = sheet["totals"]
+    assert [t["seat"] for t in totals] == list(range(players))
+    scoring = state["table"]["options"]["scoring"]
+    column = "seeger_fabian" if scoring == "seeger_fabian" else "plain"
+    key = {}
+    for t in totals:
+        assert t["total"] == sum(row[column][t["seat"]] for row in sheet["rows"])
+        key[t["seat"]] = (-t["total"], -t["won"], t["lost"])
+    for t in totals:  # places follow the totals (ties share a place)
+        assert t["place"] == 1 + sum(1 for o in totals if key[o["seat"]] < key[t["seat"]])
+    # the seed is revealed and matches the commitment published from the start
+    table = state["table"]
+    assert hashlib.sha256(bytes.fromhex(table["seed"])).hexdigest() == table["commitment"]
+
+
+# ------------------------------------------------------------ 1 and 2: lists
+@pytest.mark.parametrize("players, humans", [(3, 1), (4, 2)])
+def test_full_list_standings_downloads_and_no_leaks(
+    tmp_path: Path, players: int, humans: int
+) -> None:
+    rng = random.Random(players)
+    with serve(tmp_path) as (app, client, _):
+        t = new_table(client, players=players)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        people = [join(client, tid, name) for name in ("Anna", "Bert")[:humans]]
+        assert [p.seat for p in people] == list(range(humans))
+        people[0].send(type="fill", creator=t["creator"])
+        everyone = [*people, spectator]
+        # mid-list: a human drops out while another decides, and comes back
+        first = people[0]
+        if humans == 2:
+            other = people[1]
+            pump(everyone, lambda: other.my_turn() and not first.my_turn(), rng)
+            first.close()
+            pump(
+                [other, spectator],
+                lambda: (
+                    spectator.list_over
+                    or (spectator.view["turn"] == first.seat and spectator.version > first.version)
+                ),
+                rng,
+            )
+        else:
+            pump(everyone, lambda: first.my_turn(), rng)
+            first.close()
+            for i in range(3):  # events the human misses
+                spectator.send(type="chat", text=f"note {i}")
+            spectator.barrier()
+        missed = spectator.version - first.version
+        first.connect(token=first.token, last_version=first.version)
+        first.wait_for(lambda m: m["type"] == "state")
+        assert sum(r.replayed for r in first.records) == missed
+        late = watch(client, tid, "late spectator")  # someone who comes in mid-list
+        everyone.append(late)
+        pump(everyone, lambda: all(p.list_over for p in everyone), rng)
+        for p in everyone:
+            p.barrier()
+        deals = players  # one round
+        record = check_downloads(client, tid, deals, players)
+        for p in everyone:
+            assert p.last_state is not None
+            check_standings(p.last_state, record, players)
+            assert p.gap_errors == []
+            assert p.errors() == []
+        check_standings(public(client, tid), record, players)
+        # THE LEAK TEST: every message of every connection against the store
+        kn = knowledge(app, client, tid)
+        assert kn.final == spectator.version
+        problems = [x for p in everyone for x in leaks(p, kn)]
+        assert problems == []
+        # the check is not vacuous: a human's hand mid-deal, shown to the
+        # spectator, would be reported
+        mid = next(
+            r
+            for r in first.records
+            if (r.msg.get("view") or {}).get("hand")
+            and not kn.over[r.at]
+            and r.at == r.msg["version"]
+            and (r.msg["view"]["result"] is None)
+        )
+        fake = Peer(client, tid, "fake", records=[Rec(mid.raw, mid.msg, mid.at, None, False)])
+        assert leaks(fake, kn)
+
+
+def test_public_reads_show_no_hidden_cards_while_playing(tmp_path: Path) -> None:
+    """Anyone with the link can GET the table and its downloads: mid-deal they
+    must not show a card the public view does not show."""
+    with serve(tmp_path) as (app, client, _):
+        t = new_table(client, players=3)
+        anna = join(client, t["id"], "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], anna.my_turn)
+        kn = knowledge(app, client, t["id"])
+        public_known = kn.known[kn.final][None]
+        info = public(client, t["id"])
+        assert info["version"] == kn.final
+        assert names(card_mask(_strip_ids(info)) & ~public_known) == []
+        for kind in ("list.json", "sheet.csv", "games.iss"):
+            r = client.get(f"/api/tables/{t['id']}/{kind}")
+            if r.status_code != 200:
+                continue  # refusing a download before the end is fine
+            shown = 0
+            for tok in CARD_RE.findall(r.text.replace(t["id"], "")):
+                shown |= 1 << Card.parse(tok)
+            assert names(shown & ~public_known) == [], f"{kind} shows hidden cards mid-deal"
+
+
+# --------------------------------------------------------------- 3: reconnect
+def test_reconnect_replays_missed_events_or_sends_a_state(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
+        anna.send(type="fill", creator=t["creator"])
+        everyone = [anna, bert, spectator]
+        pump(everyone, lambda: bert.my_turn() and not anna.my_turn(), rng)
+        anna.close()
+        last = anna.version
+        pump(
+            [bert, spectator],
+            lambda: spectator.view["turn"] == anna.seat and spectator.version > last,
+            rng,
+        )
+        # back with last_version: exactly what was missed, then a state
+        start = len(anna.records)
+        anna.connect(token=anna.token, last_version=last)
+        anna.wait_for(lambda m: m["type"] == "state")
+        got = [r.msg for r in anna.records[start:]]
+        welcome = got[0]
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        replayed = [m for m in got if m.get("replayed")]
+        assert [m["version"] for m in replayed] == list(range(last + 1, welcome["version"] + 1))
+        assert all(m["type"] == "event" for m in replayed)
+        assert got[-1]["version"] == welcome["version"] == spectator.version
+        assert got[-1]["view"]["hand"], "the returning human sees his hand"
+        assert anna.gap_errors == []
+
+        # without last_version, or with one from the future: a full state only
+        for last_version in (None, 10**6):
+            p = Peer(client, tid, "anna again").connect(token=anna.token, last_version=last_version)
+            p.wait_for(lambda m: m["type"] == "state")
+            assert [r.msg["type"] for r in p.records] == ["welcome", "state"]
+            assert p.records[-1].msg["you"] == 0
+            p.close()
+
+        # a last_version too old to be resent (after many events): a full state
+        for i in range(300):
+            spectator.send(type="chat", text=f"filler {i}")
+        spectator.barrier()
+        p = Peer(client, tid, "anna old").connect(token=anna.token, last_version=1)
+        p.wait_for(lambda m: m["type"] == "state")
+        assert [r.msg["type"] for r in p.records] == ["welcome", "state"]
+        assert p.records[-1].msg["version"] == spectator.version
+        p.close()
+
+        # and the list still goes on to the end, gapless for every connection
+        pump(everyone, lambda: all(x.list_over for x in everyone), rng)
+        for x in everyone:
+            assert x.gap_errors == [], x.label
+            live = [
+                r.msg["version"] for r in x.records if r.msg["type"] == "event" and not r.replayed
+            ]
+            assert live == sorted(set(live))
+        anna.barrier()
+        assert anna.errors() == []
+
+
+# ----------------------------------------------------------- 4: timer, grace
+def test_grace_period_lets_a_computer_act_for_an_absent_human(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    with serve(tmp_path, grace=0.2, bot_delay=0.05) as (_, client, _db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, spectator], anna.my_turn, rng)
+        anna.close()
+        # grace runs out: a computer player acts for seat 0
+        spectator.wait_for(
+            lambda m: m["type"] == "event" and m["event"] == {"kind": "auto", "seat": 0, "on": True}
+        )
+        spectator.wait_for(
+            lambda m: (
+                m["type"] == "event"
+                and m["event"]["kind"] == "act"
+                and m["event"]["seat"] == 0
+                and m["event"]["auto"] is True
+            )
+        )
+        info = public(client, tid)
+        assert info["seats"][0]["auto"] is True
+        assert info["seats"][0]["connected"] is False
+        auto_deals = info["sheet"]["auto_moves"]
+        assert any(0 in seats for seats in auto_deals.values())
+        # the human comes back: auto goes off, the seat is his again
+        anna.connect(token=anna.token, last_version=anna.version)
+        anna.wait_for(lambda m: m["type"] == "state")
+        off = spectator.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "auto")
+        assert off["event"] == {"kind": "auto", "seat": 0, "on": False}
+        info = public(client, tid)
+        assert info["seats"][0]["auto"] is False
+        assert info["seats"][0]["connected"] is True
+        everyone = [anna, spectator]
+        pump(everyone, lambda: all(p.list_over for p in everyone), rng)
+        after = [
+            r.msg["event"]
+            for r in spectator.records
+            if r.msg["type"] == "event" and r.msg["version"] > off["version"]
+        ]
+        assert not [e for e in after if e["kind"] == "act" and e["seat"] == 0 and e["auto"]]
+        assert any(e["kind"] == "act" and e["seat"] == 0 and not e["auto"] for e in after)
+        # the auto moves stay on the sheet for the deal where they happened
+        final = public(client, tid)["sheet"]["auto_moves"]
+        assert any(0 in seats for seats in final.values())
+
+
+def test_turn_timer_hands_the_turn_over_until_the_human_reclaims(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    with serve(tmp_path, bot_delay=0.05) as (app, client, _db):
+        tables = app.state.tables
+        tid, creator = client.portal.call(
+            tables.create, ListOptions(players=3, deals=3), Settings(timer=1)
+        )
+        spectator = watch(client, tid)
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=creator)
+        pump([anna, spectator], anna.my_turn, rng)
+        anna.plays = False  # Anna is connected but thinks too long
+        auto = spectator.wait_for(
+            lambda m: m["type"] == "event" and m["event"]["kind"] == "auto", timeout=5
+        )
+        assert auto["event"] == {"kind": "auto", "seat": 0, "on": True}
+        spectator.wait_for(
+            lambda m: (
+                m["type"] == "event"
+                and m["event"]["kind"] == "act"
+                and m["event"]["seat"] == 0
+                and m["event"]["auto"]
+            )
+        )
+        anna.send(type="reclaim")
+        off = anna.wait_for(
+            lambda m: (
+                m["type"] == "event" and m["event"] == {"kind": "auto", "seat": 0, "on": False}
+            )
+        )
+        assert off["event"] == {"kind": "auto", "seat": 0, "on": False}
+        assert public(client, tid)["seats"][0]["auto"] is False
+
+
+def test_timer_option_is_checked(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, timer=30)
+        assert public(client, t["id"])["table"]["settings"]["timer"] == 30
+        for bad in (45, -1, "30", None, 10**9):
+            r = client.post("/api/tables", json={"rounds": 1, "timer": bad})
+            assert r.status_code == 400, bad
+            assert r.json()["error"]["code"] == "BAD_OPTIONS"
+
+
+# ------------------------------------------------------------ 5: bad input
+def test_bad_http_input_gets_clear_errors(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        r = client.post("/api/tables", content=b'{"rounds": 1, "x": "' + b"a" * 5000 + b'"}')
+        assert r.status_code == 413
+        for body in (
+            b"{",
+            b"[]",
+            b'"x"',
+            b'{"players": 5}',
+            b'{"rounds": 0}',
+            b'{"rounds": 99}',
+            b'{"bot": "nobody"}',
+            b'{"rounds": "1"}',
+            b'{"nonsense": 1}',
+        ):
+            r = client.post("/api/tables", content=body)
+            assert r.status_code == 400, body
+            assert r.json()["error"]["code"] == "BAD_OPTIONS"
+        assert client.get("/api/tables/nope").status_code == 404
+        t = new_table(client)
+        r = client.get(f"/api/tables/{t['id']}/list.json")
+        assert r.status_code == 409
+        p = Peer(client, "nope", "lost").connect(hello=False)
+        err = p.recv()
+        assert err is not None and err["type"] == "error" and err["code"] == "NO_TABLE"
+        with pytest.raises(Closed):
+            p.recv()
+
+
+def _fuzz(rng: random.Random, version: int, legal: list[str], creator: str) -> Iterator[str]:
+    """Messages that must each get an error reply from a seated human whose turn it is."""
+    junk = ["", "{", "}", "null", "[]", "42", '"act"', "{'type': 'ping'}", "\x00\x01", "ü" * 10]
+    action = legal[0]
+    while True:
+        k = rng.randrange(17)
+        if k == 0:
+            yield rng.choice(junk) + "".join(
+                rng.choice('{}[]":,ab1') for _ in range(rng.randrange(9))
+            )
+        elif k == 1:
+            yield json.dumps({"type": rng.choice(["foo", "ACT", "", "hello2", "pong"])})
+        elif k == 2:
+            yield json.dumps({"nothing": 1})
+        elif k == 3:
+            yield json.dumps({"type": "chat", "text": "x" * rng.randrange(4097, 9000)})
+        elif k == 4:
+            yield json.dumps(
+                {"type": "act", "action": rng.choice([5, None, [], {}]), "version": version}
+            )
+        elif k == 5:
+            yield json.dumps(
+                {"type": "act", "action": action, "version": rng.choice(["1", None, 1.5])}
+            )
+        elif k == 6:
+            yield json.dumps({"type": "act", "action": action, "version": version, "extra": 1})
+        elif k == 7:
+            stale = rng.choice([version - 1, version + 1, 0, -5, version - 10])
+            yield json.dumps({"type": "act", "action": action, "version": stale})
+        elif k == 8:
+            text = rng.choice(
+                [
+                    "jump",
+                    "play",
+                    "play XX",
+                    "bid",
+                    "bid -3",
+                    "bid 17",
+                    "bid 999",
+                    "declare nonsense",
+                    "discard CJ",
+                    "play CJ CJ",
+                    "x" * 300,
+                ]
+            )
+            yield json.dumps({"type": "act", "action": text, "version": version})
+        elif k == 9:
+            yield json.dumps({"type": "sit", "name": rng.choice(["Zed", "", "x" * 50])})
+        elif k == 10:
+            yield json.dumps(
+                {
+                    "type": rng.choice(["fill", "start"]),
+                    "creator": rng.choice(["", "nope", creator[::-1]]),
+                }
+            )
+        elif k == 11:
+            yield json.dumps({"type": rng.choice(["fill", "start"]), "creator": creator})
+        elif k == 12:
+            yield json.dumps({"type": rng.choice(["next", "again"])})
+        elif k == 13:
+            yield json.dumps({"type": "react", "emoji": rng.choice(["💩", "", "x" * 30, "👍👍"])})
+        elif k == 14:
+            yield json.dumps({"type": "chat", "text": rng.choice(["", "   ", "\x00\x07", 5])})
+        elif k == 15:
+            yield json.dumps({"type": "hello", "token": rng.choice([None, "bad"])})
+        else:
+            yield json.dumps({"type": "mute", "seat": rng.choice(["1", None, 1.5])})
+
+
+def _answers(peer: Peer, n: int) -> list[dict[str, Any]]:
+    got = []
+    for _ in range(n):
+        m = peer.recv(5.0)
+        assert m is not None, f"{peer.label}: a message got no reply"
+        got.append(m)
+    return got
+
+
+def test_bad_websocket_input_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    with serve(tmp_path) as (_app, client, _db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
+        anna.send(type="fill", creator=t["creator"])
+        everyone = [anna, bert, spectator]
+        pump(everyone, anna.my_turn, rng)
+        for p in everyone:
+            p.barrier()
+        before = public(client, tid)
+        version = before["version"]
+        assert anna.view is not None
+        legal = anna.view["legal"]
+
+        # the seated human whose turn it is: a few thousand bad messages
+        fuzz = _fuzz(rng, version, legal, t["creator"])
+        sent = 0
+        while sent < 2400:
+            batch = [next(fuzz) for _ in range(100)]
+            for text in batch:
+                anna.send_raw(text)
+            for text, m in zip(batch, _answers(anna, len(batch)), strict=True):
+                assert m["type"] == "error", (text[:80], m)
+                assert isinstance(m["code"], str) and m["code"] and m["message"], m
+            sent += len(batch)
+        codes = {r.msg["code"] for r in anna.records if r.msg["type"] == "error"}
+        assert {
+            "BAD_MESSAGE",
+            "TOO_LARGE",
+            "STALE_VERSION",
+            "NOT_CREATOR",
+            "ALREADY_STARTED",
+            "ALREADY_SEATED",
+            "WRONG_PHASE",
+        } <= codes
+
+        # the other human acts out of turn (a well-formed, current message)
+        for action in ("pass", "bid 18", *[f"play {c}" for c in bert.view["hand"]]):
+            bert.send(type="act", action=action, version=version)
+            m = _answers(bert, 1)[0]
+            assert m["type"] == "error" and m["code"], m
+        # a spectator tries to take part
+        for msg in (
+            {"type": "act", "action": legal[0], "version": version},
+            {"type": "sit", "name": "Zed"},
+            {"type": "sit", "name": "Zed", "seat": 0},
+            {"type": "sit", "name": "Zed", "seat": 7},
+            {"type": "sit", "name": "Zed", "seat": -1},
+            {"type": "next"},
+            {"type": "again"},
+            {"type": "leave"},
+        ):
+            spectator.send(**msg)
+            m = _answers(spectator, 1)[0]
+            assert m["type"] == "error" and m["code"], (msg, m)
+        # before hello, nothing but hello (and ping) is taken
+        stranger = Peer(client, tid, "stranger").connect(hello=False)
+        for msg in (
+            {"type": "act", "action": legal[0], "version": version},
+            {"type": "sit", "name": "Zed"},
+            {"type": "chat", "text": "hi"},
+            {"type": "fill", "creator": t["creator"]},
+        ):
+            stranger.send(**msg)
+            m = _answers(stranger, 1)[0]
+            assert m["type"] == "error" and m["code"] == "HELLO_FIRST", m
+        # an invalid token: told so, and only watching
+        stranger.send(type="hello", token="not-a-token")
+        got = [m["type"] for m in _answers(stranger, 3)]
+        assert got == ["error", "welcome", "state"]
+        assert stranger.records[-3].msg["code"] == "BAD_TOKEN"
+        assert stranger.records[-2].msg["seat"] is None
+        stranger.send(type="act", action=legal[0], version=version)
+        assert _answers(stranger, 1)[0]["code"] == "NOT_SEATED"
+        stranger.close()
+
+        # nothing changed at the table, and nobody saw an event
+        for p in everyone:
+            p.barrier()
+        after = public(client, tid)
+        assert without(after, "chat") == without(before, "chat")
+        assert after["version"] == version
+        assert all(p.version == version for p in everyone)
+        assert not [
+            r
+            for p in everyone
+            for r in p.records
+            if r.msg["type"] == "event" and r.msg["version"] > version
+        ]
+
+        # and the table still plays a normal list to the end
+        pump(everyone, lambda: all(p.list_over for p in everyone), rng)
+        r = client.get(f"/api/tables/{tid}/list.json")
+        assert verify_list(r.json()) == []
+        # the server as a whole is fine too
+        assert client.get("/healthz").json()["ok"] is True
+
+
+def test_binary_frame_gets_an_error_reply(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client)
+        p = Peer(client, t["id"], "binary").connect()
+        p.wait_for(lambda m: m["type"] == "state")
+        p.session.send_bytes(b'{"type": "ping"}')
+        m = p.recv(2.0)
+        assert m is not None and m["type"] in ("error", "pong"), m
+        assert p.barrier() == []
+        p.close()
+
+
+def test_rate_limit(tmp_path: Path) -> None:
+    with serve(tmp_path, rate=10.0, burst=30.0) as (_, client, _db):
+        t = new_table(client)
+        p = Peer(client, t["id"], "fast").connect()
+        p.wait_for(lambda m: m["type"] == "state")
+        for _ in range(80):
+            p.send(type="ping")
+        got = _answers(p, 80)
+        limited = [m for m in got if m["type"] == "error"]
+        assert limited and all(m["code"] == "RATE_LIMITED" for m in limited)
+        assert 20 <= sum(m["type"] == "pong" for m in got) <= 40
+        time.sleep(0.3)  # the bucket refills: the connection works again
+        p.send(type="ping")
+        assert p.recv(2.0) == {"type": "pong"}
+        p.close()
+
+
+def test_websocket_origin_check(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client)
+        url = f"/ws/{t['id']}"
+        with pytest.raises(Exception):  # noqa: B017 - refused before accept, however shown
+            with client.websocket_connect(url, headers={"origin": "http://evil.example"}) as ws:
+                ws.send_text(json.dumps({"type": "hello"}))
+                ws.receive_text()
+        p = Peer(client, t["id"], "same host").connect(headers={"origin": "http://testserver"})
+        assert p.wait_for(lambda m: m["type"] == "welcome")["seat"] is None
+        p.close()
+
+
+# ------------------------------------------------------------------- 6: chat
+def test_chat_limits_escaping_mute_and_reactions(tmp_path: Path) -> None:
+    rng = random.Random(13)
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
+        anna.send(type="fill", creator=t["creator"])
+        everyone = [anna, bert, spectator]
+        pump(everyone, lambda: anna.view is not None)
+
+        def chat_seen(p: Peer) -> dict[str, Any]:
+            return p.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "chat")[
+                "event"
+            ]
+
+        bert.send(type="chat", text="y" * 300)
+        for p in everyone:
+            assert chat_seen(p)["text"] == "y" * 200
+        bert.send(type="chat", text="<script>alert(1)</script>")
+        for p in everyone:
+            text = chat_seen(p)["text"]
+            assert "<script>" not in text and "&lt;script&gt;" in text
+        spectator.send(type="chat", text="hi all")
+        for p in everyone:
+            e = chat_seen(p)
+            assert e["text"] == "hi all" and e["seat"] is None and e["name"] == "spectator"
+
+        # Anna mutes Bert: she gets a muted marker, the others his words
+        mark = len(anna.records)
+        anna.send(type="mute", seat=1)
+        assert anna.barrier() == []
+        bert.send(type="chat", text="secret words")
+        assert chat_seen(anna) == {"kind": "chat", "muted": True, "seat": 1}
+        assert chat_seen(spectator)["text"] == "secret words"
+        assert chat_seen(bert)["text"] == "secret words"
+        # ... and does not get them later either (e.g. in a state at the end of a deal)
+        pump(
+            everyone,
+            lambda: (
+                (anna.last_state is not None and anna.last_state["deal"]["number"] >= 2)
+                or anna.list_over
+            ),
+            rng,
+        )
+        assert not [r.raw for r in anna.records[mark:] if "secret words" in r.raw]
+        anna.send(type="mute", seat=1, on=False)
+        anna.barrier()
+        bert.send(type="chat", text="heard again")
+        assert chat_seen(anna)["text"] == "heard again"
+
+        # reactions: from the fixed list only
+        bert.send(type="react", emoji="👍")
+        m = anna.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "react")
+        assert m["event"]["emoji"] == "👍" and m["event"]["seat"] == 1
+        mark = len(bert.records)
+        bert.send(type="react", emoji="💩")
+        err = bert.wait_for(lambda m: m["type"] == "error")
+        assert err["code"] == "BAD_MESSAGE"
+        bert.barrier()
+        # computer players may move meanwhile; the refused reaction is no event
+        assert not [r.raw for r in bert.records[mark:] if "💩" in r.raw]
+
+
+# ------------------------------------------------ 7: tokens, again, leave
+def test_seat_tokens_are_stored_hashed_and_work_at_the_next_table(tmp_path: Path) -> None:
+    rng = random.Random(17)
+    with serve(tmp_path) as (app, client, db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
+        assert anna.token and bert.token and anna.token != bert.token
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, bert], lambda: anna.list_over and bert.list_over, rng)
+
+        # again: a new table with the same people
+        anna.send(type="again")
+        e = anna.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "again")
+        new_id = e["event"]["table"]
+        assert new_id != tid
+        assert bert.wait_for(lambda m: m["type"] == "event")["event"]["table"] == new_id
+        assert public(client, tid)["table"]["next_table"] == new_id
+        bert.send(type="again")  # a second request makes no second table
+        bert.barrier()
+        assert public(client, tid)["table"]["next_table"] == new_id
+        info = public(client, new_id)
+        assert info["table"]["status"] == "playing"
+        assert [s["name"] for s in info["seats"]] == [
+            s["name"] for s in public(client, tid)["seats"]
+        ]
+        for old, seat in ((anna, 0), (bert, 1)):
+            p = Peer(client, new_id, f"{old.label} again").connect(token=old.token)
+            state = p.wait_for(lambda m: m["type"] == "state")
+            assert p.records[0].msg == {
+                "type": "welcome",
+                "table": new_id,
+                "seat": seat,
+                "version": state["version"],
+            }
+            assert state["you"] == seat and len(state["view"]["hand"]) == 10
+            p.close()
+        # a wrong token on the new table: refused
+        p = Peer(client, new_id, "nobody").connect(token=anna.token[::-1])
+        assert p.wait_for(lambda m: m["type"] == "error")["code"] == "BAD_TOKEN"
+        p.close()
+
+        # the store holds no raw token, only hashes
+        secrets = [anna.token, bert.token, t["creator"]]
+        for tok in secrets:
+            for f in db.parent.glob(db.name + "*"):
+                assert tok.encode() not in f.read_bytes(), f.name
+            for table_id in (tid, new_id):
+                events = client.portal.call(app.state.store.events, table_id)
+                assert tok not in json.dumps([ev.payload for ev in events])
+        events = client.portal.call(app.state.store.events, tid)
+        hashes = {ev.payload["token_hash"] for ev in events if ev.kind == "sit"}
+        assert hashes == {hashlib.sha256(x.encode()).hexdigest() for x in (anna.token, bert.token)}
+
+
+def test_full_table_starts_by_itself_and_leaving(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        # leaving an open table frees the seat
+        t = new_table(client, players=3)
+        zed = join(client, t["id"], "Zed")
+        zed.send(type="leave", keep_bot=False)
+        zed.barrier()
+        assert public(client, t["id"])["seats"][0]["name"] is None
+        zed.close()
+
+        t = new_table(client, players=3)
+        tid = t["id"]
+        people = [join(client, tid, n) for n in ("Anna", "Bert", "Cleo")]
+        assert [p.seat for p in people] == [0, 1, 2]
+        for p in people:  # nobody pressed start
+            p.barrier()
+            assert [e for e in p.events("start")] == [{"kind": "start"}]
+        info = public(client, tid)
+        assert info["table"]["status"] == "playing"
+        assert [s["human"] for s in info["seats"]] == [True, True, True]
+        # a fourth person only watches
+        extra = Peer(client, tid, "late").connect()
+        extra.wait_for(lambda m: m["type"] == "state")
+        extra.send(type="sit", name="Dora")
+        assert extra.wait_for(lambda m: m["type"] == "error")["code"] == "TABLE_FULL"
+        extra.close()
+        # Cleo leaves a running list: a computer player takes her seat, her token ends
+        cleo = people[2]
+        cleo.send(type="leave")
+        cleo.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "leave")
+        seat = public(client, tid)["seats"][2]
+        assert seat["bot"] is not None and seat["human"] is False
+        cleo.close()
+        p = Peer(client, tid, "cleo back").connect(token=cleo.token)
+        assert p.wait_for(lambda m: m["type"] == "error")["code"] == "BAD_TOKEN"
+        assert p.wait_for(lambda m: m["type"] == "welcome")["seat"] is None
+        p.close()
+
+
+# ---------------------------------------------------------------- 8: expiry
+def test_idle_tables_expire_and_finished_ones_stay_downloadable(tmp_path: Path) -> None:
+    rng = random.Random(19)
+    with serve(tmp_path) as (app, client, _db):
+        done = new_table(client, players=3)
+        anna = join(client, done["id"], "Anna")
+        anna.send(type="fill", creator=done["creator"])
+        pump([anna], lambda: anna.list_over, rng)
+        idle = new_table(client, players=3)
+        bert = join(client, idle["id"], "Bert")
+        assert public(client, idle["id"])["table"]["status"] == "open"
+
+        app.state.config.idle_timeout = 0.05
+        time.sleep(0.15)
+        client.portal.call(app.state.tables.sweep)
+        assert public(client, idle["id"])["table"]["status"] == "expired"
+        bert.send(type="sit", name="Again")
+        assert bert.wait_for(lambda m: m["type"] == "error")["code"] in (
+            "ALREADY_SEATED",
+            "TABLE_CLOSED",
+        )
+        late = Peer(client, idle["id"], "late").connect()
+        late.wait_for(lambda m: m["type"] == "state")
+        late.send(type="sit", name="Late")
+        assert late.wait_for(lambda m: m["type"] == "error")["code"] == "TABLE_CLOSED"
+        late.close()
+
+        # the finished table is not expired, and stays downloadable even when
+        # it has been dropped from memory
+        assert public(client, done["id"])["table"]["status"] == "finished"
+        anna.close()
+        actor = app.state.tables.actors[done["id"]]
+        actor.last_event -= 3600
+        client.portal.call(app.state.tables.sweep)
+        assert done["id"] not in app.state.tables.actors
+        assert public(client, done["id"])["table"]["status"] == "finished"
+        check_downloads(client, done["id"], 3, 3)
+        bert.close()
