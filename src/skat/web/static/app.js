@@ -62,10 +62,12 @@ function cardsRow(cards, cls = "") {
   return `<span class="cards ${cls}">${cards.map((c) => cardHtml(c)).join("")}</span>`;
 }
 
+let announceTimer = 0;
 function announce(text) {
   const el = document.getElementById("announce");
   el.textContent = "";
-  setTimeout(() => { el.textContent = text; }, 30);
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => { el.textContent = text; }, 30);
 }
 
 function applyStaticTexts() {
@@ -108,6 +110,8 @@ window.addEventListener("popstate", route);
 document.getElementById("lang").addEventListener("change", (e) => {
   lang = e.target.value;
   store.set("skat.lang", lang);
+  clearTimeout(announceTimer); // a line in the old language is not read out any more
+  document.getElementById("announce").textContent = "";
   route();
 });
 
@@ -218,12 +222,23 @@ function closeSocketUnless(path) {
 }
 
 function tablePage(id) {
-  if (T && T.id === id) { renderTable(); return; }
+  if (T && T.id === id) {
+    if (T.lang !== lang) tableFrame(id); // the frame's texts are in the old language
+    renderTable();
+    return;
+  }
   T = {
     id, ws: null, version: null, seat: null, snap: null, view: null, log: [], chat: [],
     selected: [], busy: false, showSheet: false, showLast: false, closed: false, retry: 0,
     chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false, error: "",
   };
+  tableFrame(id);
+  T.tick = setInterval(renderTimer, 1000);
+  connect();
+}
+
+function tableFrame(id) {
+  T.lang = lang;
   app.innerHTML = `
   <section class="table-page" data-testid="table">
     <div class="bar">
@@ -263,8 +278,6 @@ function tablePage(id) {
   });
   app.querySelector(".table-page").addEventListener("click", onTableClick);
   document.getElementById("hand").addEventListener("keydown", onHandKey);
-  T.tick = setInterval(renderTimer, 1000);
-  connect();
 }
 
 function connect() {
@@ -397,22 +410,23 @@ function gameText(words) {
 }
 
 function logEvent(ev) {
-  let line = "";
-  if (ev.kind === "act") line = actionText(ev.seat, ev.action) + (ev.auto ? " *" : "");
-  else if (ev.kind === "sit") line = t("log.sit", { name: ev.name });
-  else if (ev.kind === "start") line = t("log.start");
-  else if (ev.kind === "next") line = t("log.next");
+  // Log entries are functions: the log is worded again after a language change.
+  let line = null;
+  if (ev.kind === "act") line = () => actionText(ev.seat, ev.action) + (ev.auto ? " *" : "");
+  else if (ev.kind === "sit") line = () => t("log.sit", { name: ev.name });
+  else if (ev.kind === "start") line = () => t("log.start");
+  else if (ev.kind === "next") line = () => t("log.next");
   if (!line) return;
   T.log.push(line);
   if (T.log.length > 60) T.log.shift();
-  announce(line);
+  announce(line());
   const v = T.view;
   if (ev.kind === "act" && ev.action.startsWith("play") && v && v.trick.length === 0 && v.tricks.length) {
     const last = v.tricks[v.tricks.length - 1];
     const pts = last.cards.reduce((s, c) => s + ({ A: 11, T: 10, K: 4, Q: 3, J: 2 }[c[1]] || 0), 0);
-    const msg = t("log.trick", { name: seatName(last.winner), p: pts });
+    const msg = () => t("log.trick", { name: seatName(last.winner), p: pts });
     T.log.push(msg);
-    announce(`${line} ${msg}`);
+    announce(`${line()} ${msg()}`);
   }
   if (v && v.result && ev.kind === "act") announce(resultHeadline(v.result));
 }
@@ -447,7 +461,7 @@ function renderTable() {
   renderControls();
   renderHand();
   renderResult();
-  document.getElementById("log").innerHTML = T.log.slice(-12).map((l) => `<p>${esc(l)}</p>`).join("");
+  document.getElementById("log").innerHTML = T.log.slice(-12).map((l) => `<p>${esc(l())}</p>`).join("");
   renderChat();
   renderSheet();
 }
@@ -672,6 +686,11 @@ function resultHeadline(r) {
   return t(r.won ? "result.won" : "result.lost", { name, game });
 }
 
+// "Clubs Hand Schneider announced" (the engine's words) -> ["clubs", "hand", "schneider"]
+function contractWords(text) {
+  return String(text || "").toLowerCase().replace(/ announced/g, "").split(" ").filter(Boolean);
+}
+
 function gameWords(r) {
   const c = T.view?.contract;
   return c ? [c.game, ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => c[f])] : [r.game];
@@ -745,7 +764,7 @@ function renderSheet() {
   const rows = sh.rows.map((r) => {
     const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
     entries.forEach((e, i) => { running[i] += e; });
-    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${r.game} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
+    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(contractWords(r.game))} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
     const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? t("marker.bock") : ""].filter(Boolean).join(" ");
     if (auto[String(r.number)]) game += " *";
     return `<tr><td>${r.number}</td><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}</td><td>${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? (e > 0 ? "+" : "") + e : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;

@@ -1,0 +1,643 @@
+"""The web client in a real browser (Chromium driven by Playwright).
+
+One server process per module (computer players move after 0.05 s, a settled
+deal stays on screen); every test opens its own browser context, so its
+localStorage (name, seat token, language) starts empty. The module is skipped
+when Playwright or /usr/bin/chromium is missing; no browser is downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    pytest.skip("playwright (Python) is not installed", allow_module_level=True)
+
+CHROMIUM = Path(os.environ.get("SKAT_CHROMIUM", "/usr/bin/chromium"))
+if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
+    pytest.skip(f"no Chromium at {CHROMIUM}", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "src" / "skat" / "web" / "static"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--lang=en-US",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+LANGS = ("en", "de", "da")
+RULE_PAGES = ("howto", "tournament", "plain", "ramsch", "kontra", "bock", "four")
+RULES_WITH_CARDS = ("howto", "ramsch")
+DEAL_TIMEOUT = 60.0  # seconds for one deal, start to result
+
+# What the page shows, read from the DOM alone (the app keeps no globals).
+PHASE_JS = """() => {
+  const q = (s) => document.querySelector(s);
+  const on = (s) => { const b = q(s); return !!b && !b.disabled; };
+  if (q('[data-testid=result-headline]')) return 'done';
+  if (on('[data-testid=pickup]')) return 'skat';
+  const sent = q('[data-testid=discard]');  // disabled while the discard is on its way
+  if (q('#hand button.card[data-action=select]') && !(sent && sent.disabled)) return 'discard';
+  if (on('[data-testid=announce]')) return 'declare';
+  const bidding = ['hold', 'bid', 'pass'].some((x) => on(`#controls [data-testid=${x}]`));
+  if (bidding) return 'bidding';
+  if (q('#hand button.card[data-action=play]:not([disabled])')) return 'play';
+  return 'wait';
+}"""
+
+HAND_JS = (
+    "() => [...document.querySelectorAll('#hand .card[data-card]')].map((c) => c.dataset.card)"
+)
+TRICK_JS = """() => [...document.querySelectorAll('#board .trick .slot')].map(
+  (s) => s.className.replace('slot', '').trim() + ':'
+    + s.querySelector('[data-card]').dataset.card)"""
+
+# Elements sticking out to the right, outside any scroll or clip container.
+OVERFLOW_JS = """() => {
+  const W = document.documentElement.clientWidth;
+  const bad = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    let p = el.parentElement, clipped = false;
+    while (p && p !== document.body) {
+      if (getComputedStyle(p).overflowX !== 'visible') { clipped = true; break; }
+      p = p.parentElement;
+    }
+    if (clipped) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > W + 1) {
+      const name = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + '.' + el.className;
+      bad.push(name + ' ' + Math.round(r.right));
+    }
+  }
+  return bad.slice(0, 10);
+}"""
+
+# Text in attributes a person meets (placeholders, labels, tooltips).
+ATTR_TEXT_JS = """() => [...document.querySelectorAll('[aria-label],[title],[placeholder]')].map(
+  (e) => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('placeholder')]
+    .filter(Boolean).join(' ')).join('\\n')"""
+
+
+# ----------------------------------------------------------------- i18n data
+def _dictionary(lang: str) -> dict[str, str]:
+    text = (STATIC / f"i18n_{lang}.js").read_text(encoding="utf-8")
+    pairs = re.findall(r'^\s*"([^"]+)":\s*("(?:[^"\\]|\\.)*")', text, re.M)
+    return {k: json.loads(v) for k, v in pairs}
+
+
+DICTS = {lang: _dictionary(lang) for lang in LANGS}
+
+# English UI words that must be gone in German and Danish (only keys without
+# placeholders; the engine's English value explanation is data, not UI).
+ENGLISH_KEYS = (
+    "home.play",
+    "home.options",
+    "home.create",
+    "home.name",
+    "act.sheet",
+    "sheet.title",
+    "sheet.total",
+    "sheet.place",
+    "sheet.won",
+    "sheet.lost",
+    "table.yourTurn",
+    "table.share",
+    "table.copy",
+    "table.dealer",
+    "act.pass",
+    "act.pickup",
+    "act.hand",
+    "act.discard",
+    "act.next",
+    "act.close",
+    "act.lastTrick",
+    "deck.label",
+    "nav.rules",
+    "nav.calculator",
+    "calc.go",
+    "calc.title",
+    "rules.play",
+    "result.entries",
+    "pos.0",
+    "pos.1",
+    "pos.2",
+    "game.clubs",
+    "game.spades",
+    "game.hearts",
+    "game.diamonds",
+    "chat.placeholder",
+    "phase.bidding",
+)
+
+
+def english_only(lang: str) -> list[str]:
+    en, other = DICTS["en"], DICTS[lang]
+    return [en[k] for k in ENGLISH_KEYS if "{" not in en[k] and en[k] != other[k]]
+
+
+def english_log_words(lang: str) -> set[str]:
+    """The fixed words of the English log lines (' plays ', ' takes the
+    trick (') that the other language does not use."""
+    bits: set[str] = set()
+    for key, value in DICTS["en"].items():
+        if key.startswith("log."):
+            for bit in re.split(r"\{\w+\}", value):
+                if len(bit.strip(" .!:()")) >= 4 and bit not in DICTS[lang][key]:
+                    bits.add(bit)
+    return bits
+
+
+# ------------------------------------------------------------------ fixtures
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("browser")
+    port = _free_port()
+    log = (tmp / "server.log").open("w")
+    cmd = [
+        sys.executable, "-m", "skat.cli", "serve",
+        "--port", str(port),
+        "--db", f"sqlite+aiosqlite:///{tmp / 'skat.db'}",
+        "--bot-delay", "0.05",
+        "--next-delay", "600",
+        "--grace", "120",
+        "--log-level", "warning",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                log.flush()
+                pytest.fail(f"server did not start:\n{(tmp / 'server.log').read_text()}")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Client:
+    """One browser context with one page, collecting uncaught page errors."""
+
+    def __init__(self, browser: Browser, base: str, viewport: dict[str, int] = DESKTOP) -> None:
+        self.base = base
+        self.context: BrowserContext = browser.new_context(viewport=viewport, locale="en-US")
+        self.context.set_default_timeout(15_000)
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.sent: list[str] = []
+        self.page.on("websocket", self._watch)
+
+    def _watch(self, ws: Any) -> None:
+        ws.on("framesent", lambda payload: self.sent.append(str(payload)))
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def clients(browser: Browser, server: str) -> Iterator[Callable[..., Client]]:
+    made: list[Client] = []
+
+    def make(viewport: dict[str, int] = DESKTOP) -> Client:
+        c = Client(browser, server, viewport)
+        made.append(c)
+        return c
+
+    yield make
+    errors = [e for c in made for e in c.errors]
+    for c in made:
+        c.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+# ------------------------------------------------------------------- driving
+def phase(page: Page) -> str:
+    return str(page.evaluate(PHASE_JS))
+
+
+def wait_phase(page: Page, timeout: float = 15.0) -> str:
+    """Wait until the page shows something to do (or the result)."""
+    page.wait_for_function(f"() => ({PHASE_JS})() !== 'wait'", timeout=timeout * 1000)
+    return phase(page)
+
+
+def best_suit_game(page: Page) -> str:
+    """The suit with the most non-jack cards in the hand (a plausible trump)."""
+    hand: list[str] = page.evaluate(HAND_JS)
+    counts = {s: sum(1 for c in hand if c[0] == s and c[1] != "J") for s in "CSHD"}
+    suit = max(counts, key=lambda s: counts[s])
+    return {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}[suit]
+
+
+def act(page: Page, ph: str, policy: str = "declare", wait_preview: bool = False) -> None:
+    """Do one thing in phase ``ph``. Policy 'declare' holds and bids the
+    lowest step (so this player wins the auction); 'pass' passes."""
+    if ph == "bidding":
+        order = ("hold", "bid", "pass") if policy == "declare" else ("pass", "hold", "bid")
+        for testid in order:
+            b = page.locator(f"#controls [data-testid={testid}]")
+            if b.count() and b.is_enabled():
+                b.click()
+                return
+    elif ph == "skat":
+        page.click("[data-testid=pickup]")
+    elif ph == "discard":
+        for _ in range(2):
+            page.locator("#hand button.card[data-action=select]:not(.selected)").last.click()
+        page.click("[data-testid=discard]")
+    elif ph == "declare":
+        game = best_suit_game(page)
+        pick = page.locator(f"[data-action=pick][data-game={game}]")
+        if pick.count():
+            pick.click()
+        if wait_preview:
+            page.wait_for_function("() => document.getElementById('preview')?.textContent")
+        page.click("[data-testid=announce]")
+    elif ph == "play":
+        page.locator("#hand button.card[data-action=play]:not([disabled])").first.click()
+
+
+def play_deal(
+    page: Page,
+    policy: str = "declare",
+    on_phase: Callable[[str], None] | None = None,
+    on_turn: Callable[[str], bool] | None = None,
+) -> list[str]:
+    """Act until the result shows; returns the phases seen, in order.
+
+    ``on_phase`` is called once whenever a new phase shows (before acting);
+    ``on_turn`` before every action, and may return True to skip the action
+    (it acted itself, for example)."""
+    seen: list[str] = []
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while time.monotonic() < deadline:
+        ph = wait_phase(page)
+        if not seen or seen[-1] != ph:
+            seen.append(ph)
+            if on_phase is not None:
+                on_phase(ph)
+        if ph == "done":
+            return seen
+        if on_turn is not None and on_turn(ph):
+            continue
+        act(page, ph, policy)
+    raise AssertionError(f"the deal did not finish in {DEAL_TIMEOUT} s; phases {seen}")
+
+
+def start_with_bots(c: Client, name: str = "Anna") -> None:
+    c.goto("/")
+    c.page.fill("#name", name)
+    c.page.click("[data-testid=play]")
+    c.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    c.page.wait_for_selector("#hand .card", timeout=15_000)
+
+
+def select_lang(page: Page, lang: str) -> None:
+    page.select_option("#lang", lang)
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
+
+
+def check_texts(page: Page, lang: str, where: str) -> None:
+    """No missing key anywhere on screen; no English UI word in de/da."""
+    assert page.evaluate("document.documentElement.lang") == lang, where
+    text: str = page.evaluate("document.body.innerText")
+    attrs: str = page.evaluate(ATTR_TEXT_JS)
+    assert "⟦" not in text, f"{lang}/{where}: missing key: {_around(text, '⟦')}"
+    assert "⟦" not in attrs, f"{lang}/{where}: missing key in an attribute: {_around(attrs, '⟦')}"
+    if lang == "en":
+        return
+    for word in english_only(lang):
+        m = re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text)
+        assert m is None, f"{lang}/{where}: English {word!r} on screen: {_around(text, word)}"
+
+
+def _around(text: str, needle: str) -> str:
+    i = text.find(needle)
+    return repr(text[max(0, i - 80) : i + 80])
+
+
+def no_horizontal_scroll(page: Page, where: str) -> None:
+    dims = page.evaluate(
+        "() => [document.documentElement.scrollWidth, window.innerWidth, document.body.scrollWidth]"
+    )
+    assert dims[0] <= dims[1], f"{where}: scrollWidth {dims[0]} > innerWidth {dims[1]}"
+    assert dims[2] <= dims[1], f"{where}: body scrollWidth {dims[2]} > innerWidth {dims[1]}"
+    bad = page.evaluate(OVERFLOW_JS)
+    assert not bad, f"{where}: elements past the right edge: {bad}"
+
+
+# ---------------------------------------------------------------------- tests
+def test_one_person_with_two_computer_players_plays_a_deal(
+    clients: Callable[..., Client],
+) -> None:
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    assert "Anna" in page.inner_text(".seat.bottom")
+    seen = play_deal(page)
+    # This player wins the auction, so every phase of a deal was on screen.
+    for ph in ("bidding", "skat", "discard", "declare", "play", "done"):
+        assert ph in seen, seen
+    headline = page.inner_text("[data-testid=result-headline]").strip()
+    assert re.match(r"Anna (wins|loses) \w+", headline), headline
+    explanation = page.inner_text("[data-testid=explanation]")
+    assert re.search(r"Value: .*= \d+", explanation), explanation
+    assert page.locator("[data-testid=next]").is_visible()
+
+    page.click("[data-testid=sheet-button]")
+    rows = page.locator("[data-testid=sheet] tbody tr")
+    assert rows.count() == 1
+    row = rows.first.inner_text()
+    assert "Anna" in row and re.search(r"\((won|lost|overbid)\)", row), row
+    page.click("[data-testid=sheet-close]")
+    assert page.locator("[data-testid=sheet]").count() == 0
+
+
+def test_three_people_play_a_deal_at_one_table(clients: Callable[..., Client]) -> None:
+    names = ("Anna", "Ben", "Cleo")
+    a, b, c = (clients() for _ in names)
+    # Anna creates the table through the options form (one round).
+    a.goto("/")
+    a.page.fill("#name", names[0])
+    a.page.click("details.options summary")
+    a.page.fill("#o-rounds", "1")
+    a.page.click("[data-testid=create]")
+    a.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    a.page.wait_for_selector(".seat.bottom")  # seated by itself
+    url = a.page.input_value("#share")
+    assert url == a.page.url
+    for who, name in ((b, names[1]), (c, names[2])):
+        who.page.goto(url)
+        who.page.fill("#sit-name", name)
+        who.page.click("[data-testid=sit]")
+        who.page.wait_for_selector(".seat.bottom")
+    # Full: the list starts by itself, and everybody gets ten cards.
+    pages = [x.page for x in (a, b, c)]
+    for pg in pages:
+        pg.wait_for_function("() => document.querySelectorAll('#hand .card').length === 10")
+        assert "Deal 1 of 3" in pg.inner_text("#status")
+    policies = ("declare", "pass", "pass")
+    done = [False] * 3
+    turns = [0] * 3
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while not all(done):
+        assert time.monotonic() < deadline, f"the deal did not finish; turns {turns}"
+        moved = False
+        for i, pg in enumerate(pages):
+            ph = phase(pg)
+            if ph == "done":
+                done[i] = True
+            elif ph != "wait":
+                assert "Your turn" in pg.inner_text("#status")
+                act(pg, ph, policies[i])
+                turns[i] += 1
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    headlines = {pg.inner_text("[data-testid=result-headline]").strip() for pg in pages}
+    assert len(headlines) == 1, headlines
+    assert headlines.pop().startswith("Anna "), "the player who bid on plays"
+    assert all(t >= 10 for t in turns), turns  # ten cards each, at least
+
+
+def test_reload_in_the_middle_of_a_trick_returns_to_the_same_state(
+    clients: Callable[..., Client],
+) -> None:
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    reloaded: list[tuple[list[str], list[str]]] = []
+
+    def reload_once(ph: str) -> bool:
+        if reloaded or ph != "play" or not page.evaluate(TRICK_JS):
+            return False
+        hand, trick = sorted(page.evaluate(HAND_JS)), page.evaluate(TRICK_JS)
+        status = page.inner_text("#status")
+        page.reload()
+        page.wait_for_selector("#hand button.card[data-action=play]:not([disabled])")
+        assert sorted(page.evaluate(HAND_JS)) == hand
+        assert page.evaluate(TRICK_JS) == trick
+        assert page.inner_text("#status") == status
+        assert "Your turn" in status
+        reloaded.append((hand, trick))
+        return False  # and carry on playing from here
+
+    play_deal(page, on_turn=reload_once)
+    assert reloaded, "never my turn with cards on the table"
+    assert page.inner_text("[data-testid=result-headline]").strip()
+
+
+def test_illegal_cards_cannot_be_played(clients: Callable[..., Client]) -> None:
+    c = clients()
+    page = c.page
+    checked: list[str] = []
+
+    def try_illegal(ph: str) -> bool:
+        if checked or ph != "play":
+            return False
+        disabled = page.locator("#hand button.card[data-action=play][disabled]")
+        if not disabled.count():
+            return False
+        enabled = page.locator("#hand button.card[data-action=play]:not([disabled])")
+        assert enabled.count() > 0
+        led = page.evaluate(TRICK_JS)
+        assert led, "restrictions only come from a card led"
+        card = disabled.first.get_attribute("data-card")
+        assert card is not None
+        frames = len(c.sent)
+        hand_before = sorted(page.evaluate(HAND_JS))
+        disabled.first.click(force=True)
+        page.wait_for_timeout(500)
+        assert not [f for f in c.sent[frames:] if card in f], "a disabled card was sent"
+        assert sorted(page.evaluate(HAND_JS)) == hand_before
+        assert card not in " ".join(page.evaluate(TRICK_JS))
+        assert page.evaluate(TRICK_JS) == led
+        assert "Your turn" in page.inner_text("#status")
+        assert "⟦" not in page.inner_text("#status")  # and no error either
+        checked.append(card)
+        return False
+
+    for _ in range(4):  # a deal without a restriction for me is rare
+        start_with_bots(c)
+        play_deal(page, on_turn=try_illegal)
+        if checked:
+            break
+    assert checked, "no deal where following suit restricted my cards"
+
+
+def test_every_visible_string_follows_the_language(clients: Callable[..., Client]) -> None:
+    for lang in LANGS:
+        c = clients()
+        page = c.page
+        c.goto("/")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        if lang != "en":
+            select_lang(page, lang)
+        check_texts(page, lang, "home")
+        page.click("details.options summary")
+        page.wait_for_selector("[data-testid=create]", state="visible")
+        check_texts(page, lang, "options")
+        page.fill("#name", "Anna")
+        page.click("[data-testid=play]")
+        page.wait_for_selector("#hand .card")
+
+        def check(ph: str, lang: str = lang, page: Page = page) -> None:
+            if ph == "declare":
+                page.wait_for_function("() => document.getElementById('preview')?.textContent")
+            check_texts(page, lang, ph)
+
+        seen = play_deal(page, on_phase=check)
+        assert {"bidding", "skat", "discard", "declare", "play", "done"} <= set(seen), seen
+        page.click("details summary >> nth=0")  # the tricks of the result
+        check_texts(page, lang, "result")
+        page.click("[data-testid=sheet-button]")
+        page.wait_for_selector("[data-testid=sheet]")
+        check_texts(page, lang, "sheet")
+        page.click("[data-testid=sheet-close]")
+        page.click("header a[href='/rules']")
+        page.wait_for_selector(".rules article")
+        check_texts(page, lang, "rules")
+        page.click("header a[href='/calculator']")
+        page.click("[data-testid=calc-go]")
+        page.wait_for_selector("[data-testid=calc-explanation]")
+        check_texts(page, lang, "calculator")
+        page.go_back()
+        page.go_back()
+        page.wait_for_selector("[data-testid=result-headline]")
+        check_texts(page, lang, "table again")
+
+
+def test_switching_language_at_the_table_changes_every_string(
+    clients: Callable[..., Client],
+) -> None:
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+
+    switched: list[str] = []
+
+    def switch(ph: str) -> bool:
+        if ph != "play" or switched:
+            return False
+        page.locator("#hand button.card[data-action=play]:not([disabled])").first.click()
+        page.wait_for_function("() => document.querySelectorAll('#log p').length > 5")
+        for lang in ("de", "da", "en"):
+            select_lang(page, lang)
+            page.wait_for_selector("#hand .card")
+            check_texts(page, lang, f"table, switched to {lang}")
+            log = page.inner_text("#log")
+            for bit in english_log_words(lang):  # the log is worded again, too
+                assert bit not in log, f"{lang}: {bit!r} in the log: {log!r}"
+            switched.append(lang)
+        return True
+
+    play_deal(page, on_turn=switch)
+    assert switched == ["de", "da", "en"]
+    select_lang(page, "de")
+    page.click("[data-testid=sheet-button]")
+    check_texts(page, "de", "sheet after switching")
+    assert "Spielliste" in page.inner_text("#sheet")
+
+
+def test_calculator_and_rules_pages(clients: Callable[..., Client]) -> None:
+    c = clients()
+    page = c.page
+    c.goto("/calculator")
+    for lang in LANGS:
+        select_lang(page, lang)
+        page.select_option("#c-game", "grand")
+        picked = page.eval_on_selector_all(
+            "#c-cards .card.selected", "cs => cs.map(c => c.dataset.card)"
+        )
+        assert sorted(picked) == ["CJ", "SJ"]
+        page.click("[data-testid=calc-go]")
+        out = page.locator("[data-testid=calc-explanation]")
+        out.wait_for()
+        assert "with 2" in out.inner_text()
+        assert "game 3 x 24 = 72" in out.inner_text()
+        check_texts(page, lang, "calculator")
+        for p in RULE_PAGES:
+            c.goto("/rules" if p == "howto" else f"/rules/{p}")
+            page.wait_for_selector(".rules article")
+            assert page.locator(".rules h1").inner_text() == DICTS[lang][f"rules.{p}"]
+            if p in RULES_WITH_CARDS:
+                assert page.locator(".rules article .diagram svg").count() >= 1, p
+            check_texts(page, lang, f"rules/{p}")
+        c.goto("/calculator")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_no_horizontal_scrolling(clients: Callable[..., Client], viewport: dict[str, int]) -> None:
+    c = clients(viewport)
+    page = c.page
+    c.goto("/")
+    no_horizontal_scroll(page, "home")
+    page.click("details.options summary")
+    no_horizontal_scroll(page, "home with options")
+    for p in ("/rules", "/rules/tournament", "/calculator"):
+        c.goto(p)
+        page.wait_for_selector("main section")
+        no_horizontal_scroll(page, p)
+    c.goto("/")
+    page.fill("#name", "Anna")
+    page.click("[data-testid=play]")
+    page.wait_for_selector("#hand .card")
+    no_horizontal_scroll(page, "table")
+
+    def check(ph: str) -> None:
+        no_horizontal_scroll(page, f"table, {ph}")
+
+    play_deal(page, on_phase=check)
+    page.click("[data-testid=sheet-button]")
+    no_horizontal_scroll(page, "sheet")
