@@ -60,6 +60,10 @@ class Reckoning:
                 "others": [self.others] * (self.players - 1),
             },
             "explanation": v.explanation,
+            "levels": v.levels,
+            "bid": v.bid,
+            "hand": self.contract.hand,
+            "ouvert": self.contract.ouvert,
         }
 
 

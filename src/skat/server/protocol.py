@@ -134,6 +134,11 @@ def result_json(r: DealResult) -> dict[str, Any]:
         "schwarz": bool(val and val.schwarz),
         "overbid": bool(val and val.overbid),
         "explanation": val.explanation if val else None,
+        "levels": val.levels if val else 0,
+        "multiplier": val.multiplier if val else 0,
+        "contract": None
+        if c is None
+        else {"game": c.game.label, "hand": c.hand, "ouvert": c.ouvert},
         "ended": r.ended,
         "kontra": r.kontra,
         "re": r.re,

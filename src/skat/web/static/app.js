@@ -649,7 +649,7 @@ async function updatePreview(text, hand) {
     const d = await res.json();
     if (!res.ok) { T.preview = t("preview.none"); }
     else {
-      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: d.explanation }) : t("preview.value", { explanation: d.explanation }));
+      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: explain(d) }) : t("preview.value", { explanation: explain(d) }));
       T.preview = d.overbid ? `${base} ${t("preview.short", { bid: v.bid })}` : base;
     }
   } catch { T.preview = t("preview.none"); }
@@ -705,7 +705,10 @@ function renderResult() {
   if (r.kind === "game") {
     parts.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
     if (r.overbid) parts.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
-    if (r.explanation) parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: r.explanation }))}</p>`);
+    if (r.explanation) {
+      const d = { game: r.contract.game, hand: r.contract.hand, ouvert: r.contract.ouvert, matadors: r.matadors, levels: r.levels, value: r.value, overbid: r.overbid, bid: r.bid };
+      parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(d) }))}</p>`);
+    }
   }
   const entries = (T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian);
   parts.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${e > 0 ? "+" : ""}${e}`).join(", ")}</p>`);
@@ -921,9 +924,31 @@ function calculatorPage() {
     const out = document.getElementById("calc-out");
     if (!res.ok) { out.textContent = t("err.generic", { message: d.error?.message || "" }); return; }
     const sf = d.seeger_fabian;
-    out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: d.explanation }))}</p>
+    out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: explain(d) }))}</p>
       <p>${esc(d.won ? t("calc.won", { plain: fmt(d.score), sf: fmt(sf.declarer) }) : t("calc.lost", { plain: fmt(d.score), sf: fmt(sf.declarer), others: fmt(sf.others[0]) }))}</p>`;
   });
+}
+
+// The value explanation in the page's language, from the structured result
+// (the engine's `explanation` is English): "with 2, game 3, Hand 4 x 12 = 48".
+const BASE = { diamonds: 9, hearts: 10, spades: 11, clubs: 12, grand: 24 };
+const LEVELS = ["hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert"];
+function explain(d) {
+  const game = d.game;
+  if (game === "null") {
+    const words = ["null", ...(d.hand ? ["hand"] : []), ...(d.ouvert ? ["ouvert"] : [])];
+    return `${gameText(words)} = ${d.value}`;
+  }
+  const n = Math.abs(d.matadors);
+  const parts = [t(d.matadors > 0 ? "expl.with" : "expl.without", { n }), t("expl.game", { n: n + 1 })];
+  let mult = n + 1;
+  LEVELS.forEach((name, i) => {
+    if ((d.levels >> i) & 1) { mult += 1; parts.push(t(`expl.${name}`, { n: mult })); }
+  });
+  const base = BASE[game];
+  let text = `${parts.join(", ")} x ${base} = ${mult * base}`;
+  if (d.overbid) text += " " + t("expl.overbid", { bid: d.bid, base, k: d.value / base, value: d.value });
+  return text;
 }
 
 const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);

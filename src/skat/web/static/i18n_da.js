@@ -264,5 +264,16 @@ export default {
   "rules.bock": "Bockrunder",
   "rules.four": "Fire ved bordet",
   "rules.back": "Alle regler",
-  "rules.play": "Spil nu"
+  "rules.play": "Spil nu",
+
+  "expl.with": "med {n}",
+  "expl.without": "uden {n}",
+  "expl.game": "spil {n}",
+  "expl.hand": "Hand {n}",
+  "expl.schneider": "Schneider {n}",
+  "expl.schneider_announced": "Schneider annonceret {n}",
+  "expl.schwarz": "Schwarz {n}",
+  "expl.schwarz_announced": "Schwarz annonceret {n}",
+  "expl.ouvert": "Ouvert {n}",
+  "expl.overbid": "< bud {bid}: overbud, beregnet {base} x {k} = {value}"
 };

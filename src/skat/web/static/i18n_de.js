@@ -264,5 +264,16 @@ export default {
   "rules.bock": "Bockrunden",
   "rules.four": "Der Vierertisch",
   "rules.back": "Alle Regeln",
-  "rules.play": "Jetzt spielen"
+  "rules.play": "Jetzt spielen",
+
+  "expl.with": "mit {n}",
+  "expl.without": "ohne {n}",
+  "expl.game": "Spiel {n}",
+  "expl.hand": "Hand {n}",
+  "expl.schneider": "Schneider {n}",
+  "expl.schneider_announced": "Schneider angesagt {n}",
+  "expl.schwarz": "Schwarz {n}",
+  "expl.schwarz_announced": "Schwarz angesagt {n}",
+  "expl.ouvert": "Ouvert {n}",
+  "expl.overbid": "< Reizwert {bid}: überreizt, berechnet {base} x {k} = {value}"
 };

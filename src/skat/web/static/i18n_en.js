@@ -265,5 +265,16 @@ export default {
   "rules.bock": "Bock rounds",
   "rules.four": "The table of four",
   "rules.back": "All rules",
-  "rules.play": "Play now"
+  "rules.play": "Play now",
+
+  "expl.with": "with {n}",
+  "expl.without": "without {n}",
+  "expl.game": "game {n}",
+  "expl.hand": "Hand {n}",
+  "expl.schneider": "Schneider {n}",
+  "expl.schneider_announced": "Schneider announced {n}",
+  "expl.schwarz": "Schwarz {n}",
+  "expl.schwarz_announced": "Schwarz announced {n}",
+  "expl.ouvert": "Ouvert {n}",
+  "expl.overbid": "< bid {bid}: overbid, charged {base} x {k} = {value}"
 };
