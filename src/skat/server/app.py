@@ -27,7 +27,7 @@ from ..engine.iss import to_iss
 from ..players import player_names
 from ..series import ListOptions, commitment, new_seed
 from . import protocol as p
-from .actor import Command, Conn, ServerConfig, TableActor, rebuild
+from .actor import HISTORY, Command, Conn, ServerConfig, TableActor, rebuild
 from .store import Store, StoredTable
 from .table import TIMERS, Settings, TableState, hash_token
 
@@ -77,22 +77,30 @@ class Tables:
 
     async def load(self, table_id: str) -> TableState | None:
         """A table's state rebuilt from the store (also for finished tables)."""
+        loaded = await self._load(table_id)
+        return None if loaded is None else loaded[0]
+
+    async def _load(self, table_id: str) -> tuple[TableState, list[Any]] | None:
         t = await self.store.table(table_id)
         if t is None:
             return None
         state = self._state(t)
-        rebuild(state, await self.store.events(table_id))
-        return state
+        events = await self.store.events(table_id)
+        rebuild(state, events)
+        return state, events
 
     async def actor(self, table_id: str) -> TableActor | None:
         async with self._lock:
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
-            state = await self.load(table_id)
-            if state is None:
+            loaded = await self._load(table_id)
+            if loaded is None:
                 return None
+            state, events = loaded
             actor = TableActor(state, self.store, self.pool, self.config)
+            # recent events, so that clients reconnecting after a restart get what they missed
+            actor.history.extend((e.version, e.kind, e.payload) for e in events[-HISTORY:])
             actor.on_again = self.again
             self.actors[table_id] = actor
             actor.start()

@@ -10,6 +10,8 @@ and never applied twice.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from dataclasses import dataclass
@@ -87,6 +89,10 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: AsyncEngine = create_async_engine(url)
+        self._pending: asyncio.Queue[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = (
+            asyncio.Queue()
+        )
+        self._writer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         async with self.engine.begin() as conn:
@@ -95,6 +101,10 @@ class Store:
             await conn.run_sync(metadata.create_all)
 
     async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._writer
         await self.engine.dispose()
 
     async def create_table(self, t: StoredTable) -> None:
@@ -120,27 +130,70 @@ class Store:
         payload: dict[str, Any],
         status: str | None = None,
     ) -> None:
-        """Append one event; fails (IntegrityError) if that version exists."""
-        now = time.time()
+        """Append one event and wait until it is committed; fails
+        (IntegrityError) if that version exists.
+
+        Appends from all tables go through one writer task that commits
+        whatever is waiting in one transaction (group commit): one disk
+        sync for many events, and no writers fighting over SQLite's lock.
+        """
+        row = {
+            "table_id": table_id,
+            "version": version,
+            "kind": kind,
+            "payload": json.dumps(payload),
+            "at": time.time(),
+        }
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        await self._pending.put((row, status, done))
+        await done
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._pending.get()]
+            while not self._pending.empty() and len(batch) < 500:
+                batch.append(self._pending.get_nowait())
+            try:
+                await self._commit(batch)
+                results: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                # One bad row (a duplicate version) must not fail the others.
+                results = []
+                for item in batch:
+                    try:
+                        await self._commit([item])
+                        results.append(None)
+                    except Exception as exc:
+                        results.append(exc)
+            for (_, _, done), error in zip(batch, results, strict=True):
+                if done.done():
+                    continue
+                if error is None:
+                    done.set_result(None)
+                else:
+                    done.set_exception(error)
+
+    async def _commit(
+        self, batch: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]]
+    ) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(
-                events_t.insert().values(
-                    table_id=table_id,
-                    version=version,
-                    kind=kind,
-                    payload=json.dumps(payload),
-                    at=now,
-                )
-            )
-            values: dict[str, Any] = {"updated_at": now}
-            if status is not None:
-                values["status"] = status
-            await conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+            await conn.execute(events_t.insert(), [row for row, _, _ in batch])
+            for row, status, _ in batch:
+                if status is not None:
+                    await conn.execute(
+                        update(tables_t)
+                        .where(tables_t.c.id == row["table_id"])
+                        .values(status=status, updated_at=row["at"])
+                    )
 
     async def set_status(self, table_id: str, status: str) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
-                update(tables_t).where(tables_t.c.id == table_id).values(status=status)
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(status=status, updated_at=time.time())
             )
 
     async def table(self, table_id: str) -> StoredTable | None:
