@@ -500,7 +500,16 @@ def serve_cmd(
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     click.echo(f"skat server on http://{host}:{port}/  (database {url})")
     app = create_app(url, config)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=65536)
+    # Messages are small JSON; compressing each one per viewer costs more CPU
+    # than it saves (docs/benchmarks.md, server load).
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=65536,
+        ws_per_message_deflate=False,
+    )
 
 
 # ------------------------------------------------------------------- arena
