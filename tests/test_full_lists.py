@@ -36,7 +36,9 @@ def test_full_list_with_every_option(players: int, deals: int) -> None:
     assert [r.number for r in series.rows] == list(range(1, deals + 1))
     assert [r.dealer for r in series.rows] == [k % players for k in range(deals)]
     kinds = {r.kind for r in series.rows}
-    assert "game" in kinds
+    assert "game" in kinds and "ramsch" in kinds
+    assert any(r.bock_factor > 1 for r in series.rows)  # Bock rounds were played
+    assert any(r.ramsch_round for r in series.rows)  # and Ramsch rounds after them
     for total in series.totals():
         assert total.seeger_fabian == seeger_fabian_formula(total, players)
     record = json.loads(json.dumps(list_record(series, id="full")))
