@@ -16,10 +16,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import IllegalActionError, Phase, parse_action
+from ..engine import IllegalActionError, parse_action
 from ..series import ListOptions, Series
 from ..series.record import list_record
-from .protocol import MAX_CHAT, MAX_NAME, REACTIONS, result_json, view_json
+from .protocol import MAX_CHAT, MAX_NAME, REACTIONS, view_json
 
 TIMERS = (0, 30, 60, 120)
 #: Names of the computer players, by seat.
@@ -344,4 +344,4 @@ def _commit(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-__all__ = ["TIMERS", "CommandError", "Phase", "SeatState", "Settings", "TableState", "result_json"]
+__all__ = ["BOT_NAMES", "TIMERS", "CommandError", "SeatState", "Settings", "TableState"]
