@@ -338,7 +338,7 @@ function onMessage(m) {
       break;
     case "error":
       T.busy = false;
-      T.error = DICTS.en[`err.${m.code}`] ? t(`err.${m.code}`) : t("err.generic", { message: m.message });
+      T.error = errorText(m.code);
       if (m.code === "NO_TABLE") { app.innerHTML = `<p class="status">${esc(t("table.gone"))}</p>`; T.closed = true; return; }
       renderTable();
       break;
@@ -922,7 +922,7 @@ function calculatorPage() {
     const res = await fetch("/api/value", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const d = await res.json();
     const out = document.getElementById("calc-out");
-    if (!res.ok) { out.textContent = t("err.generic", { message: d.error?.message || "" }); return; }
+    if (!res.ok) { out.textContent = errorText(d.error?.code || "BAD_REQUEST"); return; }
     const sf = d.seeger_fabian;
     out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: explain(d) }))}</p>
       <p>${esc(d.won ? t("calc.won", { plain: fmt(d.score), sf: fmt(sf.declarer) }) : t("calc.lost", { plain: fmt(d.score), sf: fmt(sf.declarer), others: fmt(sf.others[0]) }))}</p>`;
@@ -949,6 +949,12 @@ function explain(d) {
   let text = `${parts.join(", ")} x ${base} = ${mult * base}`;
   if (d.overbid) text += " " + t("expl.overbid", { bid: d.bid, base, k: d.value / base, value: d.value });
   return text;
+}
+
+// A refusal in the page's language: its own text where there is one, else
+// the reason code (the server's message is English).
+function errorText(code) {
+  return DICTS.en[`err.${code}`] ? t(`err.${code}`) : t("err.code", { code });
 }
 
 const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);

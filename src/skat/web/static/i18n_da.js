@@ -219,7 +219,6 @@ export default {
   "conn.lost": "Forbindelsen blev afbrudt – forbinder igen…",
   "conn.back": "Forbundet.",
 
-  "err.generic": "Ikke muligt: {message}",
   "err.NOT_YOUR_TURN": "Det er ikke din tur.",
   "err.MUST_FOLLOW_SUIT": "Du skal følge kulør.",
   "err.STALE_VERSION": "Spillet er gået videre; prøv igen.",
@@ -275,5 +274,9 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz annonceret {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< bud {bid}: overbud, beregnet {base} x {k} = {value}"
+  "expl.overbid": "< bud {bid}: overbud, beregnet {base} x {k} = {value}",
+  "err.code": "Ikke muligt nu ({code}).",
+  "err.ANNOUNCEMENT_REQUIRES_HAND": "Schneider og Schwarz kan kun annonceres i et Hand-spil.",
+  "err.OUVERT_REQUIRES_HAND": "Åbne farvespil og Grand er Hand-spil.",
+  "err.NOT_APPLICABLE_TO_NULL": "Null har ingen Schneider eller Schwarz."
 };

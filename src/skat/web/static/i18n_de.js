@@ -219,7 +219,6 @@ export default {
   "conn.lost": "Verbindung weg – verbinde neu…",
   "conn.back": "Verbunden.",
 
-  "err.generic": "Nicht möglich: {message}",
   "err.NOT_YOUR_TURN": "Du bist nicht dran.",
   "err.MUST_FOLLOW_SUIT": "Du musst bedienen.",
   "err.STALE_VERSION": "Am Tisch ging es schon weiter; versuch es noch mal.",
@@ -275,5 +274,9 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz angesagt {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< Reizwert {bid}: überreizt, berechnet {base} x {k} = {value}"
+  "expl.overbid": "< Reizwert {bid}: überreizt, berechnet {base} x {k} = {value}",
+  "err.code": "Jetzt nicht möglich ({code}).",
+  "err.ANNOUNCEMENT_REQUIRES_HAND": "Schneider und Schwarz kannst du nur im Handspiel ansagen.",
+  "err.OUVERT_REQUIRES_HAND": "Offene Farb- und Grandspiele sind Handspiele.",
+  "err.NOT_APPLICABLE_TO_NULL": "Null kennt kein Schneider und kein Schwarz."
 };

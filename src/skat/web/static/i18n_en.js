@@ -220,7 +220,6 @@ export default {
   "conn.lost": "Connection lost – reconnecting…",
   "conn.back": "Connected.",
 
-  "err.generic": "Not possible: {message}",
   "err.NOT_YOUR_TURN": "It is not your turn.",
   "err.MUST_FOLLOW_SUIT": "You must follow suit.",
   "err.STALE_VERSION": "The table moved on; try again.",
@@ -276,5 +275,9 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz announced {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< bid {bid}: overbid, charged {base} x {k} = {value}"
+  "expl.overbid": "< bid {bid}: overbid, charged {base} x {k} = {value}",
+  "err.code": "Not possible now ({code}).",
+  "err.ANNOUNCEMENT_REQUIRES_HAND": "Schneider and Schwarz can only be announced in a Hand game.",
+  "err.OUVERT_REQUIRES_HAND": "Ouvert suit and Grand games are Hand games.",
+  "err.NOT_APPLICABLE_TO_NULL": "Null has no Schneider or Schwarz."
 };
