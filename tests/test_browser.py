@@ -643,3 +643,26 @@ def test_no_horizontal_scrolling(clients: Callable[..., Client], viewport: dict[
     play_deal(page, on_phase=check)
     page.click("[data-testid=sheet-button]")
     no_horizontal_scroll(page, "sheet")
+
+
+def test_a_name_and_a_chat_with_markup_show_exactly_as_typed(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 10: text is stored as typed and escaped only where the page puts
+    it into HTML: `Tom & Jerry` shows as such, never as an entity, and markup
+    shows as text instead of being run."""
+    name = 'Tom & "J" <i>'
+    c = clients()
+    page = c.page
+    start_with_bots(c, name)
+    assert name in page.inner_text(".seat.bottom")
+    assert "&amp;" not in page.inner_text("body")
+    assert page.locator(".seat.bottom i").count() == 0  # no element made of the name
+    page.fill("#chat-input", "<b>bold</b> & done")
+    page.press("#chat-input", "Enter")
+    page.wait_for_function(
+        "() => document.getElementById('chat-list').innerText.includes('<b>bold</b> & done')"
+    )
+    assert page.locator("#chat-list b", has_text="bold").count() == 0
+    page.click("[data-testid=sheet-button]")
+    assert name in page.inner_text("[data-testid=sheet] thead")

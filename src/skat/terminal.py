@@ -50,7 +50,8 @@ from .engine import (
 )
 from .engine.deal import POSITION_NAMES
 from .engine.game import EFFECTIVE, TRUMP
-from .players import Player, PlayerError, make_player
+from .players import Player, make_player
+from .players.loop import play_deal
 from .series import ListOptions, Series
 
 SEAT_NAMES = ("You", "Left", "Right")
@@ -382,11 +383,16 @@ class TerminalGame:
         self.on_prompt = on_prompt
         self.symbols = (console.encoding or "").lower().replace("-", "").startswith("utf")
         self.names = list(SEAT_NAMES)
-        self.bots: list[Player | None] = [
-            None,
-            *(make_player(name, bot_rng(seed, seat)) for seat, name in enumerate(opponents, 1)),
+        # the person is a player like the computer players: one game loop for all
+        self.players: list[Player] = [
+            _Person(self),
+            *(
+                _Paused(make_player(name, bot_rng(seed, seat)), pause)
+                for seat, name in enumerate(opponents, 1)
+            ),
         ]
         self.series = Series(options, seed=seed, names=self.names)
+        self._before: View = self.series.deal.view(0)  # the person's view before a move
 
     # -- output helpers
     def say(self, markup: str = "", end: str = "\n") -> None:
@@ -470,29 +476,14 @@ class TerminalGame:
         if deal.forced_ramsch:
             self.say("[bold]Ramsch round[/]: no bidding; take as few card points as you can.")
         self.say(f"Your cards: {self.cards(sorted_cards(view.hand, hand_order(view)))}")
-        while not deal.is_terminal():
-            seat = deal.current_seat
-            assert seat is not None
-            before = deal.view(0)
-            if seat == 0:
-                action = self.ask(before)
-            else:
-                bot = self.bots[seat]
-                assert bot is not None
-                if self.pause:
-                    time.sleep(self.pause)
-                action = bot.choose(deal.view(seat))
-            try:
-                series.apply(action, seat)
-            except IllegalActionError as exc:
-                if seat == 0:  # checked before; never expected
-                    self.say(f"[red]✗[/] {escape(exc.message)}")
-                    continue
-                raise PlayerError(f"{self.names[seat]} chose '{action}': {exc}") from exc
-            for bot in self.bots:
-                if bot is not None:
-                    bot.notify(seat, action)
-            self.narrate(before, deal.view(0))
+        self._before = view
+
+        def narrate(deal: Deal, seat: int, action: Action) -> None:
+            after = deal.view(0)
+            self.narrate(self._before, after)
+            self._before = after
+
+        play_deal(deal, self.players, on_action=narrate, apply=series.apply)
         self.show_result(deal.view(0))
 
     # -- the human's turn
@@ -556,13 +547,9 @@ class TerminalGame:
         ph = view.phase
         head = f"[bold cyan]» Your turn[/] ({pos})"
         if ph is Phase.BIDDING:
-            legal = view.legal_actions
-            if any(isinstance(a, Hold) for a in legal):
-                bidder = self._last_bidder(view)
-                head += f": {self.who(bidder)} bids {view.bid}. Do you hold?"
-            elif (
-                len(legal) == 2 and legal[1] == Bid(18) and view.bid == 0 and self._others_out(view)
-            ):
+            if view.listener == 0 and view.bidder is not None:
+                head += f": {self.who(view.bidder)} bids {view.bid}. Do you hold?"
+            elif view.listener is None and view.bidder == 0:
                 head += ": both others passed. Play at 18, or pass (throw in)?"
             else:
                 now = f"the bid stands at {view.bid}" if view.bid else "nobody has bid yet"
@@ -631,17 +618,6 @@ class TerminalGame:
             )
         elif view.phase is Phase.PLAY:
             self.say("You lead.")
-
-    def _last_bidder(self, view: View) -> int:
-        for seat, text in reversed(view.history):
-            if text.startswith("bid "):
-                return seat
-        return view.seats[1]
-
-    @staticmethod
-    def _others_out(view: View) -> bool:
-        passed = {s for s, t in view.history if t == "pass"}
-        return len(passed - {0}) == 2
 
     def show_help(self, view: View) -> None:
         self.say(
@@ -815,3 +791,36 @@ class TerminalGame:
                 self.say("[bold green]You win the list. Well played![/]")
             else:
                 self.say(f"{self.who(top[0].seat)} wins the list.")
+
+
+class _Person:
+    """The person at the terminal as a `Player`: asked through the menu."""
+
+    name = "person"
+
+    def __init__(self, game: TerminalGame) -> None:
+        self.game = game
+
+    def choose(self, view: View) -> Action:
+        return self.game.ask(view)  # checked against the rules before it returns
+
+    def notify(self, seat: int, action: Action) -> None:
+        return None
+
+
+class _Paused:
+    """A computer player that waits ``pause`` seconds before each move, so the
+    person can follow."""
+
+    def __init__(self, player: Player, pause: float) -> None:
+        self.player = player
+        self.name = player.name
+        self.pause = pause
+
+    def choose(self, view: View) -> Action:
+        if self.pause:
+            time.sleep(self.pause)
+        return self.player.choose(view)
+
+    def notify(self, seat: int, action: Action) -> None:
+        self.player.notify(seat, action)

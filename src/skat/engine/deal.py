@@ -21,6 +21,8 @@ from enum import Enum
 from typing import NamedTuple
 
 from .actions import (
+    CLAIM,
+    CONCEDE,
     HOLD,
     KONTRA,
     NO_KONTRA,
@@ -554,6 +556,20 @@ class Deal:
                 return _RE_ACTIONS
             return (NO_KONTRA, KONTRA) if self._can_kontra(p) else (NO_KONTRA,)
         return ()
+
+    def offers(self, seat: int) -> tuple[Action, ...]:
+        """The special moves open to ``seat`` now, beside `legal_actions`:
+        ``concede`` during trick play (not in Ramsch; a defender once) and
+        ``claim`` for the declarer (once). ``timeout`` and ``leave`` come from
+        the table, never from a player, and are not offered."""
+        if self._phase is not Phase.PLAY or self._g == _RAMSCH:
+            return ()
+        p = self._pos[seat] if 0 <= seat < len(self._pos) else -1
+        if p < 0:
+            return ()
+        if p == self._declarer:
+            return (CONCEDE,) if self._claimed else (CONCEDE, CLAIM)
+        return () if self._conceded >> p & 1 else (CONCEDE,)
 
     def _announce_ok(self, c: Contract) -> bool:
         try:
@@ -1202,6 +1218,10 @@ def _view(deal: Deal, seat: int | None) -> View:
             history.append((s, "discard"))
         else:
             history.append((s, str(a)))
+    bidder = listener = None
+    if deal._phase is Phase.BIDDING:
+        bidder = deal._seats[deal._bidder]
+        listener = None if deal._stage == 3 else deal._seats[deal._listener]
     sizes = [0] * deal.players
     for p, s in enumerate(deal._seats):
         sizes[s] = deal._hands[p].bit_count()
@@ -1231,4 +1251,7 @@ def _view(deal: Deal, seat: int | None) -> View:
         history=tuple(history),
         result=deal._result,
         dealt=tuple(CardSet(m) for m in deal._dealt) if done else None,
+        bidder=bidder,
+        listener=listener,
+        offers=deal.offers(seat) if seat is not None else (),
     )

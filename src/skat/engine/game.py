@@ -177,21 +177,31 @@ class Contract:
         flags = ("hand", "schneider", "schwarz", "ouvert")
         return " ".join([self.game.label, *(f for f in flags if getattr(self, f))])
 
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The name as keys, the highest announcement only (R3.4 implies the
+        rest): ``('grand', 'hand', 'schwarz')``, ``('clubs', 'ouvert')``,
+        ``('null', 'hand', 'ouvert')``. Front ends word each key."""
+        out = [self.game.label]
+        suit_ouvert = self.ouvert and self.game != GameType.NULL
+        if self.hand and not suit_ouvert:
+            out.append("hand")
+        if not suit_ouvert:
+            if self.schwarz:
+                out.append("schwarz")
+            elif self.schneider:
+                out.append("schneider")
+        if self.ouvert:
+            out.append("ouvert")
+        return tuple(out)
+
     def describe(self) -> str:
         """Human form: ``'Grand Hand Schwarz announced'``, ``'Clubs ouvert'``."""
-        words = [self.game.label.capitalize()]
-        if self.hand and not (self.ouvert and self.game != GameType.NULL):
-            words.append("Hand")
-        if self.ouvert and self.game != GameType.NULL:
-            words.append("ouvert")
-        else:
-            if self.schwarz:
-                words.append("Schwarz announced")
-            elif self.schneider:
-                words.append("Schneider announced")
-            if self.ouvert:
-                words.append("Ouvert")
-        return " ".join(words)
+        names = {"hand": "Hand", "schneider": "Schneider announced"}
+        names["schwarz"] = "Schwarz announced"
+        names["ouvert"] = "ouvert" if self.game != GameType.NULL else "Ouvert"
+        first, *rest = self.words
+        return " ".join([first.capitalize(), *(names[w] for w in rest)])
 
     @classmethod
     def parse(cls, text: str) -> Contract:

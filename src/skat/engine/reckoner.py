@@ -60,6 +60,8 @@ class Reckoning:
                 "others": [self.others] * (self.players - 1),
             },
             "explanation": v.explanation,
+            "parts": [list(step) for step in v.parts],
+            "words": list(self.contract.words),
             "levels": v.levels,
             "bid": v.bid,
             "hand": self.contract.hand,

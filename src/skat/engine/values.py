@@ -54,6 +54,11 @@ _LEVEL_NAMES = (
     "Schwarz announced",
     "Ouvert",
 )
+#: The levels as keys (for `Valuation.parts`), in the order of `_LEVEL_NAMES`.
+LEVEL_KEYS = tuple(n.lower().replace(" ", "_") for n in _LEVEL_NAMES)
+_WORDS = {"with": "with", "without": "without", "game": "game"} | dict(
+    zip(LEVEL_KEYS, _LEVEL_NAMES, strict=True)
+)
 
 
 class Valuation(NamedTuple):
@@ -71,24 +76,49 @@ class Valuation(NamedTuple):
     levels: int = 0  # bit i set: level _LEVEL_NAMES[i] counts
 
     @property
+    def parts(self) -> tuple[tuple[str, int], ...]:
+        """The value's reckoning as ``(term, number)`` steps, for front ends to
+        word in any language without knowing the rules (R5, R6.5):
+
+        - suit and Grand: ``("with"|"without", n)``, ``("game", n + 1)``, one
+          ``(level, running multiplier)`` per level that counts (``hand``,
+          ``schneider``, ``schneider_announced``, ``schwarz``,
+          ``schwarz_announced``, ``ouvert``), ``("base", base value)``,
+          ``("total", multiplier x base)``; when overbid also ``("bid", bid)``
+          and ``("charged", multiple of the base)``, ``("value", charged amount)``;
+        - Null: ``("null", value)`` (the contract says which Null).
+        """
+        c = self.contract
+        if c.game == GameType.NULL:
+            return (("null", self.value),)
+        n = abs(self.matadors)
+        out: list[tuple[str, int]] = [("with" if self.matadors > 0 else "without", n)]
+        mult = n + 1
+        out.append(("game", mult))
+        for i, key in enumerate(LEVEL_KEYS):
+            if self.levels >> i & 1:
+                mult += 1
+                out.append((key, mult))
+        base = BASE_VALUE[c.game]
+        out += [("base", base), ("total", mult * base)]
+        if self.overbid:
+            out += [("bid", self.bid), ("charged", self.value // base), ("value", self.value)]
+        return tuple(out)
+
+    @property
     def explanation(self) -> str:
         """In words: ``'with 2, game 3, Hand 4 x 12 = 48'`` (and the overbid charge)."""
         c = self.contract
         if c.game == GameType.NULL:
             name = "Null" + (" Ouvert" if c.ouvert else "") + (" Hand" if c.hand else "")
             return f"{name} = {self.value}"
-        n = abs(self.matadors)
-        parts = [("with" if self.matadors > 0 else "without") + f" {n}", f"game {n + 1}"]
-        mult = n + 1
-        for i, name in enumerate(_LEVEL_NAMES):
-            if self.levels >> i & 1:
-                mult += 1
-                parts.append(f"{name} {mult}")
-        base = BASE_VALUE[c.game]
-        text = f"{', '.join(parts)} x {base} = {mult * base}"
+        steps = dict(self.parts)
+        words = [f"{_WORDS[k]} {n}" for k, n in self.parts if k in _WORDS]
+        text = f"{', '.join(words)} x {steps['base']} = {steps['total']}"
         if self.overbid:
             text += (
-                f" < bid {self.bid}: overbid, charged {base} x {self.value // base} = {self.value}"
+                f" < bid {self.bid}: overbid, charged {steps['base']} x {steps['charged']}"
+                f" = {self.value}"
             )
         return text
 

@@ -49,6 +49,13 @@ class View:
     history: tuple[tuple[int, str], ...]
     result: DealResult | None = None
     dealt: tuple[CardSet, ...] | None = None  # hands by position + dealt skat, after the end
+    # the auction's stage (R2): the seat that bids and the seat it bids to
+    # (None when nobody listens: forehand alone may still bid 18)
+    bidder: int | None = None
+    listener: int | None = None
+    # moves beside the game moves that the seat may make now: `concede`
+    # (not in Ramsch), `claim` (the declarer); never chosen by the game loop
+    offers: tuple[Action, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def known_cards(self) -> CardSet:

@@ -142,6 +142,9 @@ def verify_list(data: dict[str, Any]) -> list[str]:
     stored = data.get("sheet")
     if stored is not None:
         ours = [row.to_dict() for row in rebuilt.series.rows]
+        for a, b in zip(stored, ours, strict=False):  # records before rows had `contract`
+            if isinstance(a, dict) and "contract" not in a:
+                b.pop("contract", None)
         if stored != ours:
             bad = [i + 1 for i, (a, b) in enumerate(zip(stored, ours, strict=False)) if a != b]
             if len(stored) != len(ours):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..engine import DealResult
+from ..engine import Contract, DealResult
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,9 @@ class SheetRow:
     plain: tuple[int, ...]
     seeger_fabian: tuple[int, ...]
     ramsch_points: tuple[int, ...] | None = None  # per seat (0 for the dealer at four)
+    # the contract as fields (game, hand, schneider, schwarz, ouvert), so that
+    # front ends need not parse `game` back from its English words
+    contract: Contract | None = None
 
     @classmethod
     def from_result(
@@ -65,6 +68,7 @@ class SheetRow:
             plain=result.plain,
             seeger_fabian=result.seeger_fabian,
             ramsch_points=ramsch_points,
+            contract=c if result.kind == "game" else None,
         )
 
     def entries(self, scoring: str) -> tuple[int, ...]:
@@ -75,6 +79,19 @@ class SheetRow:
         for k in ("plain", "seeger_fabian", "ramsch_points"):
             if out[k] is not None:
                 out[k] = list(out[k])
+        c = self.contract
+        out["contract"] = (
+            None
+            if c is None
+            else {
+                "game": c.game.label,
+                "hand": c.hand,
+                "schneider": c.schneider,
+                "schwarz": c.schwarz,
+                "ouvert": c.ouvert,
+                "words": list(c.words),
+            }
+        )
         return out
 
 

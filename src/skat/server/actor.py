@@ -1,10 +1,13 @@
 """One actor per table: every change goes through its queue (ARCHITECTURE.md).
 
-Commands from humans, computer players, timers and the server itself are
-handled one at a time: the table validates (the engine decides legality),
-the store appends the events **before** anything is published, then every
-connection receives its own projection. Computer players think off the
-event loop in a thread pool, with a time budget per move.
+Commands from people, computer players, timers and the server itself are
+handled one at a time: the table plans the events (the engine decides
+legality), the store appends them **before** anything is published, the
+table applies them, and every connection receives its own projection.
+
+What the table waits for (a computer player's move, a person's turn timer
+or grace, the next deal) is keyed by the game clock: chat, reactions and
+seat changes leave a thinking computer player and a running timer alone.
 """
 
 from __future__ import annotations
@@ -14,16 +17,20 @@ import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, assert_never
 
-from ..engine import Action, parse_action
+from ..engine import Action
 from ..players import Player, make_player
-from .protocol import encode, view_json
+from . import events as ev
+from . import projection
+from . import protocol as p
+from .errors import CommandError, ErrorCode
 from .store import Store
-from .table import CommandError, TableState
+from .table import TableState
+from .tokens import hash_token, new_token
 
 log = logging.getLogger("skat.server")
 HISTORY = 256  # events kept for resending to a client that reconnects
@@ -71,17 +78,62 @@ class Conn:
         if self.closed:
             return
         try:
-            await self._send(encode(message))
+            await self._send(p.encode(message))
         except Exception:  # the socket went away; the endpoint cleans up
             self.closed = True
 
 
+# ------------------------------------------------------------------ commands
 @dataclass
-class Command:
-    kind: str  # sit act next fill start leave reclaim chat react timeout bot_act hello expire
-    conn: Conn | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    version: int | None = None
+class Inbound:
+    """A parsed client message from a connection."""
+
+    conn: Conn
+    msg: p.ClientMessage
+
+
+@dataclass
+class BotMove:
+    """A computer player's move, thought out at ``game_version``."""
+
+    seat: int
+    action: str
+    game_version: int
+
+
+@dataclass
+class TimeUp:
+    """The turn timer or the disconnect grace of ``seat`` ran out."""
+
+    seat: int
+    game_version: int
+
+
+@dataclass
+class DealDue:
+    """Time to deal the next deal after the one settled at ``game_version``."""
+
+    game_version: int
+
+
+@dataclass
+class Expire:
+    """The table is idle too long."""
+
+
+@dataclass
+class Disconnected:
+    """A person's last connection to their seat went away."""
+
+    seat: int
+
+
+Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected
+
+
+@dataclass
+class _Queued:
+    command: Command
     done: asyncio.Future[None] | None = None
 
 
@@ -93,13 +145,18 @@ class TableActor:
         self.store = store
         self.pool = pool
         self.config = config
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self.conns: set[Conn] = set()
-        self.history: deque[tuple[int, str, dict[str, Any]]] = deque(maxlen=HISTORY)
+        # (version, event, where an Act landed in its deal) for reconnects
+        self.history: deque[tuple[int, ev.TableEvent, projection.ActRef | None]] = deque(
+            maxlen=HISTORY
+        )
         self.gone_since: dict[int, float] = {}
         self.last_event = time.time()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
+        self._wait_key: tuple[Any, ...] | None = None
+        self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
         self._bots: dict[int, Player] = {}
         self.on_again: Callable[[TableState], Awaitable[str]] | None = None
 
@@ -121,11 +178,15 @@ class TableActor:
                     pass
         self._task = self._timer = None
 
-    async def submit(self, cmd: Command) -> None:
+    async def submit(self, command: Command) -> None:
         """Queue a command and wait until it has been handled."""
-        cmd.done = asyncio.get_running_loop().create_future()
-        await self.queue.put(cmd)
-        await cmd.done
+        done = asyncio.get_running_loop().create_future()
+        await self.queue.put(_Queued(command, done))
+        await done
+
+    def post(self, command: Command) -> None:
+        """Queue a command without waiting for it."""
+        self.queue.put_nowait(_Queued(command))
 
     def connected_seats(self) -> set[int]:
         return {c.seat for c in self.conns if c.seat is not None and not c.closed}
@@ -133,167 +194,148 @@ class TableActor:
     # ---------------------------------------------------------------- loop
     async def _run(self) -> None:
         while True:
-            cmd = await self.queue.get()
+            item = await self.queue.get()
+            conn = item.command.conn if isinstance(item.command, Inbound) else None
             try:
-                await self._handle(cmd)
+                await self._handle(item.command)
             except CommandError as exc:
-                if cmd.conn is not None:
-                    await cmd.conn.send({"type": "error", "code": exc.code, "message": exc.message})
+                if conn is not None:
+                    await conn.send(exc.to_message())
+                if isinstance(item.command, BotMove):
+                    self._wait_key = None  # a refused computer move: think again
             except Exception:  # a bug must not kill the table
-                log.exception("table %s: command %s failed", self.state.id, cmd.kind)
-                if cmd.conn is not None:
-                    await cmd.conn.send(
-                        {"type": "error", "code": "SERVER_ERROR", "message": "internal error"}
+                log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
+                if conn is not None:
+                    await conn.send(
+                        CommandError(ErrorCode.SERVER_ERROR, "internal error").to_message()
                     )
             finally:
-                if cmd.done is not None and not cmd.done.done():
-                    cmd.done.set_result(None)
+                if item.done is not None and not item.done.done():
+                    item.done.set_result(None)
+                self._schedule()
 
-    async def _handle(self, cmd: Command) -> None:
+    async def _handle(self, command: Command) -> None:
         st = self.state
-        conn = cmd.conn
-        k = cmd.kind
-        d = cmd.data
-        if k == "hello":
-            await self._hello(cmd)
-            return
-        if k == "disconnect":
-            self._schedule()
-            return
-        if k in ("sit", "act", "next", "leave", "reclaim", "again") and st.status == "expired":
-            raise CommandError("TABLE_CLOSED", "this table has expired")
-        events: list[tuple[str, dict[str, Any]]]
-        if k == "sit":
-            assert conn is not None
-            if conn.seat is not None:
-                raise CommandError("ALREADY_SEATED", "you have a seat at this table")
-            events = st.plan_sit(d["name"], d.get("seat"), d["token_hash"])
-        elif k == "fill" or k == "start":
-            if not st.is_creator(d["creator"]):
-                raise CommandError("NOT_CREATOR", "only the table's creator can do that")
-            events = st.plan_fill() if k == "fill" else st.plan_start()
-        elif k == "act":
-            seat = self._seat(conn)
-            events = st.plan_act(seat, d["action"], cmd.version)
-        elif k == "bot_act":
-            if cmd.version != st.version:
-                return  # the table moved on while the computer player thought
-            seat = d["seat"]
-            events = st.plan_act(seat, d["action"], None, auto=st.seats[seat].bot is None)
-        elif k == "timeout":
-            seat = d["seat"]
-            if cmd.version != st.version or st.to_move() != seat or st.seats[seat].auto:
-                return
-            events = [("auto", {"seat": seat, "on": True})]
-        elif k == "next":
-            if conn is not None:
+        match command:
+            case Inbound(conn=conn, msg=msg):
+                await self._inbound(conn, msg)
+            case BotMove(seat=seat, action=action, game_version=gv):
+                if gv != st.game_version or st.to_move() != seat:
+                    return  # the game moved on while the computer player thought
+                s = st.seats[seat]
+                if s.bot is None and not s.auto:
+                    return  # the person took the seat back
+                await self._commit_all(st.plan_act(seat, action, None, auto=s.bot is None))
+            case TimeUp(seat=seat, game_version=gv):
+                if gv == st.game_version and st.to_move() == seat:
+                    await self._commit_all(st.plan_auto(seat, True))
+            case DealDue(game_version=gv):
+                if gv == st.game_version and st.deal_over():
+                    await self._commit_all(st.plan_next())
+            case Expire():
+                await self._commit_all(st.plan_expire())
+            case Disconnected():
+                pass  # the schedule after every command starts the grace
+            case _:  # pragma: no cover - mypy proves every command is handled
+                assert_never(command)
+
+    async def _inbound(self, conn: Conn, msg: p.ClientMessage) -> None:
+        st = self.state
+        if st.status == "expired" and isinstance(
+            msg, p.Sit | p.Act | p.Next | p.Leave | p.Reclaim | p.Again
+        ):
+            raise CommandError(ErrorCode.TABLE_CLOSED, "this table has expired")
+        match msg:
+            case p.Hello(token=token, last_version=last):
+                await self._hello(conn, token, last)
+            case p.Sit(name=name, seat=seat):
+                if conn.seat is not None:
+                    raise CommandError(ErrorCode.ALREADY_SEATED, "you have a seat at this table")
+                token = new_token()
+                planned = st.plan_sit(name, seat, hash_token(token))
+                await self._commit_all(planned)
+                sat = planned[0]
+                assert isinstance(sat, ev.Sit)
+                conn.seat, conn.token = sat.seat, token
+                await conn.send(
+                    {"type": "seated", "seat": sat.seat, "token": token, "version": st.version}
+                )
+                await conn.send(
+                    projection.snapshot(st, sat.seat, self.connected_seats(), conn.muted)
+                )
+            case p.Fill(creator=creator) | p.Start(creator=creator):
+                if not st.is_creator(creator):
+                    raise CommandError(
+                        ErrorCode.NOT_CREATOR, "only the table's creator can do that"
+                    )
+                await self._commit_all(
+                    st.plan_fill() if isinstance(msg, p.Fill) else st.plan_start()
+                )
+            case p.Act(action=action, version=version):
+                await self._commit_all(st.plan_act(self._seat(conn), action, version))
+            case p.Next():
                 self._seat(conn)
-            elif not st.deal_over():
-                return
-            events = st.plan_next()
-        elif k == "leave":
-            seat = self._seat(conn)
-            events = st.plan_leave(seat, d.get("keep_bot", True))
-            assert conn is not None
-            conn.seat = None
-        elif k == "reclaim":
-            seat = self._seat(conn)
-            if not st.seats[seat].auto:
-                return
-            events = [("auto", {"seat": seat, "on": False})]
-        elif k == "chat":
-            events = st.plan_chat(conn.seat if conn else None, d["text"])
-        elif k == "react":
-            events = st.plan_react(conn.seat if conn else None, d["emoji"])
-        elif k == "again":
-            self._seat(conn)
-            if st.status != "finished":
-                raise CommandError("WRONG_PHASE", "the list is not over")
-            if st.next_table is None:
-                assert self.on_again is not None
-                new_id = await self.on_again(st)
-                events = [("again", {"table": new_id})]
-            else:
-                events = []
-        elif k == "expire":
-            if st.status in ("finished", "expired"):
-                return
-            events = [("expire", {})]
-        else:
-            raise CommandError("BAD_MESSAGE", f"unknown command {k}")
-        for kind, payload in events:
-            await self._commit(kind, payload)
-        if k == "sit" and conn is not None:
-            conn.seat = events[0][1]["seat"]
-            await conn.send(
-                {"type": "seated", "seat": conn.seat, "token": d["token"], "version": st.version}
-            )
-            await conn.send(st.snapshot(conn.seat, self.connected_seats(), conn.muted))
-        self._schedule()
+                await self._commit_all(st.plan_next())
+            case p.Leave(keep_bot=keep_bot):
+                seat = self._seat(conn)
+                await self._commit_all(st.plan_leave(seat, keep_bot))
+                for c in self.conns:  # every device of that seat now watches
+                    if c.seat == seat:
+                        c.seat, c.token = None, None
+                conn.seat = None
+            case p.Reclaim():
+                await self._commit_all(st.plan_auto(self._seat(conn), False))
+            case p.Chat(text=text):
+                await self._commit_all(st.plan_chat(conn.seat, text))
+            case p.React(emoji=emoji):
+                await self._commit_all(st.plan_react(conn.seat, emoji))
+            case p.Mute(seat=seat, on=on):
+                (conn.muted.add if on else conn.muted.discard)(seat)
+            case p.Again():
+                self._seat(conn)
+                if st.status != "finished":
+                    raise CommandError(ErrorCode.WRONG_PHASE, "the list is not over")
+                if st.next_table is None:
+                    assert self.on_again is not None
+                    new_id = await self.on_again(st)
+                    await self._commit_all([ev.Again(table=new_id)])
+            case p.Ping():
+                await conn.send({"type": "pong"})
+            case _:  # pragma: no cover - mypy proves every message is handled
+                assert_never(msg)
 
     def _seat(self, conn: Conn | None) -> int:
         if conn is None or conn.seat is None:
-            raise CommandError("NOT_SEATED", "take a seat first")
+            raise CommandError(ErrorCode.NOT_SEATED, "take a seat first")
         return conn.seat
 
-    async def _commit(self, kind: str, payload: dict[str, Any]) -> None:
+    async def _commit_all(self, events: list[ev.TableEvent]) -> None:
+        for event in events:
+            await self._commit(event)
+
+    async def _commit(self, event: ev.TableEvent) -> None:
         """Persist, apply, publish: in this order."""
         st = self.state
         before = st.status
+        kind, payload = ev.to_row(event)
         await self.store.append(st.id, st.version + 1, kind, payload)
-        st.apply(kind, payload)
+        st.apply(event)
         self.last_event = time.time()
         if st.status != before:
             await self.store.set_status(st.id, st.status)
-        self.history.append((st.version, kind, payload))
-        await self._publish(kind, payload)
-
-    async def _publish(self, kind: str, payload: dict[str, Any]) -> None:
-        st = self.state
+        self.history.append((st.version, event, st.act_ref(event)))
         seats = self.connected_seats()
-        sheet_changed = kind in ("start", "next") or (
-            kind == "act" and st.series is not None and st.series.deal.is_terminal()
-        )
         for conn in list(self.conns):
             await conn.send(
-                self._event_message(conn, st.version, kind, payload, seats, full=sheet_changed)
+                projection.event_message(st, st.version, event, conn.seat, conn.muted, seats)
             )
 
-    def _event_message(
-        self,
-        conn: Conn,
-        version: int,
-        kind: str,
-        payload: dict[str, Any],
-        seats: set[int],
-        full: bool,
-    ) -> dict[str, Any]:
+    async def _hello(self, conn: Conn, token: str | None, last: int | None) -> None:
         st = self.state
-        event = st.public_event(kind, payload, conn.seat)
-        if kind == "chat" and payload.get("seat") in conn.muted:
-            event = {"kind": "chat", "muted": True, "seat": payload.get("seat")}
-        msg: dict[str, Any] = {"type": "event", "version": version, "event": event}
-        if full:
-            msg["state"] = st.snapshot(conn.seat, seats, conn.muted)
-        elif st.series is not None:
-            deal = st.series.deal
-            msg["view"] = view_json(deal.view(conn.seat))
-            msg["seats"] = (
-                st.snapshot(conn.seat, seats)["seats"]
-                if kind in ("sit", "bot", "leave", "auto")
-                else None
-            )
-        return msg
-
-    async def _hello(self, cmd: Command) -> None:
-        st = self.state
-        conn = cmd.conn
-        assert conn is not None
-        token = cmd.data.get("token")
         seat = st.seat_of_token(token) if token else None
         if token and seat is None:
             await conn.send(
-                {"type": "error", "code": "BAD_TOKEN", "message": "unknown seat token; watching"}
+                CommandError(ErrorCode.BAD_TOKEN, "unknown seat token; watching").to_message()
             )
         conn.seat = seat
         conn.token = token if seat is not None else None
@@ -301,59 +343,79 @@ class TableActor:
         if seat is not None:
             self.gone_since.pop(seat, None)
         await conn.send({"type": "welcome", "table": st.id, "seat": seat, "version": st.version})
-        last = cmd.data.get("last_version")
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
-            for version, kind, payload in self.history:
+            text = projection.act_texts(st.series, seat)
+            for version, event, ref in self.history:
                 if version > last:
-                    event = st.public_event(kind, payload, seat)
-                    await conn.send(
-                        {"type": "event", "version": version, "event": event, "replayed": True}
+                    message = projection.event_json(
+                        event,
+                        seat,
+                        conn.muted,
+                        lambda ref=ref: text(ref),  # type: ignore[misc]
                     )
-        await conn.send(st.snapshot(seat, self.connected_seats(), conn.muted))
-        if seat is not None and st.seats[seat].auto:
-            await self._commit("auto", {"seat": seat, "on": False})  # the human is back
-        self._schedule()
+                    await conn.send(
+                        {"type": "event", "version": version, "event": message, "replayed": True}
+                    )
+        await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
+        if seat is not None:
+            await self._commit_all(st.plan_auto(seat, False))  # the person is back
 
     async def disconnect(self, conn: Conn) -> None:
         conn.closed = True
         self.conns.discard(conn)
         if conn.seat is not None and conn.seat not in self.connected_seats():
             self.gone_since[conn.seat] = time.monotonic()
-            await self.queue.put(Command("disconnect"))
+            self.post(Disconnected(conn.seat))
 
     # ----------------------------------------------------- bots and timers
     def _schedule(self) -> None:
+        """Arm what the table waits for, unless it is armed already."""
+        key, wait = self._waiting()
+        if key is not None and key == self._wait_key:
+            return
         if self._timer is not None and not self._timer.done():
             self._timer.cancel()
-        self._timer = None
+        self._wait_key = key
+        self._timer = None if wait is None else asyncio.create_task(wait())
+
+    def _waiting(
+        self,
+    ) -> tuple[tuple[Any, ...] | None, Callable[[], Coroutine[Any, Any, None]] | None]:
+        """The key of what the table waits for now (it changes only with the
+        game clock, the seat to move, who holds it and whether it is online)
+        and how to wait for it."""
         st = self.state
+        gv = st.game_version
         if st.status != "playing" or st.series is None:
-            return
+            return None, None
         if st.deal_over():
-            self._timer = asyncio.create_task(self._later(self.config.next_delay, Command("next")))
-            return
+            return ("next", gv), lambda: self._later(self.config.next_delay, DealDue(gv))
         seat = st.to_move()
         if seat is None:
-            return
+            return None, None
         s = st.seats[seat]
         if s.bot is not None or s.auto:
-            self._timer = asyncio.create_task(self._bot_move(seat, st.version))
-            return
+            return ("bot", gv, seat, s.bot), lambda: self._bot_move(seat, gv)
+        now = time.monotonic()
+        if self._turn_since[0] != gv:
+            self._turn_since = (gv, now)
         delays = []
         if st.settings.timer:
-            delays.append(float(st.settings.timer))
-        if seat not in self.connected_seats():
-            since = self.gone_since.setdefault(seat, time.monotonic())
-            delays.append(max(0.0, self.config.grace - (time.monotonic() - since)))
-        if delays:
-            cmd = Command("timeout", data={"seat": seat}, version=st.version)
-            self._timer = asyncio.create_task(self._later(min(delays), cmd))
+            delays.append(max(0.0, st.settings.timer - (now - self._turn_since[1])))
+        online = seat in self.connected_seats()
+        if not online:
+            since = self.gone_since.setdefault(seat, now)
+            delays.append(max(0.0, self.config.grace - (now - since)))
+        key = ("turn", gv, seat, online)
+        if not delays:
+            return key, None
+        delay = min(delays)
+        return key, lambda: self._later(delay, TimeUp(seat, gv))
 
-    async def _later(self, delay: float, cmd: Command) -> None:
+    async def _later(self, delay: float, command: Command) -> None:
         await asyncio.sleep(delay)
-        cmd.version = self.state.version if cmd.version is None else cmd.version
-        await self.queue.put(cmd)
+        self.post(command)
 
     def _bot(self, seat: int) -> Player:
         name = self.state.seats[seat].bot or self.state.settings.bot
@@ -363,7 +425,7 @@ class TableActor:
             self._bots[seat] = player
         return player
 
-    async def _bot_move(self, seat: int, version: int) -> None:
+    async def _bot_move(self, seat: int, game_version: int) -> None:
         st = self.state
         assert st.series is not None
         view = st.series.deal.view(seat)
@@ -382,17 +444,18 @@ class TableActor:
         rest = self.config.bot_delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
-        await self.queue.put(
-            Command("bot_act", data={"seat": seat, "action": str(action)}, version=version)
-        )
+        self.post(BotMove(seat, str(action), game_version))
 
 
-def rebuild(state: TableState, events: list[Any]) -> None:
-    """Apply stored events to a fresh state (recovery)."""
-    for e in events:
-        if e.version != state.version + 1:
-            raise RuntimeError(f"table {state.id}: event {e.version} after {state.version}")
-        state.apply(e.kind, e.payload)
-
-
-__all__ = ["Command", "Conn", "ServerConfig", "TableActor", "parse_action", "rebuild"]
+__all__ = [
+    "BotMove",
+    "Command",
+    "Conn",
+    "DealDue",
+    "Disconnected",
+    "Expire",
+    "Inbound",
+    "ServerConfig",
+    "TableActor",
+    "TimeUp",
+]

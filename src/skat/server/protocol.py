@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 
-from ..engine import DealResult, Trick, View
+from .errors import ErrorCode
 
 MAX_MESSAGE_BYTES = 4096
 MAX_NAME = 24
@@ -83,9 +83,9 @@ _encoder = msgspec.json.Encoder()
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = str(code)
         self.message = message
 
 
@@ -93,94 +93,14 @@ def decode(raw: str | bytes) -> ClientMessage:
     """Parse one client message; raises `ProtocolError` (TOO_LARGE, BAD_MESSAGE)."""
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("TOO_LARGE", f"messages are limited to {MAX_MESSAGE_BYTES} bytes")
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, f"messages are limited to {MAX_MESSAGE_BYTES} bytes"
+        )
     try:
         return _decoder.decode(data)
     except msgspec.DecodeError as exc:
-        raise ProtocolError("BAD_MESSAGE", str(exc)[:200]) from None
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)[:200]) from None
 
 
 def encode(obj: Any) -> str:
     return _encoder.encode(obj).decode()
-
-
-# ---------------------------------------------------------------- projections
-def _cards(cs: Any) -> list[str] | None:
-    return None if cs is None else [c.name for c in cs]
-
-
-def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
-    return {
-        "leader": seats[t.leader],
-        "cards": [c.name for c in t.cards],
-        "winner": seats[t.winner],
-    }
-
-
-def result_json(r: DealResult) -> dict[str, Any]:
-    val = r.valuation
-    c = r.contract
-    return {
-        "kind": r.kind,
-        "declarer": r.declarer_seat,
-        "bid": r.bid,
-        "game": c.describe() if c is not None else None,
-        "won": r.won,
-        "value": r.value,
-        "matadors": val.matadors if val else 0,
-        "declarer_points": r.declarer_points,
-        "declarer_tricks": r.declarer_tricks,
-        "schneider": bool(val and val.schneider),
-        "schwarz": bool(val and val.schwarz),
-        "overbid": bool(val and val.overbid),
-        "explanation": val.explanation if val else None,
-        "levels": val.levels if val else 0,
-        "multiplier": val.multiplier if val else 0,
-        "contract": None
-        if c is None
-        else {"game": c.game.label, "hand": c.hand, "ouvert": c.ouvert},
-        "ended": r.ended,
-        "kontra": r.kontra,
-        "re": r.re,
-        "bock_factor": r.bock_factor,
-        "plain": list(r.plain),
-        "seeger_fabian": list(r.seeger_fabian),
-        "ramsch_points": list(r.ramsch_points) if r.ramsch_points else None,
-    }
-
-
-def view_json(v: View) -> dict[str, Any]:
-    """A seat's view as JSON: exactly what `View` holds, nothing more."""
-    c = v.contract
-    return {
-        "seat": v.seat,
-        "position": v.position,
-        "dealer": v.dealer,
-        "phase": v.phase.value,
-        "turn": v.current_seat,
-        "seats": list(v.seats),
-        "hand": _cards(v.hand),
-        "hand_sizes": list(v.hand_sizes),
-        "skat": _cards(v.skat),
-        "bid": v.bid,
-        "declarer": v.declarer_seat,
-        "contract": None
-        if c is None
-        else {
-            "game": c.game.label,
-            "hand": c.hand,
-            "schneider": c.schneider,
-            "schwarz": c.schwarz,
-            "ouvert": c.ouvert,
-            "text": c.describe(),
-        },
-        "open_cards": _cards(v.open_cards),
-        "trick": [[s, card.name] for s, card in v.trick],
-        "tricks": [trick_json(t, v.seats) for t in v.tricks],
-        "kontra": v.kontra,
-        "re": v.re,
-        "legal": [str(a) for a in v.legal_actions],
-        "history": [[s, text] for s, text in v.history],
-        "result": result_json(v.result) if v.result is not None else None,
-        "dealt": None if v.dealt is None else [_cards(cs) for cs in v.dealt],
-    }

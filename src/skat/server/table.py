@@ -1,56 +1,40 @@
 """The state of one online table, rebuilt from its event log.
 
-`TableState.plan` validates a command and returns the events it causes
-(raising `CommandError` otherwise); `TableState.apply` applies one event and
-never fails for events that `plan` produced. The same `apply` rebuilds a
-table after a restart, so live play and recovery cannot drift apart.
+`TableState.plan_*` validate a command and return the typed events it
+causes (raising `CommandError` otherwise); `TableState.apply` applies one
+event and never fails for events that a plan produced. The same `apply`
+rebuilds a table after a restart, so live play and recovery cannot drift
+apart. What each viewer may see of it is decided in `projection.py`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import html
 import unicodedata
 from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
-from ..engine import IllegalActionError, parse_action
+from ..engine import Abandon, IllegalActionError, parse_action
 from ..series import ListOptions, Series
-from ..series.record import list_record
-from .protocol import MAX_CHAT, MAX_NAME, REACTIONS, view_json
+from . import events as ev
+from .errors import CommandError, ErrorCode
+from .protocol import MAX_CHAT, MAX_NAME, REACTIONS
+from .store import Event as StoredEvent
+from .store import StoredTable
+from .tokens import token_matches
 
 TIMERS = (0, 30, 60, 120)
 #: Names of the computer players, by seat.
 BOT_NAMES = ("Ada", "Bruno", "Cora", "Dieter")
 
 
-class CommandError(ValueError):
-    """A command the table refuses: ``code`` and a message for the client."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def token_matches(token: str | None, token_hash: str | None) -> bool:
-    """Constant-time comparison of a presented token with a stored hash."""
-    if not token or not token_hash:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
-
-
 def clean_text(text: str, limit: int) -> str:
-    """Strip control characters, trim, limit and HTML-escape user text."""
+    """Text as typed, made safe to store: control characters stripped, runs of
+    white space folded, trimmed and limited. It is escaped only where it is
+    put into HTML (the browser client), never here."""
     text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C")
-    text = " ".join(text.split())[:limit]
-    return html.escape(text, quote=True)
+    return " ".join(text.split())[:limit]
 
 
 @dataclass
@@ -85,17 +69,47 @@ class TableState:
     settings: Settings
     seed: bytes
     creator_hash: str
-    version: int = 0
+    version: int = 0  # of the last event of any kind (gapless, the store's key)
+    game_version: int = 0  # of the last game event: a move is stale only against this
     status: str = "open"  # open, playing, finished, expired
     series: Series | None = None
     seats: list[SeatState] = field(default_factory=list)
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=50))
+    chat: deque[tuple[int, ev.Chat | ev.React]] = field(default_factory=lambda: deque(maxlen=50))
     auto_moves: dict[int, list[int]] = field(default_factory=dict)  # deal -> seats
     next_table: str | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
             self.seats = [SeatState() for _ in range(self.options.players)]
+
+    @classmethod
+    def from_stored(cls, table: StoredTable, events: Iterable[StoredEvent] = ()) -> TableState:
+        """A table rebuilt from its stored row and events (recovery, downloads)."""
+        state = cls(
+            id=table.id,
+            options=ListOptions.from_dict(table.config["options"]),
+            settings=Settings(**table.config["settings"]),
+            seed=bytes.fromhex(table.seed),
+            creator_hash=table.creator_hash,
+        )
+        for _ in state.replay(events):
+            pass
+        return state
+
+    def replay(self, events: Iterable[StoredEvent]) -> Iterator[ev.TableEvent]:
+        """Apply stored events in order, yielding each one once applied."""
+        for e in events:
+            if e.version != self.version + 1:
+                raise RuntimeError(f"table {self.id}: event {e.version} after {self.version}")
+            event = ev.from_row(e.kind, e.payload)
+            self.apply(event)
+            yield event
+
+    def act_ref(self, event: ev.TableEvent) -> tuple[int, int] | None:
+        """Where an `Act` just applied landed: (deal number, index in its history)."""
+        if not isinstance(event, ev.Act) or self.series is None:
+            return None
+        return self.series.number, len(self.series.deal.history) - 1
 
     # ------------------------------------------------------------- queries
     @property
@@ -122,226 +136,169 @@ class TableState:
             self.series is not None and self.series.deal.is_terminal() and not self.series.is_over()
         )
 
+    def closed(self) -> bool:
+        return self.status in ("finished", "expired")
+
     # ------------------------------------------------------------ commands
-    def plan_sit(
-        self, name: str, seat: int | None, token_hash: str
-    ) -> list[tuple[str, dict[str, Any]]]:
+    def plan_sit(self, name: str, seat: int | None, token_hash: str) -> list[ev.TableEvent]:
         clean = clean_text(name, MAX_NAME)
         if not clean:
-            raise CommandError("BAD_NAME", "a name is needed")
-        if self.status in ("finished", "expired"):
-            raise CommandError("TABLE_CLOSED", "this table is closed")
+            raise CommandError(ErrorCode.BAD_NAME, "a name is needed")
+        if self.closed():
+            raise CommandError(ErrorCode.TABLE_CLOSED, "this table is closed")
         free = [i for i, s in enumerate(self.seats) if s.free]
         if seat is None:
             if not free:
-                raise CommandError("TABLE_FULL", "no free seat")
+                raise CommandError(ErrorCode.TABLE_FULL, "no free seat")
             seat = free[0]
         if not 0 <= seat < self.players or not self.seats[seat].free:
-            raise CommandError("SEAT_TAKEN", "that seat is not free")
-        events = [("sit", {"seat": seat, "name": clean, "token_hash": token_hash})]
+            raise CommandError(ErrorCode.SEAT_TAKEN, "that seat is not free")
+        events: list[ev.TableEvent] = [ev.Sit(seat=seat, name=clean, token_hash=token_hash)]
         if self.status == "open" and len(free) == 1:
-            events.append(("start", {}))
+            events.append(ev.Start())
         return events
 
-    def plan_fill(self) -> list[tuple[str, dict[str, Any]]]:
+    def plan_fill(self) -> list[ev.TableEvent]:
         if self.status != "open":
-            raise CommandError("ALREADY_STARTED", "the list has started")
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("bot", {"seat": i, "bot": self.settings.bot})
-            for i, s in enumerate(self.seats)
-            if s.free
+            raise CommandError(ErrorCode.ALREADY_STARTED, "the list has started")
+        events: list[ev.TableEvent] = [
+            ev.Bot(seat=i, bot=self.settings.bot) for i, s in enumerate(self.seats) if s.free
         ]
-        return [*events, ("start", {})]
+        return [*events, ev.Start()]
 
-    def plan_start(self) -> list[tuple[str, dict[str, Any]]]:
+    def plan_start(self) -> list[ev.TableEvent]:
         if self.status != "open":
-            raise CommandError("ALREADY_STARTED", "the list has started")
+            raise CommandError(ErrorCode.ALREADY_STARTED, "the list has started")
         if any(s.free for s in self.seats):
             return self.plan_fill()
-        return [("start", {})]
+        return [ev.Start()]
+
+    def plan_again(self, old: TableState) -> list[ev.TableEvent]:
+        """This (new, empty) table takes the people of ``old``: the same seats
+        and seat tokens, computer players where ``old`` had them, and starts."""
+        if self.version != 0:
+            raise CommandError(ErrorCode.ALREADY_STARTED, "the list has started")
+        events: list[ev.TableEvent] = []
+        for i, s in enumerate(old.seats):
+            if s.human and s.name is not None and s.token_hash is not None:
+                events.append(ev.Sit(seat=i, name=s.name, token_hash=s.token_hash))
+            else:
+                events.append(ev.Bot(seat=i, bot=s.bot or old.settings.bot))
+        return [*events, ev.Start()]
 
     def plan_act(
         self, seat: int, text: str, version: int | None, auto: bool = False
-    ) -> list[tuple[str, dict[str, Any]]]:
+    ) -> list[ev.TableEvent]:
+        """A move of ``seat``. ``version`` is the table version the mover saw
+        (None for the server's own moves): stale only if the game moved on
+        since, never because of chat or seat changes."""
         if self.series is None or self.status == "open":
-            raise CommandError("NOT_STARTED", "the list has not started")
-        if version is not None and version != self.version:
-            raise CommandError("STALE_VERSION", f"the table is at version {self.version}")
+            raise CommandError(ErrorCode.NOT_STARTED, "the list has not started")
+        if version is not None and not self.game_version <= version <= self.version:
+            raise CommandError(ErrorCode.STALE_VERSION, f"the table is at version {self.version}")
         try:
             action = parse_action(text)
         except IllegalActionError as exc:
             raise CommandError(exc.code.value, exc.message) from None
+        if isinstance(action, Abandon):  # `timeout` and `leave` are the table's, not a person's
+            raise CommandError(ErrorCode.BAD_MESSAGE, f"'{action}' is not a move a player makes")
         if self.series.is_over():
-            raise CommandError("LIST_OVER", "the list is over")
+            raise CommandError(ErrorCode.LIST_OVER, "the list is over")
         try:
             self.series.deal.clone().apply(action, seat)
         except IllegalActionError as exc:
             raise CommandError(exc.code.value, exc.message) from None
-        events: list[tuple[str, dict[str, Any]]] = [
-            ("act", {"seat": seat, "action": str(action), "auto": auto})
-        ]
+        events: list[ev.TableEvent] = [ev.Act(seat=seat, action=str(action), auto=auto)]
         if not auto and self.seats[seat].auto:
-            events.insert(0, ("auto", {"seat": seat, "on": False}))
+            events.insert(0, ev.Auto(seat=seat, on=False))
         return events
 
-    def plan_next(self) -> list[tuple[str, dict[str, Any]]]:
+    def plan_next(self) -> list[ev.TableEvent]:
         if not self.deal_over():
-            raise CommandError("WRONG_PHASE", "the deal is not over")
-        return [("next", {})]
+            raise CommandError(ErrorCode.WRONG_PHASE, "the deal is not over")
+        return [ev.Next()]
 
-    def plan_leave(self, seat: int, keep_bot: bool) -> list[tuple[str, dict[str, Any]]]:
-        return [("leave", {"seat": seat, "keep_bot": keep_bot or self.status == "playing"})]
+    def plan_leave(self, seat: int, keep_bot: bool) -> list[ev.TableEvent]:
+        return [ev.Leave(seat=seat, keep_bot=keep_bot or self.status == "playing")]
 
-    def plan_chat(self, seat: int | None, text: str) -> list[tuple[str, dict[str, Any]]]:
+    def plan_auto(self, seat: int, on: bool) -> list[ev.TableEvent]:
+        """Hand ``seat``'s decisions to a computer player (or take them back);
+        nothing if that is the case already."""
+        s = self.seats[seat]
+        if s.auto == on or (on and not s.human):
+            return []
+        return [ev.Auto(seat=seat, on=on)]
+
+    def plan_chat(self, seat: int | None, text: str) -> list[ev.TableEvent]:
         clean = clean_text(text, MAX_CHAT)
         if not clean:
-            raise CommandError("BAD_MESSAGE", "empty chat message")
+            raise CommandError(ErrorCode.BAD_MESSAGE, "empty chat message")
         name = self.seats[seat].name if seat is not None else "spectator"
-        return [("chat", {"seat": seat, "name": name, "text": clean})]
+        return [ev.Chat(seat=seat, name=name, text=clean)]
 
-    def plan_react(self, seat: int | None, emoji: str) -> list[tuple[str, dict[str, Any]]]:
+    def plan_react(self, seat: int | None, emoji: str) -> list[ev.TableEvent]:
         if emoji not in REACTIONS:
-            raise CommandError("BAD_MESSAGE", "unknown reaction")
-        return [("react", {"seat": seat, "emoji": emoji})]
+            raise CommandError(ErrorCode.BAD_MESSAGE, "unknown reaction")
+        return [ev.React(seat=seat, emoji=emoji)]
+
+    def plan_expire(self) -> list[ev.TableEvent]:
+        return [] if self.closed() else [ev.Expire()]
 
     # -------------------------------------------------------------- events
-    def apply(self, kind: str, payload: dict[str, Any]) -> None:
+    def apply(self, event: ev.TableEvent) -> None:
         """Apply one event (live or during recovery)."""
         self.version += 1
-        if kind == "sit":
-            s = self.seats[payload["seat"]]
-            s.name, s.token_hash, s.bot, s.auto = (
-                payload["name"],
-                payload["token_hash"],
-                None,
-                False,
-            )
-        elif kind == "bot":
-            s = self.seats[payload["seat"]]
-            s.bot = payload["bot"]
-            s.name = s.name or BOT_NAMES[payload["seat"]]
-        elif kind == "leave":
-            s = self.seats[payload["seat"]]
-            s.token_hash = None
-            s.auto = False
-            if payload["keep_bot"]:
-                s.bot = self.settings.bot
-            else:
-                s.name, s.bot = None, None
-        elif kind == "auto":
-            self.seats[payload["seat"]].auto = bool(payload["on"])
-        elif kind == "start":
-            self.series = Series(
-                self.options, seed=self.seed, names=[s.name or "?" for s in self.seats]
-            )
-            self.status = "playing"
-        elif kind == "act":
-            assert self.series is not None
-            seat = payload["seat"]
-            self.series.apply(parse_action(payload["action"]), seat)
-            if payload.get("auto"):
-                self.auto_moves.setdefault(self.series.number, []).append(seat)
-            if self.series.is_over():
-                self.status = "finished"
-        elif kind == "next":
-            assert self.series is not None
-            self.series.next_deal()
-        elif kind in ("chat", "react"):
-            self.chat.append({"version": self.version, "kind": kind, **payload})
-        elif kind == "again":
-            self.next_table = payload["table"]
-        elif kind == "expire":
-            self.status = "expired"
-        else:  # pragma: no cover - events come from plan()
-            raise ValueError(f"unknown event kind {kind!r}")
-
-    # --------------------------------------------------------- projections
-    def public_event(
-        self, kind: str, payload: dict[str, Any], viewer: int | None
-    ) -> dict[str, Any]:
-        """What ``viewer`` may learn of an event (no token hashes, no hidden cards)."""
-        out: dict[str, Any] = {"kind": kind}
-        if kind == "sit":
-            out.update(seat=payload["seat"], name=payload["name"])
-        elif kind in ("bot", "leave", "auto", "react"):
-            out.update({k: v for k, v in payload.items() if k != "token_hash"})
-        elif kind == "act":
-            text = payload["action"]
-            if (
-                text.startswith("discard")
-                and viewer != payload["seat"]
-                and self.status == "playing"
-            ):
-                text = "discard"
-            out.update(seat=payload["seat"], action=text, auto=payload.get("auto", False))
-        elif kind == "chat":
-            out.update(payload)
-        elif kind == "again":
-            out.update(table=payload["table"])
-        return out
-
-    def snapshot(
-        self, viewer: int | None, connected: set[int], muted: set[int] | None = None
-    ) -> dict[str, Any]:
-        series = self.series
-        finished = self.status == "finished"
-        out: dict[str, Any] = {
-            "type": "state",
-            "version": self.version,
-            "table": {
-                "id": self.id,
-                "status": self.status,
-                "options": self.options.to_dict(),
-                "settings": self.settings.to_dict(),
-                "commitment": series.commitment if series else _commit(self.seed),
-                "seed": self.seed.hex() if finished else None,
-                "next_table": self.next_table,
-            },
-            "you": viewer,
-            "seats": [
-                {
-                    "name": s.name,
-                    "bot": s.bot,
-                    "auto": s.auto,
-                    "human": s.human,
-                    "connected": i in connected or s.bot is not None,
-                }
-                for i, s in enumerate(self.seats)
-            ],
-            "chat": [
-                {"kind": c["kind"], "muted": True, "seat": c.get("seat"), "version": c["version"]}
-                if muted and c.get("seat") in muted
-                else c
-                for c in self.chat
-            ],
-        }
-        if series is not None:
-            deal = series.deal
-            out["deal"] = {
-                "number": series.number,
-                "of": series.options.deals_per_list,
-                "dealer": deal.dealer,
-                "bock_factor": deal.bock_factor,
-                "ramsch_round": deal.forced_ramsch,
-                "pending_bock": list(series.pending_bock),
-                "auto_moves": self.auto_moves.get(series.number, []),
-            }
-            out["view"] = view_json(deal.view(viewer))
-            out["sheet"] = {
-                "rows": [r.to_dict() for r in series.rows],
-                "totals": [t.__dict__ for t in series.totals()],
-                "auto_moves": {str(k): v for k, v in self.auto_moves.items()},
-            }
-            out["list_over"] = series.is_over()
-        return out
-
-    def record(self) -> dict[str, Any]:
-        assert self.series is not None
-        return list_record(self.series, id=self.id)
+        if isinstance(event, ev.GAME_EVENTS):
+            self.game_version = self.version
+        match event:
+            case ev.Sit(seat=seat, name=name, token_hash=token_hash):
+                s = self.seats[seat]
+                s.name, s.token_hash, s.bot, s.auto = name, token_hash, None, False
+            case ev.Bot(seat=seat, bot=bot):
+                s = self.seats[seat]
+                s.bot = bot
+                s.name = s.name or BOT_NAMES[seat]
+            case ev.Leave(seat=seat, keep_bot=keep_bot):
+                s = self.seats[seat]
+                s.token_hash = None
+                s.auto = False
+                if keep_bot:
+                    s.bot = self.settings.bot
+                else:
+                    s.name, s.bot = None, None
+            case ev.Auto(seat=seat, on=on):
+                self.seats[seat].auto = on
+            case ev.Start():
+                self.series = Series(
+                    self.options, seed=self.seed, names=[s.name or "?" for s in self.seats]
+                )
+                self.status = "playing"
+            case ev.Act(seat=seat, action=action, auto=auto):
+                assert self.series is not None
+                self.series.apply(parse_action(action), seat)
+                if auto:
+                    self.auto_moves.setdefault(self.series.number, []).append(seat)
+                if self.series.is_over():
+                    self.status = "finished"
+            case ev.Next():
+                assert self.series is not None
+                self.series.next_deal()
+            case ev.Chat() | ev.React():
+                self.chat.append((self.version, event))
+            case ev.Again(table=table):
+                self.next_table = table
+            case ev.Expire():
+                self.status = "expired"
+            case _:  # pragma: no cover - mypy proves every kind is handled
+                assert_never(event)
 
 
-def _commit(seed: bytes) -> str:
-    return hashlib.sha256(seed).hexdigest()
-
-
-__all__ = ["BOT_NAMES", "TIMERS", "CommandError", "SeatState", "Settings", "TableState"]
+__all__ = [
+    "BOT_NAMES",
+    "TIMERS",
+    "CommandError",
+    "SeatState",
+    "Settings",
+    "TableState",
+    "clean_text",
+]

@@ -6,7 +6,7 @@ import da from "./i18n_da.js";
 import rulesEn from "./rules_en.js";
 import rulesDe from "./rules_de.js";
 import rulesDa from "./rules_da.js";
-import { backSvg, cardSvg, rankLabel, sortHand, suitColour, suitSymbol } from "./cards.js";
+import { backSvg, cardSvg, rankLabel, suitColour, suitSymbol } from "./cards.js";
 
 const DICTS = { en, de, da };
 const RULES = { en: rulesEn, de: rulesDe, da: rulesDa };
@@ -387,7 +387,7 @@ function actionText(seat, text) {
     case "pass": return t("log.pass", { name });
     case "pickup": return t("log.pickup", { name });
     case "discard": return t("log.discard", { name });
-    case "announce": return t("log.announce", { name, game: gameText(rest) });
+    case "announce": return t("log.announce", { name, game: gameText(T.view?.contract?.words || rest) });
     case "play": return t("log.play", { name, card: cardName(rest[0]) });
     case "kontra": case "no_kontra": case "re": case "no_re": case "concede": case "claim": case "timeout": case "leave":
       return t(`log.${verb}`, { name });
@@ -395,18 +395,11 @@ function actionText(seat, text) {
   }
 }
 
+// A game's name from the keys the server sends (the contract's `words`,
+// or the words of an announcement): no rules here, only words.
 function gameText(words) {
   const [game, ...flags] = words;
-  const parts = [t(`game.${game}`)];
-  const ouvertSuit = flags.includes("ouvert") && game !== "null";
-  if (flags.includes("hand") && !ouvertSuit) parts.push(t("ann.hand"));
-  if (ouvertSuit) parts.push(t("ann.ouvert"));
-  else {
-    if (flags.includes("schwarz")) parts.push(t("ann.schwarz"));
-    else if (flags.includes("schneider")) parts.push(t("ann.schneider"));
-    if (flags.includes("ouvert")) parts.push(t("ann.ouvert"));
-  }
-  return parts.join(" ");
+  return [t(`game.${game}`), ...flags.map((f) => t(`ann.${f}`))].join(" ");
 }
 
 function logEvent(ev) {
@@ -423,8 +416,7 @@ function logEvent(ev) {
   const v = T.view;
   if (ev.kind === "act" && ev.action.startsWith("play") && v && v.trick.length === 0 && v.tricks.length) {
     const last = v.tricks[v.tricks.length - 1];
-    const pts = last.cards.reduce((s, c) => s + ({ A: 11, T: 10, K: 4, Q: 3, J: 2 }[c[1]] || 0), 0);
-    const msg = () => t("log.trick", { name: seatName(last.winner), p: pts });
+    const msg = () => t("log.trick", { name: seatName(last.winner), p: last.points });
     T.log.push(msg);
     announce(`${line()} ${msg()}`);
   }
@@ -519,7 +511,7 @@ function seatBox(seat, place) {
   const others = place !== "bottom" && v && v.hand_sizes[seat] > 0 && !(v.open_cards && v.declarer === seat)
     ? `<span class="backs" aria-hidden="true">${backSvg()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   const open = v && v.open_cards && v.declarer === seat && seat !== T.seat
-    ? `<div class="open" aria-label="${esc(t("table.openCards", { name: s.name }))}">${cardsRow(sortHand(v.open_cards, v.contract?.game))}</div>` : "";
+    ? `<div class="open" aria-label="${esc(t("table.openCards", { name: s.name }))}">${cardsRow(v.open_cards)}</div>` : "";
   const mute = T.seat !== seat && s.name ? `<button class="mini" data-action="mute" data-seat="${seat}">${esc(T.muted?.has(seat) ? t("chat.unmute", { name: s.name }) : t("chat.mute", { name: s.name }))}</button>` : "";
   return `<div class="seat ${place} ${turn ? "turn" : ""}" data-seat="${seat}">
     <div class="who"><b>${esc(s.name || t("table.free"))}${seat === T.seat ? ` (${esc(t("table.you"))})` : ""}</b> ${turn ? `<span class="dot" aria-hidden="true">●</span>` : ""}
@@ -534,7 +526,7 @@ function renderBoard() {
   let center = "";
   if (v) {
     const c = v.contract;
-    const game = c ? `<div class="contract"><b>${esc(gameText([c.game, ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => c[f])]))}</b>${v.bid ? ` · ${esc(t("table.bid", { n: v.bid }))}` : ""}
+    const game = c ? `<div class="contract"><b>${esc(gameText(c.words))}</b>${v.bid ? ` · ${esc(t("table.bid", { n: v.bid }))}` : ""}
       ${v.kontra ? `<span class="marker">${esc(v.re ? t("marker.re") : t("marker.kontra"))}</span>` : ""}
       ${T.snap.deal?.bock_factor > 1 ? `<span class="marker">${esc(t("marker.bock"))}${T.snap.deal.bock_factor > 2 ? " ×" + T.snap.deal.bock_factor : ""}</span>` : ""}</div>`
       : v.bid ? `<div class="contract">${esc(t("table.bid", { n: v.bid }))}</div>` : "";
@@ -571,7 +563,7 @@ function renderControls() {
     if (v.phase === "bidding") {
       const bids = L.filter((a) => a.startsWith("bid"));
       if (L.includes("hold")) html += button(t("act.hold", { n: v.bid }), act("hold"), "primary", "hold");
-      if (bids.length === 1 && bids[0] === "bid 18" && !L.includes("hold") && v.bid === 0 && v.position === 0 && v.history.length >= 2) {
+      if (v.listener === null && v.bidder === T.seat && bids.length === 1) {  // forehand alone may take 18
         html += button(t("act.take18"), act("bid 18"), "primary", "bid");
       } else if (bids.length) {
         html += button(t("act.bid", { n: bids[0].split(" ")[1] }), act(bids[0]), "primary", "bid");
@@ -596,7 +588,7 @@ function renderControls() {
       for (const a of ["kontra", "no_kontra", "re", "no_re"]) if (L.includes(a)) html += button(t(`act.${a}`), act(a), a === "kontra" || a === "re" ? "primary" : "", a);
     }
   }
-  if (v && v.phase === "play" && T.seat !== null && v.seats.includes(T.seat) && v.contract && v.contract.game !== "ramsch") {
+  if (v && v.offers && v.offers.includes("concede")) {
     html += `<button class="mini quiet" data-action="concede">${esc(t("act.concede"))}</button>`;
   }
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
@@ -617,19 +609,15 @@ function chooser(announces, hand) {
   </div>`;
 }
 
+// The announcement for the picked game and flags: the shortest legal one
+// that has every picked flag (the server lists them normalised, R3.4).
 function announceText(pick, hand, announces) {
-  const words = [pick.game];
-  if (hand) words.push("hand");
-  if (pick.ouvert && pick.game !== "null") words.push("hand", "schneider", "schwarz", "ouvert");
-  else {
-    if (pick.schwarz) words.push("schneider", "schwarz");
-    else if (pick.schneider) words.push("schneider");
-    if (pick.ouvert) words.push("ouvert");
-  }
-  const uniq = ["announce", words[0], ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => words.includes(f))].join(" ");
-  const found = announces.find((a) => a === uniq);
+  const want = ["schneider", "schwarz", "ouvert"].filter((f) => pick[f]);
+  const found = announces
+    .filter((a) => { const w = a.split(" "); return w[1] === pick.game && want.every((f) => w.includes(f)); })
+    .sort((a, b) => a.split(" ").length - b.split(" ").length)[0] || null;
   if (found) updatePreview(found, hand);
-  return found || null;
+  return found;
 }
 
 let previewFor = "";
@@ -649,7 +637,7 @@ async function updatePreview(text, hand) {
     const d = await res.json();
     if (!res.ok) { T.preview = t("preview.none"); }
     else {
-      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: explain(d) }) : t("preview.value", { explanation: explain(d) }));
+      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: explain(d.parts, d.words) }) : t("preview.value", { explanation: explain(d.parts, d.words) }));
       T.preview = d.overbid ? `${base} ${t("preview.short", { bid: v.bid })}` : base;
     }
   } catch { T.preview = t("preview.none"); }
@@ -661,8 +649,7 @@ function renderHand() {
   const el = document.getElementById("hand");
   const v = T.view;
   if (!v || T.seat === null || !v.hand) { el.innerHTML = ""; return; }
-  const game = v.contract ? v.contract.game : v.phase === "bidding" ? "grand" : (T.pick?.game || "grand");
-  const cards = sortHand(v.hand, game);
+  const cards = v.hand;  // in the game's display order, from the server
   const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   const discard = v.phase === "discard" && v.legal.length > 0;
   const html = cards.map((c) => {
@@ -682,18 +669,8 @@ function resultHeadline(r) {
     return losers.length ? t("result.ramsch", { loser: losers.join(", ") }) : t("result.ramschNobody");
   }
   const name = seatName(r.declarer);
-  const game = r.game ? gameText(gameWords(r)) : "";
+  const game = r.contract ? gameText(r.contract.words) : "";
   return t(r.won ? "result.won" : "result.lost", { name, game });
-}
-
-// "Clubs Hand Schneider announced" (the engine's words) -> ["clubs", "hand", "schneider"]
-function contractWords(text) {
-  return String(text || "").toLowerCase().replace(/ announced/g, "").split(" ").filter(Boolean);
-}
-
-function gameWords(r) {
-  const c = T.view?.contract;
-  return c ? [c.game, ...["hand", "schneider", "schwarz", "ouvert"].filter((f) => c[f])] : [r.game];
 }
 
 function renderResult() {
@@ -705,9 +682,8 @@ function renderResult() {
   if (r.kind === "game") {
     parts.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
     if (r.overbid) parts.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
-    if (r.explanation) {
-      const d = { game: r.contract.game, hand: r.contract.hand, ouvert: r.contract.ouvert, matadors: r.matadors, levels: r.levels, value: r.value, overbid: r.overbid, bid: r.bid };
-      parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(d) }))}</p>`);
+    if (r.parts) {
+      parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(r.parts, r.contract.words) }))}</p>`);
     }
   }
   const entries = (T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian);
@@ -717,7 +693,7 @@ function renderResult() {
     parts.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))}</div>`).join("")}</details>`);
   }
   if (v.dealt) {
-    parts.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(sortHand(h, v.contract?.game || "grand"), "small")}</div>`).join("")}</details>`);
+    parts.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(h, "small")}</div>`).join("")}</details>`);
   }
   if (!T.snap.list_over) parts.push(`<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`);
   else parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}'>${esc(t("act.again"))}</button>` : ""}`);
@@ -738,7 +714,7 @@ function renderChat() {
   el.innerHTML = T.chat.slice(-30).map((c) => {
     if (c.muted || T.muted.has(c.seat)) return `<p class="muted">${esc(t("chat.muted"))}</p>`;
     const who = c.seat === null || c.seat === undefined ? c.name || "" : seatName(c.seat);
-    return c.kind === "react" ? `<p><b>${esc(who)}</b> ${esc(c.emoji)}</p>` : `<p><b>${esc(who)}:</b> ${c.text}</p>`;
+    return c.kind === "react" ? `<p><b>${esc(who)}</b> ${esc(c.emoji)}</p>` : `<p><b>${esc(who)}:</b> ${esc(c.text)}</p>`;
   }).join("");
 }
 
@@ -767,7 +743,7 @@ function renderSheet() {
   const rows = sh.rows.map((r) => {
     const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
     entries.forEach((e, i) => { running[i] += e; });
-    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(contractWords(r.game))} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
+    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(r.contract.words)} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
     const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? t("marker.bock") : ""].filter(Boolean).join(" ");
     if (auto[String(r.number)]) game += " *";
     return `<tr><td>${r.number}</td><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}</td><td>${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? (e > 0 ? "+" : "") + e : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
@@ -924,30 +900,24 @@ function calculatorPage() {
     const out = document.getElementById("calc-out");
     if (!res.ok) { out.textContent = errorText(d.error?.code || "BAD_REQUEST"); return; }
     const sf = d.seeger_fabian;
-    out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: explain(d) }))}</p>
+    out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: explain(d.parts, d.words) }))}</p>
       <p>${esc(d.won ? t("calc.won", { plain: fmt(d.score), sf: fmt(sf.declarer) }) : t("calc.lost", { plain: fmt(d.score), sf: fmt(sf.declarer), others: fmt(sf.others[0]) }))}</p>`;
   });
 }
 
-// The value explanation in the page's language, from the structured result
-// (the engine's `explanation` is English): "with 2, game 3, Hand 4 x 12 = 48".
-const BASE = { diamonds: 9, hearts: 10, spades: 11, clubs: 12, grand: 24 };
-const LEVELS = ["hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert"];
-function explain(d) {
-  const game = d.game;
-  if (game === "null") {
-    const words = ["null", ...(d.hand ? ["hand"] : []), ...(d.ouvert ? ["ouvert"] : [])];
-    return `${gameText(words)} = ${d.value}`;
+// The value explanation in the page's language from the server's reckoning
+// steps (`parts`): "with 2, game 3, Hand 4 x 12 = 48". No rules here: the
+// numbers are the engine's, only the words are the page's.
+function explain(parts, words) {
+  const steps = [];
+  const n = {};
+  for (const [key, value] of parts) {
+    if (key === "null") return `${gameText(words)} = ${value}`;
+    if (["base", "total", "bid", "charged", "value"].includes(key)) n[key] = value;
+    else steps.push(t(`expl.${key}`, { n: value }));
   }
-  const n = Math.abs(d.matadors);
-  const parts = [t(d.matadors > 0 ? "expl.with" : "expl.without", { n }), t("expl.game", { n: n + 1 })];
-  let mult = n + 1;
-  LEVELS.forEach((name, i) => {
-    if ((d.levels >> i) & 1) { mult += 1; parts.push(t(`expl.${name}`, { n: mult })); }
-  });
-  const base = BASE[game];
-  let text = `${parts.join(", ")} x ${base} = ${mult * base}`;
-  if (d.overbid) text += " " + t("expl.overbid", { bid: d.bid, base, k: d.value / base, value: d.value });
+  let text = `${steps.join(", ")} x ${n.base} = ${n.total}`;
+  if (n.bid !== undefined) text += " " + t("expl.overbid", { bid: n.bid, base: n.base, k: n.charged, value: n.value });
   return text;
 }
 

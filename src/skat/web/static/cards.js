@@ -43,24 +43,3 @@ export function backSvg() {
   <rect x="6" y="6" width="48" height="72" rx="4" fill="none" stroke="#9ec1f0" stroke-width="1.5" stroke-dasharray="3 3"/>
 </svg>`;
 }
-
-// Sort a hand for display: trumps first in trump order, then the suits.
-const PLAIN = ["A", "T", "K", "Q", "9", "8", "7"];
-const NULL_ORDER = ["A", "K", "Q", "J", "T", "9", "8", "7"];
-const JACKS = ["CJ", "SJ", "HJ", "DJ"];
-const SUIT_OF_GAME = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" };
-
-export function sortHand(cards, game) {
-  const trumpSuit = SUIT_OF_GAME[game] || null;
-  const isNull = game === "null";
-  const key = (c) => {
-    const suit = c[0];
-    const rank = c[1];
-    if (!isNull && rank === "J") return JACKS.indexOf(c);
-    if (!isNull && suit === trumpSuit) return 4 + PLAIN.indexOf(rank);
-    const suitOrder = ["C", "S", "H", "D"].filter((s) => s !== trumpSuit);
-    const base = 20 + suitOrder.indexOf(suit) * 10;
-    return base + (isNull ? NULL_ORDER : PLAIN).indexOf(rank);
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
-}

@@ -1,0 +1,55 @@
+"""Every code the server refuses with, in one place (like the engine's
+`Reason`): the websocket edge, the tables and the HTTP routes use these, and
+`docs/protocol.md` lists them. Engine rejections keep their R10 codes."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class ErrorCode(StrEnum):
+    """Server refusal codes (the wire's ``error.code``)."""
+
+    # the websocket edge
+    BAD_MESSAGE = "BAD_MESSAGE"  # not a message of the protocol (or a binary frame)
+    TOO_LARGE = "TOO_LARGE"  # a message or request body over the size limit
+    RATE_LIMITED = "RATE_LIMITED"  # faster than the connection's allowance
+    HELLO_FIRST = "HELLO_FIRST"  # anything before `hello`
+    NO_TABLE = "NO_TABLE"  # no table with that id
+    BAD_TOKEN = "BAD_TOKEN"  # a seat token the table does not know (the client watches)
+    SERVER_ERROR = "SERVER_ERROR"  # a bug; the table keeps running
+    # the table
+    BAD_NAME = "BAD_NAME"
+    TABLE_CLOSED = "TABLE_CLOSED"  # finished or expired
+    TABLE_FULL = "TABLE_FULL"
+    SEAT_TAKEN = "SEAT_TAKEN"
+    ALREADY_SEATED = "ALREADY_SEATED"
+    NOT_SEATED = "NOT_SEATED"
+    NOT_CREATOR = "NOT_CREATOR"
+    ALREADY_STARTED = "ALREADY_STARTED"
+    NOT_STARTED = "NOT_STARTED"
+    LIST_OVER = "LIST_OVER"
+    STALE_VERSION = "STALE_VERSION"  # the game moved on since the version the client saw
+    WRONG_PHASE = "WRONG_PHASE"  # e.g. `next` while the deal is still being played
+    # HTTP only
+    BAD_OPTIONS = "BAD_OPTIONS"
+    BAD_REQUEST = "BAD_REQUEST"
+    NO_FILE = "NO_FILE"
+
+
+class CommandError(ValueError):
+    """A command the table refuses: ``code`` and a message for the client.
+
+    ``code`` is an `ErrorCode` or, for an engine rejection, its R10 reason
+    code (a string)."""
+
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = str(code)
+        self.message = message
+
+    def to_message(self) -> dict[str, str]:
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+__all__ = ["CommandError", "ErrorCode"]

@@ -1,0 +1,345 @@
+"""What each viewer receives: the one place that decides visibility.
+
+Everything a client sees of a table is made here from the engine's views
+(R3.7: a view never holds a card its seat may not know): events, snapshots
+and downloads. A discard is hidden exactly where the engine's view of that
+deal hides it; the seed only once the list is over; the deck of a deal in
+play never leaves the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, assert_never
+
+from ..engine import DealResult, GameRecord, Trick, View
+from ..engine.cards import CardSet
+from ..engine.game import Contract, sorted_cards
+from ..engine.iss import to_iss
+from ..series import Series
+from ..series.record import list_record
+from . import events as ev
+from .table import TableState
+
+Viewer = int | None  # a table seat, or None for a spectator
+
+
+# -------------------------------------------------------------- the engine's view
+def _cards(cs: Iterable[Any] | None) -> list[str] | None:
+    return None if cs is None else [c.name for c in cs]
+
+
+def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
+    """Cards in the display order of the game (Grand order before there is one)."""
+    if cs is None:
+        return None
+    game = contract.game if contract is not None else None
+    return [c.name for c in sorted_cards(cs, game)]
+
+
+def contract_json(c: Contract | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return {
+        "game": c.game.label,
+        "hand": c.hand,
+        "schneider": c.schneider,
+        "schwarz": c.schwarz,
+        "ouvert": c.ouvert,
+        "words": list(c.words),  # the name as keys, for front ends to word
+        "text": c.describe(),
+    }
+
+
+def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
+    return {
+        "leader": seats[t.leader],
+        "cards": [c.name for c in t.cards],
+        "winner": seats[t.winner],
+        "points": t.points,
+    }
+
+
+def result_json(r: DealResult) -> dict[str, Any]:
+    val = r.valuation
+    c = r.contract
+    return {
+        "kind": r.kind,
+        "declarer": r.declarer_seat,
+        "bid": r.bid,
+        "game": c.describe() if c is not None else None,
+        "won": r.won,
+        "value": r.value,
+        "matadors": val.matadors if val else 0,
+        "declarer_points": r.declarer_points,
+        "declarer_tricks": r.declarer_tricks,
+        "schneider": bool(val and val.schneider),
+        "schwarz": bool(val and val.schwarz),
+        "overbid": bool(val and val.overbid),
+        "explanation": val.explanation if val else None,
+        "parts": [list(step) for step in val.parts] if val else None,
+        "levels": val.levels if val else 0,
+        "multiplier": val.multiplier if val else 0,
+        "contract": contract_json(c) if val is not None else None,  # a declared game
+        "ended": r.ended,
+        "kontra": r.kontra,
+        "re": r.re,
+        "factor": r.factor,
+        "bock_factor": r.bock_factor,
+        "plain": list(r.plain),
+        "seeger_fabian": list(r.seeger_fabian),
+        "ramsch_points": list(r.ramsch_points) if r.ramsch_points else None,
+    }
+
+
+def view_json(v: View) -> dict[str, Any]:
+    """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
+    in hands come in the game's display order, so no front end sorts."""
+    c = v.contract
+    return {
+        "seat": v.seat,
+        "position": v.position,
+        "dealer": v.dealer,
+        "phase": v.phase.value,
+        "turn": v.current_seat,
+        "seats": list(v.seats),
+        "hand": _sorted(v.hand, c),
+        "hand_sizes": list(v.hand_sizes),
+        "skat": _cards(v.skat),
+        "bid": v.bid,
+        "bidder": v.bidder,
+        "listener": v.listener,
+        "declarer": v.declarer_seat,
+        "contract": contract_json(c),
+        "open_cards": _sorted(v.open_cards, c),
+        "trick": [[s, card.name] for s, card in v.trick],
+        "tricks": [trick_json(t, v.seats) for t in v.tricks],
+        "kontra": v.kontra,
+        "re": v.re,
+        "legal": [str(a) for a in v.legal_actions],
+        "offers": [str(a) for a in v.offers],  # concede / claim, beside the game moves
+        "history": [[s, text] for s, text in v.history],
+        "result": result_json(v.result) if v.result is not None else None,
+        "dealt": None
+        if v.dealt is None
+        else [*(_sorted(cs, c) for cs in v.dealt[:-1]), _cards(v.dealt[-1])],
+    }
+
+
+# --------------------------------------------------------------------- events
+#: Where an `Act` landed: (deal number, index in that deal's history).
+ActRef = tuple[int, int]
+ActText = Callable[[ActRef], str]
+
+
+def act_texts(series: Series | None, viewer: Viewer) -> ActText:
+    """The engine's public text of each move for ``viewer`` (a discard reads
+    ``discard`` to anyone the engine's view of that deal hides it from)."""
+    views: dict[int, View] = {}
+
+    def text(ref: ActRef) -> str:
+        number, index = ref
+        assert series is not None
+        view = views.get(number)
+        if view is None:
+            view = views[number] = series.deals[number - 1].view(viewer)
+        return view.history[index][1]
+
+    return text
+
+
+def event_json(
+    event: ev.TableEvent, viewer: Viewer, muted: set[int], text: Callable[[], str]
+) -> dict[str, Any]:
+    """What ``viewer`` may learn of one event (never a token hash or a hidden card).
+    ``text`` gives the public text of an `Act` for this viewer."""
+    match event:
+        case ev.Sit(seat=seat, name=name):
+            return {"kind": "sit", "seat": seat, "name": name}
+        case ev.Bot(seat=seat, bot=bot):
+            return {"kind": "bot", "seat": seat, "bot": bot}
+        case ev.Leave(seat=seat, keep_bot=keep_bot):
+            return {"kind": "leave", "seat": seat, "keep_bot": keep_bot}
+        case ev.Auto(seat=seat, on=on):
+            return {"kind": "auto", "seat": seat, "on": on}
+        case ev.Act(seat=seat, auto=auto):
+            return {"kind": "act", "seat": seat, "action": text(), "auto": auto}
+        case ev.Chat(seat=seat, name=name, text=said):
+            if seat is not None and seat in muted:
+                return {"kind": "chat", "muted": True, "seat": seat}
+            return {"kind": "chat", "seat": seat, "name": name, "text": said}
+        case ev.React(seat=seat, emoji=emoji):
+            return {"kind": "react", "seat": seat, "emoji": emoji}
+        case ev.Again(table=table):
+            return {"kind": "again", "table": table}
+        case ev.Start():
+            return {"kind": "start"}
+        case ev.Next():
+            return {"kind": "next"}
+        case ev.Expire():
+            return {"kind": "expire"}
+        case _:  # pragma: no cover - mypy proves every kind is handled
+            assert_never(event)
+
+
+def changes_sheet(event: ev.TableEvent, state: TableState) -> bool:
+    """Whether the event changes the score sheet or the deal (a full state follows)."""
+    match event:
+        case ev.Start() | ev.Next():
+            return True
+        case ev.Act():
+            return state.series is not None and state.series.deal.is_terminal()
+        case _:
+            return False
+
+
+# ------------------------------------------------------------------ snapshots
+def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": s.name,
+            "bot": s.bot,
+            "auto": s.auto,
+            "human": s.human,
+            "connected": i in connected or s.bot is not None,
+        }
+        for i, s in enumerate(state.seats)
+    ]
+
+
+def sheet_json(state: TableState) -> dict[str, Any]:
+    series = state.series
+    assert series is not None
+    return {
+        "rows": [r.to_dict() for r in series.rows],
+        "totals": [t.__dict__ for t in series.totals()],
+        "auto_moves": {str(k): v for k, v in state.auto_moves.items()},
+    }
+
+
+def snapshot(
+    state: TableState,
+    viewer: Viewer,
+    connected: set[int],
+    muted: set[int] | None = None,
+    view: View | None = None,
+) -> dict[str, Any]:
+    """The whole table as ``viewer`` may see it."""
+    series = state.series
+    muted = muted or set()
+    out: dict[str, Any] = {
+        "type": "state",
+        "version": state.version,
+        "table": {
+            "id": state.id,
+            "status": state.status,
+            "options": state.options.to_dict(),
+            "settings": state.settings.to_dict(),
+            "commitment": series.commitment if series else _commit(state.seed),
+            "seed": state.seed.hex() if state.status == "finished" else None,
+            "next_table": state.next_table,
+        },
+        "you": viewer,
+        "seats": seats_json(state, connected),
+        "chat": [
+            {"version": version, **event_json(e, viewer, muted, _no_text)}
+            for version, e in state.chat
+        ],
+    }
+    if series is not None:
+        deal = series.deal
+        out["deal"] = {
+            "number": series.number,
+            "of": series.options.deals_per_list,
+            "dealer": deal.dealer,
+            "bock_factor": deal.bock_factor,
+            "ramsch_round": deal.forced_ramsch,
+            "pending_bock": list(series.pending_bock),
+            "auto_moves": state.auto_moves.get(series.number, []),
+        }
+        out["view"] = view_json(view or deal.view(viewer))
+        out["sheet"] = sheet_json(state)
+        out["list_over"] = series.is_over()
+    return out
+
+
+def event_message(
+    state: TableState,
+    version: int,
+    event: ev.TableEvent,
+    viewer: Viewer,
+    muted: set[int],
+    connected: set[int],
+) -> dict[str, Any]:
+    """The live message for one event just applied: the event as ``viewer``
+    may see it, with the new view (or the whole state when the sheet changed)."""
+    view = state.series.deal.view(viewer) if state.series is not None else None
+
+    def text() -> str:
+        assert view is not None
+        return view.history[-1][1]  # the move just applied
+
+    msg: dict[str, Any] = {
+        "type": "event",
+        "version": version,
+        "event": event_json(event, viewer, muted, text),
+    }
+    if changes_sheet(event, state):
+        msg["state"] = snapshot(state, viewer, connected, muted, view)
+    elif view is not None:
+        msg["view"] = view_json(view)
+        msg["seats"] = seats_json(state, connected) if isinstance(event, ev.SEAT_EVENTS) else None
+    return msg
+
+
+def _no_text() -> str:  # pragma: no cover - chat history holds no moves
+    raise AssertionError("no move in the chat history")
+
+
+def _commit(seed: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(seed).hexdigest()
+
+
+# ------------------------------------------------------------------ downloads
+def _settled(series: Series) -> list[int]:
+    """Numbers of the deals whose every card may be published (settled ones)."""
+    return [i for i, d in enumerate(series.deals, 1) if d.is_terminal()]
+
+
+def list_download(state: TableState) -> dict[str, Any]:
+    """The list record: the deal in play is left out (its deck holds hidden cards, R3.7)."""
+    assert state.series is not None
+    record = list_record(state.series, id=state.id)
+    keep = set(_settled(state.series))
+    record["deals"] = [d for i, d in enumerate(record["deals"], 1) if i in keep]
+    return record
+
+
+def iss_download(state: TableState) -> str:
+    """Settled deals as ISS records (those the ISS format can express)."""
+    assert state.series is not None
+    lines = []
+    for i in _settled(state.series):
+        deal = state.series.deals[i - 1]
+        try:
+            lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}")))
+        except ValueError:
+            continue
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+__all__ = [
+    "act_texts",
+    "contract_json",
+    "event_json",
+    "event_message",
+    "iss_download",
+    "list_download",
+    "result_json",
+    "seats_json",
+    "snapshot",
+    "trick_json",
+    "view_json",
+]
