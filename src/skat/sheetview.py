@@ -50,9 +50,30 @@ def sheet_json(series: Series) -> dict[str, Any]:
     }
 
 
+#: A text cell that starts with one of these is a formula to a spreadsheet.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell that no spreadsheet runs as a formula: text starting with
+    ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) gets a leading
+    apostrophe; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    def __init__(self, out: io.StringIO) -> None:
+        self._w = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._w.writerow([csv_cell(v) for v in row])
+
+
 def sheet_csv(series: Series) -> str:
     out = io.StringIO()
-    w = csv.writer(out)
+    w = _SafeWriter(out)
     names = series.names
     scoring = series.options.scoring
     w.writerow(

@@ -40,12 +40,21 @@ class ListOptions:
     enforce_reachable_announcement: bool = False
 
     def __post_init__(self) -> None:
-        if self.players not in (3, 4):
+        # Integers are integers and switches are booleans: ``3.0``, ``1.5`` or
+        # ``true`` where a number belongs are refused, never coerced.
+        if not _is_int(self.players) or self.players not in (3, 4):
             raise ValueError("players must be 3 or 4")
-        if self.deals is not None and (not isinstance(self.deals, int) or self.deals < 1):
-            raise ValueError("deals must be a positive number")
-        if not 0 <= self.first_dealer < self.players:
+        if self.deals is not None and (not _is_int(self.deals) or self.deals < 1):
+            raise ValueError("deals must be a positive whole number")
+        if not _is_int(self.first_dealer) or not 0 <= self.first_dealer < self.players:
             raise ValueError(f"first_dealer must be a seat 0..{self.players - 1}")
+        for name in _SWITCHES:
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false")
+        if self.all_pass not in ("einpassen", "ramsch"):
+            raise ValueError("all_pass must be einpassen or ramsch")
+        if self.kontra_window not in ("own_first_card", "first_lead", "trick_one"):
+            raise ValueError("kontra_window must be own_first_card, first_lead or trick_one")
         if self.scoring not in ("seeger_fabian", "plain"):
             raise ValueError("scoring must be seeger_fabian or plain")
         if self.bock_count not in ("per_deal", "per_trigger"):
@@ -81,7 +90,11 @@ class ListOptions:
         return out
 
     @classmethod
-    def from_dict(cls, data: Any) -> ListOptions:
+    def from_dict(cls, data: Any, max_rounds: int | None = None) -> ListOptions:
+        """Options from JSON-like data, strictly: unknown keys, wrong types
+        (a float or a boolean where an integer belongs) and, with
+        ``max_rounds``, lists of more deals than ``max_rounds`` x players are
+        refused with `ValueError`."""
         if not isinstance(data, dict):
             raise ValueError("options must be an object")
         known = {f.name for f in fields(cls)}
@@ -92,5 +105,26 @@ class ListOptions:
         if "bock_triggers" in data:
             if not isinstance(data["bock_triggers"], list | tuple | set | frozenset):
                 raise ValueError("bock_triggers must be a list")
+            if not all(isinstance(t, str) for t in data["bock_triggers"]):
+                raise ValueError("bock_triggers must be a list of names")
             data["bock_triggers"] = frozenset(data["bock_triggers"])
-        return cls(**data)
+        options = cls(**data)
+        if max_rounds is not None and options.deals_per_list > max_rounds * options.players:
+            most = max_rounds * options.players
+            raise ValueError(f"a list has at most {max_rounds} rounds ({most} deals) here")
+        return options
+
+
+#: The options that are switches (booleans).
+_SWITCHES = (
+    "kontra",
+    "kontra_requires_bid",
+    "bock",
+    "ramsch_after_bock",
+    "enforce_reachable_announcement",
+)
+
+
+def _is_int(x: object) -> bool:
+    """An integer proper: not a float, not a boolean."""
+    return isinstance(x, int) and not isinstance(x, bool)

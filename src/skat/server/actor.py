@@ -30,7 +30,7 @@ from . import protocol as p
 from .errors import CommandError, ErrorCode
 from .store import Store
 from .table import TableState
-from .tokens import hash_token, new_token
+from .tokens import hash_token, new_token, token_matches
 
 log = logging.getLogger("skat.server")
 HISTORY = 256  # events kept for resending to a client that reconnects
@@ -38,31 +38,62 @@ HISTORY = 256  # events kept for resending to a client that reconnects
 
 @dataclass
 class ServerConfig:
-    """Tunables; tests set the delays to 0."""
+    """Tunables and limits (docs/protocol.md, Security); tests set the delays to 0."""
 
     bot_delay: float = 0.8  # seconds before a computer player's move is shown
     next_delay: float = 6.0  # seconds between a settled deal and the next one
     grace: float = 30.0  # seconds a disconnected human keeps the turn
     bot_budget: float = 2.0  # seconds a computer player may think
-    idle_timeout: float = 6 * 3600.0  # an idle unfinished table expires
+    idle_timeout: float = 6 * 3600.0  # a started table without a game event expires
+    unstarted_timeout: float = 2 * 3600.0  # a table never started, idle that long, expires
+    unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires
     rate: float = 10.0  # messages per second per connection (sustained)
     burst: float = 30.0
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
+    max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
+    tables_per_address: int = 30  # tables one client address may create per hour
+    max_open_tables: int = 1000  # unfinished (open or playing) tables in total
+    max_body: int = 4096  # bytes of an HTTP request body
+    send_queue: int = 512  # messages waiting for one connection before it is dropped
+    send_timeout: float = 10.0  # seconds one message may take to send before the drop
+    finished_cache: int = 128  # finished tables kept rendered for downloads
+
+
+#: Close code of a connection that does not read what it is sent (docs/protocol.md).
+CLOSE_TOO_SLOW = 4408
 
 
 class Conn:
-    """A websocket connection as the actor sees it."""
+    """A websocket connection as the actor sees it.
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], config: ServerConfig) -> None:
+    Messages go into a bounded queue that a writer task of its own sends,
+    each with a timeout: the table never waits for a client. A client that
+    lets the queue fill or a send time out is dropped (closed with
+    `CLOSE_TOO_SLOW`) and receives nothing more."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        config: ServerConfig,
+        close: Callable[[int, str], Awaitable[None]] | None = None,
+    ) -> None:
         self._send = send
+        self._close = close
         self.seat: int | None = None
         self.token: str | None = None
         self.muted: set[int] = set()
         self.closed = False
+        self.dropped = False
         self._allowance = config.burst
         self._rate = config.rate
         self._burst = config.burst
         self._last = time.monotonic()
+        self._max_queue = config.send_queue
+        self._timeout = config.send_timeout
+        self._out: deque[str] = deque()
+        self._ready: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than allowed."""
@@ -75,12 +106,62 @@ class Conn:
         return True
 
     async def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; returns at once (never waits for the client)."""
+        self.push(message)
+
+    def push(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
-        try:
-            await self._send(p.encode(message))
-        except Exception:  # the socket went away; the endpoint cleans up
-            self.closed = True
+        if len(self._out) >= self._max_queue:
+            self.drop("outbound queue full")
+            return
+        self._out.append(p.encode(message))
+        if self._ready is None:
+            self._ready = asyncio.Event()
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_loop(), name="conn-writer")
+
+    async def _write_loop(self) -> None:
+        assert self._ready is not None
+        while not self.closed:
+            if not self._out:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            text = self._out.popleft()
+            try:
+                await asyncio.wait_for(self._send(text), self._timeout)
+            except TimeoutError:
+                self.drop("send timed out")
+            except Exception:  # the socket went away; the endpoint cleans up
+                self.closed = True
+
+    def drop(self, why: str) -> None:
+        """Stop sending to a client that does not read, and close it."""
+        if self.closed:
+            return
+        self.closed = self.dropped = True
+        self._out.clear()
+        log.info("dropped a connection that does not read (%s)", why)
+        writer = self._writer
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()
+        if self._close is not None:
+            self._closing = asyncio.create_task(self._close_later(), name="conn-close")
+
+    async def _close_later(self) -> None:
+        assert self._close is not None
+        try:  # the close frame waits behind what the client has not read
+            await asyncio.wait_for(self._close(CLOSE_TOO_SLOW, ErrorCode.TOO_SLOW.value), 30)
+        except Exception:
+            pass
+
+    def stop(self) -> None:
+        """The connection ended: stop its writer."""
+        self.closed = True
+        if self._writer is not None and not self.dropped:
+            self._writer.cancel()
 
 
 # ------------------------------------------------------------------ commands
@@ -152,13 +233,15 @@ class TableActor:
             maxlen=HISTORY
         )
         self.gone_since: dict[int, float] = {}
-        self.last_event = time.time()
+        self.last_event = time.time()  # of the last event that is not chat or a reaction
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wait_key: tuple[Any, ...] | None = None
         self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
         self._bots: dict[int, Player] = {}
-        self.on_again: Callable[[TableState], Awaitable[str]] | None = None
+        # builds the next table and stores this table's `Again` event, in one
+        # transaction (registry.Tables.again); returns the event to apply
+        self.on_again: Callable[[TableState], Awaitable[ev.Again]] | None = None
 
     # ---------------------------------------------------------------- life
     def start(self) -> None:
@@ -242,9 +325,11 @@ class TableActor:
     async def _inbound(self, conn: Conn, msg: p.ClientMessage) -> None:
         st = self.state
         if st.status == "expired" and isinstance(
-            msg, p.Sit | p.Act | p.Next | p.Leave | p.Reclaim | p.Again
+            msg, p.Sit | p.Act | p.Next | p.Leave | p.Reclaim | p.Again | p.Chat | p.React
         ):
             raise CommandError(ErrorCode.TABLE_CLOSED, "this table has expired")
+        if st.status == "finished" and isinstance(msg, p.Chat | p.React):
+            raise CommandError(ErrorCode.TABLE_CLOSED, "the list is over")
         match msg:
             case p.Hello(token=token, last_version=last):
                 await self._hello(conn, token, last)
@@ -278,11 +363,8 @@ class TableActor:
                 await self._commit_all(st.plan_next())
             case p.Leave(keep_bot=keep_bot):
                 seat = self._seat(conn)
+                # every device of that seat now watches, and is told so (_commit)
                 await self._commit_all(st.plan_leave(seat, keep_bot))
-                for c in self.conns:  # every device of that seat now watches
-                    if c.seat == seat:
-                        c.seat, c.token = None, None
-                conn.seat = None
             case p.Reclaim():
                 await self._commit_all(st.plan_auto(self._seat(conn), False))
             case p.Chat(text=text):
@@ -297,8 +379,7 @@ class TableActor:
                     raise CommandError(ErrorCode.WRONG_PHASE, "the list is not over")
                 if st.next_table is None:
                     assert self.on_again is not None
-                    new_id = await self.on_again(st)
-                    await self._commit_all([ev.Again(table=new_id)])
+                    await self._commit(await self.on_again(st), stored=True)
             case p.Ping():
                 await conn.send({"type": "pong"})
             case _:  # pragma: no cover - mypy proves every message is handled
@@ -313,22 +394,50 @@ class TableActor:
         for event in events:
             await self._commit(event)
 
-    async def _commit(self, event: ev.TableEvent) -> None:
-        """Persist, apply, publish: in this order."""
+    async def _commit(self, event: ev.TableEvent, stored: bool = False) -> None:
+        """Persist, apply, publish: in this order (``stored``: the event is in
+        the store already, written with other rows in one transaction)."""
         st = self.state
         before = st.status
-        kind, payload = ev.to_row(event)
-        await self.store.append(st.id, st.version + 1, kind, payload)
+        if not stored:
+            st.check(event)  # proven to apply before it is stored (moves: on a clone)
+            kind, payload = ev.to_row(event)
+            await self.store.append(st.id, st.version + 1, kind, payload)
         st.apply(event)
-        self.last_event = time.time()
+        if not isinstance(event, ev.Chat | ev.React):  # chat keeps no table alive
+            self.last_event = time.time()
         if st.status != before:
             await self.store.set_status(st.id, st.status)
         self.history.append((st.version, event, st.act_ref(event)))
+        lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
         for conn in list(self.conns):
             await conn.send(
                 projection.event_message(st, st.version, event, conn.seat, conn.muted, seats)
             )
+        for conn, seat in lost:
+            await conn.send(
+                {
+                    "type": "notice",
+                    "code": ErrorCode.SEAT_LOST.value,
+                    "seat": seat,
+                    "message": "this connection holds no seat any more; it watches",
+                }
+            )
+            await conn.send(projection.snapshot(st, None, seats, conn.muted))
+
+    def _follow_seats(self) -> list[tuple[Conn, int]]:
+        """Every connection whose token no longer holds its seat (the person
+        left, someone else or a computer player took it) becomes a spectator."""
+        lost = []
+        for conn in self.conns:
+            seat = conn.seat
+            if seat is None:
+                continue
+            if not token_matches(conn.token, self.state.seats[seat].token_hash):
+                conn.seat, conn.token = None, None
+                lost.append((conn, seat))
+        return lost
 
     async def _hello(self, conn: Conn, token: str | None, last: int | None) -> None:
         st = self.state
@@ -362,7 +471,7 @@ class TableActor:
             await self._commit_all(st.plan_auto(seat, False))  # the person is back
 
     async def disconnect(self, conn: Conn) -> None:
-        conn.closed = True
+        conn.stop()
         self.conns.discard(conn)
         if conn.seat is not None and conn.seat not in self.connected_seats():
             self.gone_since[conn.seat] = time.monotonic()

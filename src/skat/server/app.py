@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.datastructures import MutableHeaders
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -25,13 +27,97 @@ from . import projection
 from . import protocol as p
 from .actor import Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
-from .registry import Tables
+from .registry import TableBroken, Tables
 from .store import Store
-from .table import TIMERS, Settings
+from .table import TIMERS, Settings, TableState
 
 log = logging.getLogger("skat.server")
-MAX_BODY = 4096
 WEB = Path(__file__).resolve().parent.parent / "web"
+#: Sent with every HTTP answer. The no-build client loads its scripts, styles
+#: and data from this origin only; `frame-ancestors 'none'`: no page may frame
+#: a table (clickjacking a seated player).
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    ),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+}
+CREATE_FIELDS = {"rounds", "bot", "timer"}
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, refused (`_TooLarge`) by its Content-Length or, while it
+    streams, as soon as it passes ``limit`` bytes: never read whole first."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise _TooLarge
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+class SecurityHeaders:
+    """ASGI middleware: `SECURITY_HEADERS` on every HTTP answer."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for key, value in SECURITY_HEADERS.items():
+                    headers.setdefault(key, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Settings]:
+    """The options and settings of a table-creation body, checked strictly
+    (types, ranges, the list length of ``config``); raises `ValueError`."""
+    if not isinstance(data, dict):
+        raise ValueError("a JSON object is expected")
+    data = dict(data)
+    rounds = data.pop("rounds", None)
+    bot = data.pop("bot", "heuristic")
+    timer = data.pop("timer", 0)
+    if not isinstance(bot, str) or bot not in player_names():
+        raise ValueError(f"unknown computer player {bot!r}")
+    if not _is_int(timer) or timer not in TIMERS:
+        raise ValueError(f"timer must be one of {TIMERS}")
+    players = data.get("players", 3)
+    if not _is_int(players) or players not in (3, 4):
+        raise ValueError("players must be 3 or 4")
+    if rounds is not None:
+        if not _is_int(rounds) or not 1 <= rounds <= config.max_rounds:
+            raise ValueError(f"rounds must be 1..{config.max_rounds}")
+        if "deals" in data:
+            raise ValueError("give rounds or deals, not both")
+        data["deals"] = rounds * players
+    options = ListOptions.from_dict(data, config.max_rounds)
+    return options, Settings(bot=bot, timer=timer)
 
 
 def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONResponse:
@@ -77,62 +163,89 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             " (docs/protocol.md).</p>"
         )
 
-    async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _json_error(ErrorCode.TOO_LARGE, "request too large", 413)
+    async def body_of(request: Request) -> bytes | Response:
         try:
-            data = json.loads(body or b"{}")
-            if not isinstance(data, dict):
-                raise ValueError("a JSON object is expected")
-            rounds = data.pop("rounds", None)
-            bot = data.pop("bot", "heuristic")
-            timer = data.pop("timer", 0)
-            if bot not in player_names():
-                raise ValueError(f"unknown computer player {bot!r}")
-            if timer not in TIMERS:
-                raise ValueError(f"timer must be one of {TIMERS}")
-            players = data.get("players", 3)
-            if rounds is not None:
-                if not isinstance(rounds, int) or not 1 <= rounds <= 12:
-                    raise ValueError("rounds must be 1..12")
-                data["deals"] = rounds * players
-            options = ListOptions.from_dict(data)
-        except (ValueError, TypeError) as exc:
-            return _json_error(ErrorCode.BAD_OPTIONS, str(exc))
-        table_id, creator = await tables.create(options, Settings(bot=bot, timer=timer))
+            return await read_body(request, config.max_body)
+        except _TooLarge:
+            return _json_error(
+                ErrorCode.TOO_LARGE, f"request bodies are limited to {config.max_body} bytes", 413
+            )
+        except ClientDisconnect:
+            client = request.client.host if request.client else "?"
+            log.info("%s %s from %s: aborted", request.method, request.url.path, client)
+            return Response(status_code=400)
+
+    async def create_table(request: Request) -> Response:
+        body = await body_of(request)
+        if isinstance(body, Response):
+            return body
+        try:
+            options, settings = table_options(json.loads(body or b"{}"), config)
+        except (ValueError, TypeError, RecursionError) as exc:
+            return _json_error(ErrorCode.BAD_OPTIONS, str(exc)[:300])
+        address = request.client.host if request.client else None
+        try:
+            table_id, creator = await tables.create(options, settings, address)
+        except CommandError as exc:
+            return _json_error(exc.code, exc.message, 429)
         return JSONResponse(
             {"id": table_id, "url": f"/t/{table_id}", "ws": f"/ws/{table_id}", "creator": creator},
             status_code=201,
         )
 
-    async def table_info(request: Request) -> Response:
-        state = await tables.state(request.path_params["table_id"])
-        if state is None:
+    async def found(request: Request) -> tuple[TableState, dict[str, Any]] | Response:
+        try:
+            found = await tables.view(request.path_params["table_id"])
+        except TableBroken:
+            return _json_error(ErrorCode.TABLE_BROKEN, "this table's record cannot be loaded", 503)
+        if found is None:
             return _json_error(ErrorCode.NO_TABLE, "no such table", 404)
+        return found
+
+    async def table_info(request: Request) -> Response:
+        got = await found(request)
+        if isinstance(got, Response):
+            return got
+        state, memo = got
         actor = tables.actors.get(state.id)
-        connected = actor.connected_seats() if actor else set()
-        return JSONResponse(projection.snapshot(state, None, connected))
+        if actor is not None:
+            return JSONResponse(projection.snapshot(state, None, actor.connected_seats()))
+        if "info" not in memo:
+            memo["info"] = projection.snapshot(state, None, set())
+        return JSONResponse(memo["info"])
 
     async def download(request: Request) -> Response:
-        state = await tables.state(request.path_params["table_id"])
-        if state is None:
-            return _json_error(ErrorCode.NO_TABLE, "no such table", 404)
-        if state.series is None:
+        got = await found(request)
+        if isinstance(got, Response):
+            return got
+        state, memo = got
+        series = state.series
+        if series is None:
             return _json_error(ErrorCode.NOT_STARTED, "the list has not started", 409)
-        match request.path_params["kind"]:
+        kind = request.path_params["kind"]
+        if kind not in ("list.json", "sheet.csv", "games.iss"):
+            return _json_error(ErrorCode.NO_FILE, "no such download", 404)
+        if kind not in memo:  # a closed table renders each download once
+            from ..sheetview import sheet_csv
+
+            match kind:
+                case "list.json":
+                    memo[kind] = json.dumps(projection.list_download(state))
+                case "sheet.csv":
+                    memo[kind] = sheet_csv(series)
+                case _:
+                    memo[kind] = projection.iss_download(state)
+        match kind:
             case "list.json":
-                return JSONResponse(
-                    projection.list_download(state),
+                return Response(
+                    memo[kind],
+                    media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="skat-{state.id}.json"'},
                 )
             case "sheet.csv":
-                from ..sheetview import sheet_csv
-
-                return PlainTextResponse(sheet_csv(state.series), media_type="text/csv")
-            case "games.iss":
-                return PlainTextResponse(projection.iss_download(state))
-        return _json_error(ErrorCode.NO_FILE, "no such download", 404)
+                return PlainTextResponse(memo[kind], media_type="text/csv")
+            case _:
+                return PlainTextResponse(memo[kind])
 
     async def table_page(request: Request) -> Response:
         return await index(request)
@@ -141,9 +254,9 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         """The game-value reckoner of the calculator page (same as ``skat value``)."""
         from ..engine.reckoner import ReckonerError, reckon
 
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _json_error(ErrorCode.TOO_LARGE, "request too large", 413)
+        body = await body_of(request)
+        if isinstance(body, Response):
+            return body
         try:
             data = json.loads(body or b"{}")
             if not isinstance(data, dict):
@@ -178,8 +291,8 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             result = reckon(game, **data)
         except ReckonerError as exc:
             return _json_error(exc.code, exc.message)
-        except (ValueError, TypeError) as exc:
-            return _json_error(ErrorCode.BAD_REQUEST, str(exc))
+        except (ValueError, TypeError, RecursionError) as exc:
+            return _json_error(ErrorCode.BAD_REQUEST, str(exc)[:300])
         return JSONResponse(result.to_dict())
 
     async def healthz(request: Request) -> Response:
@@ -188,9 +301,17 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     async def ws_endpoint(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
         if origin is not None and not _origin_ok(origin, ws.headers.get("host", ""), config):
+            # refused before the handshake: the client sees an HTTP 403
             await ws.close(code=1008)
             return
-        actor = await tables.actor(ws.path_params["table_id"])
+        try:
+            actor = await tables.actor(ws.path_params["table_id"])
+        except TableBroken:
+            await ws.accept()
+            error = CommandError(ErrorCode.TABLE_BROKEN, "this table's record cannot be loaded")
+            await ws.send_text(p.encode(error.to_message()))
+            await ws.close(code=1011)
+            return
         await ws.accept()
         if actor is None:
             await ws.send_text(
@@ -198,7 +319,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             )
             await ws.close(code=4404)
             return
-        conn = Conn(ws.send_text, config)
+        conn = Conn(ws.send_text, config, close=lambda code, why: ws.close(code, why))
         greeted = False
 
         def refuse(code: ErrorCode, message: str) -> Any:
@@ -209,6 +330,8 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":
                     break
+                if conn.closed:  # dropped: it does not read; what it sends is ignored
+                    continue
                 raw = frame.get("text")
                 if raw is None:
                     data = frame.get("bytes") or b""
@@ -259,7 +382,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     static = WEB / "static"
     if static.exists():
         routes.append(Mount("/static", StaticFiles(directory=static), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.store = store
     app.state.config = config
     return app

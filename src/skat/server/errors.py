@@ -18,6 +18,9 @@ class ErrorCode(StrEnum):
     NO_TABLE = "NO_TABLE"  # no table with that id
     BAD_TOKEN = "BAD_TOKEN"  # a seat token the table does not know (the client watches)
     SERVER_ERROR = "SERVER_ERROR"  # a bug; the table keeps running
+    TABLE_BROKEN = "TABLE_BROKEN"  # a stored table that cannot be loaded (skipped, logged)
+    TOO_SLOW = "TOO_SLOW"  # close reason: the client did not read its messages (close 4408)
+    SEAT_LOST = "SEAT_LOST"  # a notice: this connection's seat went to someone else; it watches
     # the table
     BAD_NAME = "BAD_NAME"
     TABLE_CLOSED = "TABLE_CLOSED"  # finished or expired
@@ -33,6 +36,7 @@ class ErrorCode(StrEnum):
     WRONG_PHASE = "WRONG_PHASE"  # e.g. `next` while the deal is still being played
     # HTTP only
     BAD_OPTIONS = "BAD_OPTIONS"
+    TOO_MANY_TABLES = "TOO_MANY_TABLES"  # the creation limits (per address, open in total)
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"
 

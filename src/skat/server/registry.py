@@ -1,19 +1,33 @@
 """The live tables: actors created or restored on demand, another list for
-the same people, the sweep that expires idle tables."""
+the same people, the sweep that expires idle tables, the limits on creating
+tables, and finished tables kept rendered for their downloads."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
+from collections import OrderedDict, deque
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
+from .errors import CommandError, ErrorCode
 from .store import Store, StoredTable
 from .table import Settings, TableState
 from .tokens import hash_token
+
+log = logging.getLogger("skat.server")
+#: The status of a stored table that cannot be loaded (logged, skipped).
+BROKEN = "broken"
+LIVE = ("open", "playing")
+
+
+class TableBroken(Exception):
+    """A stored table that cannot be rebuilt; it is marked `BROKEN`."""
 
 
 class Tables:
@@ -25,41 +39,107 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
         self.actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()
+        self._created: dict[str, deque[float]] = {}  # client address -> creation times
+        # closed tables not loaded: their state and what was rendered of it
+        self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
 
-    async def create(self, options: ListOptions, settings: Settings) -> tuple[str, str]:
-        """A new open table; returns its id and the creator's secret."""
+    # ------------------------------------------------------------- creating
+    def _new(self, options: ListOptions, settings: Settings) -> tuple[StoredTable, TableState, str]:
         table_id = secrets.token_urlsafe(9)
         creator = secrets.token_urlsafe(24)
         seed = new_seed()
         config = {"options": options.to_dict(), "settings": settings.to_dict()}
         now = time.time()
-        await self.store.create_table(
-            StoredTable(
-                table_id,
-                now,
-                now,
-                "open",
-                config,
-                seed.hex(),
-                commitment(seed),
-                hash_token(creator),
-            )
+        stored = StoredTable(
+            table_id, now, now, "open", config, seed.hex(), commitment(seed), hash_token(creator)
         )
-        return table_id, creator
+        state = TableState(table_id, options, settings, seed, hash_token(creator))
+        return stored, state, creator
+
+    async def create(
+        self, options: ListOptions, settings: Settings, address: str | None = None
+    ) -> tuple[str, str]:
+        """A new open table; returns its id and the creator's secret. Raises
+        `CommandError` (TOO_MANY_TABLES) over the limits; ``address`` is the
+        client's, for the limit per address."""
+        cfg = self.config
+        now = time.time()
+        if address is not None:
+            times = self._created.setdefault(address, deque())
+            while times and times[0] < now - 3600:
+                times.popleft()
+            if len(times) >= cfg.tables_per_address:
+                raise CommandError(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"at most {cfg.tables_per_address} new tables an hour from one address",
+                )
+        if await self.store.count(LIVE) >= cfg.max_open_tables:
+            raise CommandError(ErrorCode.TOO_MANY_TABLES, "too many open tables; try later")
+        if address is not None:
+            self._created[address].append(now)
+            if len(self._created) > 10000:  # forget addresses quiet for an hour
+                for a in [a for a, t in self._created.items() if not t or t[-1] < now - 3600]:
+                    del self._created[a]
+        stored, _, creator = self._new(options, settings)
+        await self.store.create_table(stored)
+        return stored.id, creator
+
+    # -------------------------------------------------------------- loading
+    async def _broken(self, table_id: str, exc: BaseException) -> TableBroken:
+        log.error("table %s cannot be loaded and is marked broken: %r", table_id, exc)
+        try:
+            await self.store.set_status(table_id, BROKEN)
+        except Exception:
+            log.exception("table %s: marking it broken failed", table_id)
+        return TableBroken(table_id)
 
     async def load(self, table_id: str) -> TableState | None:
-        """A table's state rebuilt from the store (also for finished tables)."""
+        """A table's state rebuilt from the store (also for finished tables);
+        raises `TableBroken` for one that cannot be rebuilt."""
         t = await self.store.table(table_id)
         if t is None:
             return None
-        return TableState.from_stored(t, await self.store.events(table_id))
+        if t.status == BROKEN:
+            raise TableBroken(table_id)
+        try:
+            return TableState.from_stored(
+                t, await self.store.events(table_id), self.config.max_rounds
+            )
+        except Exception as exc:
+            raise await self._broken(table_id, exc) from exc
+
+    async def view(self, table_id: str) -> tuple[TableState, dict[str, Any]] | None:
+        """The table (live, or rebuilt from the store) and a memo for what is
+        rendered of it: a closed table not in play is rebuilt once and kept
+        with its renderings (downloads), not replayed per request."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor.state, {}
+        cached = self._closed.get(table_id)
+        if cached is not None:
+            self._closed.move_to_end(table_id)
+            return cached
+        state = await self.load(table_id)
+        if state is None:
+            return None
+        if not state.closed() or table_id in self.actors:
+            return state, {}
+        return self._remember(state)
+
+    def _remember(self, state: TableState) -> tuple[TableState, dict[str, Any]]:
+        entry: tuple[TableState, dict[str, Any]] = (state, {})
+        self._closed[state.id] = entry
+        while len(self._closed) > self.config.finished_cache:
+            self._closed.popitem(last=False)
+        return entry
 
     async def state(self, table_id: str) -> TableState | None:
         """The live state if the table is loaded, else rebuilt from the store."""
-        actor = self.actors.get(table_id)
-        return actor.state if actor is not None else await self.load(table_id)
+        found = await self.view(table_id)
+        return None if found is None else found[0]
 
     async def actor(self, table_id: str) -> TableActor | None:
+        """The table's actor, started on demand; raises `TableBroken`."""
         async with self._lock:
             actor = self.actors.get(table_id)
             if actor is not None:
@@ -67,14 +147,20 @@ class Tables:
             t = await self.store.table(table_id)
             if t is None:
                 return None
+            if t.status == BROKEN:
+                raise TableBroken(table_id)
             events = await self.store.events(table_id)
-            state = TableState.from_stored(t)
             # recent events, so that clients reconnecting after a restart get
             # what they missed (the moves' texts come from the engine's views)
             recent = []
-            for event in state.replay(events):
-                if state.version > len(events) - HISTORY:
-                    recent.append((state.version, event, state.act_ref(event)))
+            try:
+                state = TableState.from_stored(t, max_rounds=self.config.max_rounds)
+                for event in state.replay(events):
+                    if state.version > len(events) - HISTORY:
+                        recent.append((state.version, event, state.act_ref(event)))
+            except Exception as exc:
+                raise await self._broken(table_id, exc) from exc
+            self._closed.pop(table_id, None)
             actor = self._start(state)
             actor.history.extend(recent)
             return actor
@@ -86,39 +172,83 @@ class Tables:
         actor.start()
         return actor
 
-    async def restore(self) -> int:
-        """Start an actor for every unfinished table (after a restart)."""
-        stored = await self.store.tables(("open", "playing"))
-        for t in stored:
-            await self.actor(t.id)
-        return len(stored)
+    def _stale(self, status: str, version: int, created: float, active: float) -> bool:
+        """Whether an unfinished table is past its expiry (ServerConfig)."""
+        now, cfg = time.time(), self.config
+        if status == "open" and version == 0:
+            return now - created > min(cfg.unvisited_timeout, cfg.idle_timeout)
+        if status == "open":
+            return now - active > min(cfg.unstarted_timeout, cfg.idle_timeout)
+        return now - active > cfg.idle_timeout
 
-    async def again(self, old: TableState) -> str:
-        """A new list with the same people: same options, seats and tokens,
-        planned and applied like every other event."""
-        table_id, _ = await self.create(old.options, old.settings)
-        t = await self.store.table(table_id)
-        assert t is not None
-        state = TableState.from_stored(t)
+    async def restore(self) -> int:
+        """Start an actor for every live unfinished table (after a restart).
+        Tables past their expiry are expired without being loaded; a table
+        that cannot be loaded is marked broken, logged and skipped."""
+        restored = 0
+        for t, version, active in await self.store.activity(LIVE):
+            if self._stale(t.status, version, t.created_at, active):
+                await self._expire_stored(t.id, version)
+                continue
+            try:
+                await self.actor(t.id)
+            except TableBroken:
+                continue
+            restored += 1
+        return restored
+
+    async def _expire_stored(self, table_id: str, version: int) -> None:
+        """Expire a table that is not loaded: its `Expire` event, no replay."""
+        kind, payload = ev.to_row(ev.Expire())
+        try:
+            await self.store.append(table_id, version + 1, kind, payload, status="expired")
+        except Exception:  # someone else wrote it first: it is live after all
+            log.info("table %s: not expired (it changed meanwhile)", table_id)
+
+    # ---------------------------------------------------------------- again
+    async def again(self, old: TableState) -> ev.Again:
+        """A new list with the same people: same options, seats and tokens.
+        The new table, its first events and ``old``'s `Again` event are
+        stored in one transaction: after a crash there is either all of it
+        or none, and a retry after none builds it once."""
+        stored, state, _ = self._new(old.options, old.settings)
+        rows: list[tuple[str, int, str, dict[str, Any]]] = []
         for event in state.plan_again(old):
-            kind, payload = ev.to_row(event)
-            await self.store.append(table_id, state.version + 1, kind, payload)
+            state.check(event)
+            rows.append((state.id, state.version + 1, *ev.to_row(event)))
             state.apply(event)
-        await self.store.set_status(table_id, state.status)
+        again = ev.Again(table=state.id)
+        rows.append((old.id, old.version + 1, *ev.to_row(again)))
+        stored.status = state.status
+        await self.store.create_table(stored, rows)
         async with self._lock:
             self._start(state)
-        return table_id
+        return again
 
+    # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:
-        """Expire idle unfinished tables; drop finished ones from memory."""
+        """Expire idle unfinished tables; drop closed ones from memory."""
         now = time.time()
+        cfg = self.config
         for table_id, actor in list(self.actors.items()):
+            st = actor.state
             idle = now - actor.last_event
-            if actor.state.status in ("open", "playing") and idle > self.config.idle_timeout:
+            if st.status == "open" and st.version == 0:  # never sat at: unless watched
+                stale = not actor.conns and idle > min(cfg.unvisited_timeout, cfg.idle_timeout)
+            else:
+                stale = self._stale(st.status, st.version, actor.last_event, actor.last_event)
+            if st.status in LIVE and stale:
                 await actor.submit(Expire())
-            if actor.state.status in ("finished", "expired") and not actor.conns and idle > 60:
+            if st.closed() and not actor.conns and idle > 60:
                 await actor.stop()
                 self.actors.pop(table_id, None)
+                self._remember(st)  # downloads without a replay
+        for table_id in await self.store.unvisited(
+            now - min(cfg.unvisited_timeout, cfg.idle_timeout)
+        ):
+            async with self._lock:
+                if table_id not in self.actors:
+                    await self._expire_stored(table_id, 0)
 
     async def close(self) -> None:
         for actor in self.actors.values():
@@ -126,4 +256,4 @@ class Tables:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["Tables"]
+__all__ = ["BROKEN", "TableBroken", "Tables"]

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    func,
     select,
     update,
 )
@@ -107,7 +109,13 @@ class Store:
                 await self._writer
         await self.engine.dispose()
 
-    async def create_table(self, t: StoredTable) -> None:
+    async def create_table(
+        self, t: StoredTable, events: Sequence[tuple[str, int, str, dict[str, Any]]] = ()
+    ) -> None:
+        """Store a new table and, in the same transaction, ``events`` as
+        ``(table_id, version, kind, payload)`` rows (its own first events and
+        another table's, as for "again"): all of it or nothing."""
+        now = time.time()
         async with self.engine.begin() as conn:
             await conn.execute(
                 tables_t.insert().values(
@@ -121,6 +129,54 @@ class Store:
                     creator_hash=t.creator_hash,
                 )
             )
+            if events:
+                await conn.execute(
+                    events_t.insert(),
+                    [
+                        {
+                            "table_id": table_id,
+                            "version": version,
+                            "kind": kind,
+                            "payload": json.dumps(payload),
+                            "at": now,
+                        }
+                        for table_id, version, kind, payload in events
+                    ],
+                )
+
+    async def count(self, statuses: tuple[str, ...]) -> int:
+        async with self.engine.connect() as conn:
+            n = await conn.scalar(
+                select(func.count()).select_from(tables_t).where(tables_t.c.status.in_(statuses))
+            )
+        return int(n or 0)
+
+    async def activity(self, statuses: tuple[str, ...]) -> list[tuple[StoredTable, int, float]]:
+        """Tables with one of ``statuses``, each with its last version (0: no
+        event yet) and the time of its last event that is not chat or a
+        reaction (its creation if none)."""
+        ids = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+        last = (
+            select(events_t.c.table_id, func.max(events_t.c.version).label("version"))
+            .where(events_t.c.table_id.in_(ids))
+            .group_by(events_t.c.table_id)
+            .subquery()
+        )
+        active = (
+            select(events_t.c.table_id, func.max(events_t.c.at).label("at"))
+            .where(events_t.c.table_id.in_(ids), events_t.c.kind.not_in(("chat", "react")))
+            .group_by(events_t.c.table_id)
+            .subquery()
+        )
+        query = (
+            select(tables_t, last.c.version, active.c.at)
+            .outerjoin(last, last.c.table_id == tables_t.c.id)
+            .outerjoin(active, active.c.table_id == tables_t.c.id)
+            .where(tables_t.c.status.in_(statuses))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [(_table(r), r.version or 0, r.at or r.created_at) for r in rows]
 
     async def append(
         self,
@@ -187,6 +243,16 @@ class Store:
                         .where(tables_t.c.id == row["table_id"])
                         .values(status=status, updated_at=row["at"])
                     )
+
+    async def unvisited(self, before: float) -> list[str]:
+        """Open tables created before ``before`` that have no event at all."""
+        query = select(tables_t.c.id).where(
+            tables_t.c.status == "open",
+            tables_t.c.created_at < before,
+            ~select(events_t.c.version).where(events_t.c.table_id == tables_t.c.id).exists(),
+        )
+        async with self.engine.connect() as conn:
+            return [r.id for r in (await conn.execute(query)).all()]
 
     async def set_status(self, table_id: str, status: str) -> None:
         async with self.engine.begin() as conn:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from ..engine import Abandon, IllegalActionError, parse_action
+from ..players import player_names
 from ..series import ListOptions, Series
 from . import events as ev
 from .errors import CommandError, ErrorCode
@@ -42,8 +43,21 @@ class Settings:
     bot: str = "heuristic"
     timer: int = 0  # seconds per turn, 0 = off
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.bot, str) or self.bot not in player_names():
+            raise ValueError(f"unknown computer player {self.bot!r}")
+        # the edge offers TIMERS; any whole number of seconds replays
+        if not isinstance(self.timer, int) or isinstance(self.timer, bool) or self.timer < 0:
+            raise ValueError("timer must be a whole number of seconds")
+
     def to_dict(self) -> dict[str, Any]:
         return {"bot": self.bot, "timer": self.timer}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Settings:
+        if not isinstance(data, dict) or set(data) - {"bot", "timer"}:
+            raise ValueError("settings must be an object with bot and timer")
+        return cls(**data)
 
 
 @dataclass
@@ -83,12 +97,19 @@ class TableState:
             self.seats = [SeatState() for _ in range(self.options.players)]
 
     @classmethod
-    def from_stored(cls, table: StoredTable, events: Iterable[StoredEvent] = ()) -> TableState:
-        """A table rebuilt from its stored row and events (recovery, downloads)."""
+    def from_stored(
+        cls,
+        table: StoredTable,
+        events: Iterable[StoredEvent] = (),
+        max_rounds: int | None = None,
+    ) -> TableState:
+        """A table rebuilt from its stored row and events (recovery, downloads),
+        its options validated as strictly as at creation. Raises `ValueError`
+        (or another exception) for a table that cannot be rebuilt."""
         state = cls(
             id=table.id,
-            options=ListOptions.from_dict(table.config["options"]),
-            settings=Settings(**table.config["settings"]),
+            options=ListOptions.from_dict(table.config["options"], max_rounds),
+            settings=Settings.from_dict(table.config["settings"]),
             seed=bytes.fromhex(table.seed),
             creator_hash=table.creator_hash,
         )
@@ -245,6 +266,32 @@ class TableState:
         return [] if self.closed() else [ev.Expire()]
 
     # -------------------------------------------------------------- events
+    def check(self, event: ev.TableEvent) -> None:
+        """Raise `CommandError` unless ``event`` applies to this state; the
+        actor calls it before storing, so a stored log always replays. A move
+        was tried on a clone of the deal by `plan_act` already."""
+        match event:
+            case ev.Sit(seat=seat) | ev.Bot(seat=seat) | ev.Leave(seat=seat) | ev.Auto(seat=seat):
+                if not 0 <= seat < self.players:
+                    raise CommandError(ErrorCode.SEAT_TAKEN, "no such seat")
+            case ev.Start():
+                if self.series is not None:
+                    raise CommandError(ErrorCode.ALREADY_STARTED, "the list has started")
+                try:
+                    Series(self.options, seed=self.seed, names=[s.name or "?" for s in self.seats])
+                except (ValueError, TypeError) as exc:
+                    raise CommandError(ErrorCode.BAD_OPTIONS, str(exc)) from None
+            case ev.Act():
+                if self.series is None or self.series.is_over():
+                    raise CommandError(ErrorCode.NOT_STARTED, "no deal in play")
+            case ev.Next():
+                if not self.deal_over():
+                    raise CommandError(ErrorCode.WRONG_PHASE, "the deal is not over")
+            case ev.Chat() | ev.React() | ev.Again() | ev.Expire():
+                pass
+            case _:  # pragma: no cover - mypy proves every kind is handled
+                assert_never(event)
+
     def apply(self, event: ev.TableEvent) -> None:
         """Apply one event (live or during recovery)."""
         self.version += 1
