@@ -53,6 +53,7 @@ class Server:
     log: Path
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    extra: list[str] = field(default_factory=list)  # more `skat serve` options
 
     @property
     def http(self) -> str:
@@ -70,7 +71,7 @@ class Server:
             "--host", "127.0.0.1", "--port", str(self.port),
             "--db", f"sqlite+aiosqlite:///{self.db}",
             "--bot-delay", "0", "--next-delay", "0", "--grace", "30",
-            "--log-level", "warning",
+            "--log-level", "warning", *self.extra,
         ]  # fmt: skip
         with self.log.open("ab") as out:
             out.write(f"--- start {self.starts}\n".encode())

@@ -476,6 +476,41 @@ def selfplay_cmd(
 @click.option("--bot-delay", type=float, default=0.8, show_default=True)
 @click.option("--next-delay", type=float, default=6.0, show_default=True)
 @click.option("--grace", type=float, default=30.0, show_default=True)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(1),
+    default=12,
+    show_default=True,
+    help="Longest list a table may have, in rounds.",
+)
+@click.option(
+    "--tables-per-address",
+    type=click.IntRange(1),
+    default=30,
+    show_default=True,
+    help="New tables one client address may create per hour.",
+)
+@click.option(
+    "--max-open-tables",
+    type=click.IntRange(1),
+    default=1000,
+    show_default=True,
+    help="Unfinished tables in total.",
+)
+@click.option(
+    "--send-timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="Seconds a message may take before its reader is dropped.",
+)
+@click.option(
+    "--send-queue",
+    type=click.IntRange(1),
+    default=512,
+    show_default=True,
+    help="Messages waiting for one connection before it is dropped.",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -485,9 +520,16 @@ def serve_cmd(
     bot_delay: float,
     next_delay: float,
     grace: float,
+    max_rounds: int,
+    tables_per_address: int,
+    max_open_tables: int,
+    send_timeout: float,
+    send_queue: int,
     log_level: str,
 ) -> None:
-    """Run the online server (tables by link, computer players, live sheet)."""
+    """Run the online server (tables by link, computer players, live sheet).
+
+    The limits are described in docs/protocol.md (Security)."""
     import logging
 
     import uvicorn
@@ -496,7 +538,16 @@ def serve_cmd(
     from .server.store import default_db_url
 
     url = db_url or default_db_url(data_dir)
-    config = ServerConfig(bot_delay=bot_delay, next_delay=next_delay, grace=grace)
+    config = ServerConfig(
+        bot_delay=bot_delay,
+        next_delay=next_delay,
+        grace=grace,
+        max_rounds=max_rounds,
+        tables_per_address=tables_per_address,
+        max_open_tables=max_open_tables,
+        send_timeout=send_timeout,
+        send_queue=send_queue,
+    )
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     click.echo(f"skat server on http://{host}:{port}/  (database {url})")
     app = create_app(url, config)

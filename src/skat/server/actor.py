@@ -391,6 +391,7 @@ class TableActor:
         return conn.seat
 
     async def _commit_all(self, events: list[ev.TableEvent]) -> None:
+        self.state.check_all(events)  # nothing of a batch is stored that would fail
         for event in events:
             await self._commit(event)
 

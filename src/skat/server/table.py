@@ -9,6 +9,7 @@ apart. What each viewer may see of it is decided in `projection.py`.
 
 from __future__ import annotations
 
+import copy
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -291,6 +292,18 @@ class TableState:
                 pass
             case _:  # pragma: no cover - mypy proves every kind is handled
                 assert_never(event)
+
+    def check_all(self, events: list[ev.TableEvent]) -> None:
+        """`check` a batch of planned events in order. Before the list starts
+        (a table without a deal is cheap to copy) they are applied to a copy,
+        so that nothing of a batch is stored that would fail at its end."""
+        if self.series is None and len(events) > 1:
+            probe = copy.deepcopy(self)
+            for event in events:
+                probe.check(event)
+                probe.apply(event)
+        elif events:
+            self.check(events[0])
 
     def apply(self, event: ev.TableEvent) -> None:
         """Apply one event (live or during recovery)."""
