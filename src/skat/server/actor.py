@@ -56,7 +56,7 @@ class ServerConfig:
     max_body: int = 4096  # bytes of an HTTP request body
     send_queue: int = 512  # messages waiting for one connection before it is dropped
     send_timeout: float = 10.0  # seconds one message may take to send before the drop
-    finished_cache: int = 128  # finished tables kept rendered for downloads
+    finished_cache: int = 64  # closed tables kept rendered for downloads
 
 
 #: Close code of a connection that does not read what it is sent (docs/protocol.md).
