@@ -76,6 +76,8 @@ class Server:
             "--db", f"sqlite+aiosqlite:///{folder / 'load.db'}",
             "--bot-delay", "0", "--next-delay", str(next_delay),
             "--log-level", "warning",
+            # one generator on one address makes every table: lift the limits
+            "--tables-per-address", "1000000", "--max-open-tables", "1000000",
         ]  # fmt: skip
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)

@@ -188,7 +188,7 @@ def _seat_of(msg: dict[str, Any]) -> Any:
 
 
 def test_a_second_device_loses_the_seat_when_its_person_leaves(tmp_path: Path) -> None:
-    with serve(tmp_path) as (_, client, _db):
+    with serve(tmp_path) as (app, client, _db):
         t = new_table(client, players=3)
         x = join(client, t["id"], "Xaver")
         y = Peer(client, t["id"], "Y, X's second device").connect(token=x.token)
@@ -210,12 +210,7 @@ def test_a_second_device_loses_the_seat_when_its_person_leaves(tmp_path: Path) -
         assert all(c["seat"] is None for c in chats)  # Y speaks as a spectator
         for r in y.records[start:]:
             assert _seat_of(r.msg) in (None, "no view"), f"Y sees seat 0: {r.raw[:200]}"
-        kn = knowledge(*_app_client(client), t["id"])
-        assert leaks(y, kn) == []
-
-
-def _app_client(client: Any) -> tuple[Any, Any]:
-    return client.app, client
+        assert leaks(y, knowledge(app, client, t["id"])) == []
 
 
 def test_when_a_computer_player_takes_the_seat_the_other_device_watches(tmp_path: Path) -> None:
