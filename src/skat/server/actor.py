@@ -131,7 +131,8 @@ class Conn:
                 continue
             text = self._out.popleft()
             try:
-                await asyncio.wait_for(self._send(text), self._timeout)
+                async with asyncio.timeout(self._timeout):
+                    await self._send(text)
             except TimeoutError:
                 self.drop("send timed out")
             except Exception:  # the socket went away; the endpoint cleans up

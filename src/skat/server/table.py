@@ -13,7 +13,7 @@ import copy
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, assert_never
 
 from ..engine import Abandon, IllegalActionError, parse_action
@@ -56,8 +56,9 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
-        if not isinstance(data, dict) or set(data) - {"bot", "timer"}:
-            raise ValueError("settings must be an object with bot and timer")
+        known = {f.name for f in fields(cls)}
+        if not isinstance(data, dict) or set(data) - known:
+            raise ValueError(f"settings must be an object with {', '.join(sorted(known))}")
         return cls(**data)
 
 
