@@ -185,7 +185,9 @@ class DealResult(NamedTuple):
     """How a deal ended and what it writes on the list (R6-R9).
 
     ``kind`` is ``game`` (a declared game), ``passed`` (thrown in), ``ramsch``
-    or ``abandoned`` (a seat timed out or left before a game was announced).
+    or ``abandoned`` (a seat timed out or left before a game was announced;
+    an announcement before the discard, ``Rules.announce_before_discard``,
+    counts as announced).
     Entries are per table seat; ``plain`` and ``seeger_fabian`` include the
     Kontra/Re factor and the Bock factor (R9.6).
     """
@@ -767,13 +769,19 @@ class Deal:
             self._skat = mask
             self._discard = tuple(cards)
             self._phase = Phase.DECLARE
+            if self._contract is not None:  # announced before the discard (ISS)
+                self._begin_game(self._contract)
         else:
             contract = self._check_announce(action.contract, p)  # type: ignore[attr-defined]
             self._contract = contract
-            self._start_play(int(contract.game))
-            if self.rules.kontra and self.rules.kontra_window == "first_lead":
-                self._phase = Phase.KONTRA
-                self._asked = 0
+            if ph is not Phase.DISCARD:
+                self._begin_game(contract)
+
+    def _begin_game(self, contract: Contract) -> None:
+        self._start_play(int(contract.game))
+        if self.rules.kontra and self.rules.kontra_window == "first_lead":
+            self._phase = Phase.KONTRA
+            self._asked = 0
 
     def _check_announce(self, c: Contract, p: int) -> Contract:
         seat = self._seats[p]
@@ -788,7 +796,12 @@ class Deal:
             if c.hand:
                 raise reject(Reason.HAND_AFTER_PICKUP, "no Hand game after pickup", seat=seat)
             if ph is Phase.DISCARD:
-                raise reject(Reason.DISCARD_REQUIRED, "discard two cards first", seat=seat)
+                if not self.rules.announce_before_discard:
+                    raise reject(Reason.DISCARD_REQUIRED, "discard two cards first", seat=seat)
+                if self._contract is not None:
+                    raise reject(
+                        Reason.WRONG_PHASE, "the game is announced: discard two cards", seat=seat
+                    )
         is_null = c.game == _NULL
         if is_null and (c.schneider or c.schwarz):
             raise reject(
@@ -1000,10 +1013,12 @@ class Deal:
         seat = self._seats[p]
         ph = self._phase
         reason = action.reason
-        if ph is Phase.BIDDING or ph in _DECLARER_PHASES or self._g == _RAMSCH:
+        if self._contract is None or self._g == _RAMSCH:
             # No game announced: nothing is scored; the seat that went is
             # penalised, or both defenders when one of them leaves a declarer
-            # (ISS-FORMAT.md 4.4).
+            # (ISS-FORMAT.md 4.4). A game announced before the discard
+            # (Rules.announce_before_discard) is a declared game: it is
+            # settled below like a time-out during play.
             n = self.players
             pen = [0] * n
             if ph is Phase.BIDDING or self._g == _RAMSCH or p == self._declarer:
@@ -1055,7 +1070,10 @@ class Deal:
         d = self._declarer
         contract = self._contract
         assert contract is not None
-        points = self._points[d] + mask_points(self._skat)
+        # The skat counts for the declarer (R4.7): his discard, the skat of a
+        # Hand game, or, when the game ended before the discard (ISS 4.4),
+        # the two cards he picked up.
+        points = self._points[d] + mask_points(self._skat or self._dealt[3])
         tricks = self._ntricks[d]
         if outcome == "defenders_lost" and contract.game != _NULL:
             # Everything a defender has not won goes to the declarer (ISS 4.2).
