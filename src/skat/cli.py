@@ -38,7 +38,9 @@ def _game_summary(deal: Any, rid: str | None) -> dict[str, Any]:
     c = r.contract if r.kind == "game" else None
     val = r.valuation
     out["kind"] = r.kind
-    out["declarer"] = r.declarer
+    out["declarer_seat"] = r.declarer_seat  # table seat: the index into plain, seeger_fabian
+    out["declarer_position"] = r.declarer_position  # 0 forehand, 1 middlehand, 2 rearhand
+    out["declarer"] = r.declarer_position  # documented alias of declarer_position
     out["bid"] = r.bid
     out["game"] = None if r.contract is None else r.contract.game.label
     out["hand"] = bool(c and c.hand)

@@ -9,6 +9,9 @@ Seats are table seats ``0 .. players-1``. Positions are the roles of the deal:
 0 forehand (Vorhand), 1 middlehand, 2 rearhand; forehand is the seat left of
 the dealer (R1.4). With the default dealer (the last seat) seat and position
 coincide, as in ISS records. At a four-player table the dealer sits out.
+Names say which one they hold: ``current_seat``, ``declarer_seat``,
+``seat_of(position)``, ``declarer_position``, ``position_of(seat)``; the
+older ``declarer`` is an alias of ``declarer_position``.
 
 `apply` validates fully before it changes anything: a rejected action raises
 an `IllegalActionError` with its R10 reason code and leaves the deal as it was.
@@ -189,13 +192,16 @@ class DealResult(NamedTuple):
     an announcement before the discard, ``Rules.announce_before_discard``,
     counts as announced).
     Entries are per table seat; ``plain`` and ``seeger_fabian`` include the
-    Kontra/Re factor and the Bock factor (R9.6).
+    Kontra/Re factor and the Bock factor (R9.6). The declarer is given both
+    ways: ``declarer_seat`` (table seat, the index into the entries) and
+    ``declarer_position``; the field ``declarer`` is the position, kept as an
+    alias of ``declarer_position``.
     """
 
     kind: str
     players: int
     dealer: int
-    declarer: int | None  # position
+    declarer: int | None  # position; alias of declarer_position
     declarer_seat: int | None
     bid: int
     contract: Contract | None
@@ -211,6 +217,11 @@ class DealResult(NamedTuple):
     ramsch_points: tuple[int, ...] | None = None  # per position
     penalties: tuple[int, ...] = ()  # per seat, 1 = penalised (abandoned deals)
     ended_by: int | None = None  # seat that conceded last, timed out or left
+
+    @property
+    def declarer_position(self) -> int | None:
+        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand)."""
+        return self.declarer
 
     @property
     def won(self) -> bool | None:
@@ -449,8 +460,25 @@ class Deal:
         return self._value
 
     @property
+    def declarer_position(self) -> int | None:
+        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand), once the
+        auction has one."""
+        return None if self._declarer < 0 else self._declarer
+
+    @property
+    def declarer_seat(self) -> int | None:
+        """Declarer's table seat (the kind of number `current_seat` is), once
+        the auction has one."""
+        return None if self._declarer < 0 else self._seats[self._declarer]
+
+    @property
     def declarer(self) -> int | None:
-        """Declarer's position, once the auction has one."""
+        """Alias of `declarer_position`, kept for existing callers.
+
+        A *position*, not a seat: compare it with `position_of(seat)`, never
+        with `current_seat` (they differ whenever the dealer is not the last
+        seat). New code should say `declarer_position` or `declarer_seat`.
+        """
         return None if self._declarer < 0 else self._declarer
 
     @property

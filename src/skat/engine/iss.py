@@ -236,7 +236,8 @@ def result_fields(deal: Deal) -> dict[str, Any]:
         return {"passed": True}
     val = r.valuation
     out: dict[str, Any] = {"passed": False}
-    out["d"] = -1 if r.declarer is None else r.declarer
+    # ISS seats are positions (0 forehand), whatever our dealer was.
+    out["d"] = -1 if r.declarer_position is None else r.declarer_position
     if r.kind == "abandoned":
         out["outcome"] = "penalty"
         out["v"] = 0
