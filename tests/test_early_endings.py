@@ -23,6 +23,7 @@ from skat.engine import (
 from skat.engine.actions import LEAVE, PICKUP, TIMEOUT
 from skat.engine.errors import IllegalActionError
 from skat.engine.records import GameRecord, replay
+from skat.series import ListOptions, Series
 
 # Seat 1 (middlehand) declares at 18 with CA CT C7 S8 HA HT HK DJ D9 D8 and
 # finds C8 SA (11 points) in the skat: Clubs without 3, game 4 x 12 = 48.
@@ -145,3 +146,25 @@ def test_declared_before_the_discard_then_discarded_plays_on() -> None:
         0,
     )
     assert str(deal.skat) == "CA CT"
+
+
+def test_in_a_list_a_timeout_after_the_announcement_is_a_lost_game_on_the_sheet() -> None:
+    """Our list flow (dealer seat 0: middlehand is seat 2): the declarer times
+    out after announcing; the sheet scores the declared game as lost. The list
+    keeps R3.2, so announcing before the discard is refused there."""
+    series = Series(ListOptions(deals=3), decks=[DECK] * 3, commit="x")
+    assert series.deal.seat_of(1) == 2
+    series.apply(Bid(18), 2)
+    series.apply(Pass(), 1)
+    series.apply(Pass(), 0)
+    series.apply(PICKUP, 2)
+    with pytest.raises(IllegalActionError) as err:
+        series.apply(CLUBS, 2)
+    assert err.value.code == Reason.DISCARD_REQUIRED
+    series.apply(Discard((Card.CA, Card.CT)), 2)
+    series.apply(CLUBS, 2)
+    series.apply(TIMEOUT, 2)
+    row = series.rows[-1]
+    assert (row.kind, row.declarer, row.won, row.value) == ("game", 2, False, 48)
+    assert row.plain == (0, 0, -96)
+    assert row.seeger_fabian == (40, 40, -146)
