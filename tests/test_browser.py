@@ -619,6 +619,58 @@ def test_calculator_and_rules_pages(clients: Callable[..., Client]) -> None:
         c.goto("/calculator")
 
 
+def _ramsch_words(lang: str, key: str, **params: str) -> str:
+    text = DICTS[lang][key]
+    for k, v in params.items():
+        text = text.replace("{" + k + "}", v)
+    return text
+
+
+def test_calculator_reckons_ramsch(clients: Callable[..., Client]) -> None:
+    """R9.1 on the calculator page, explained in the page's language:
+    EX-R3 in a Bock deal, EX-R2, and a refusal of points not adding to 120."""
+    c = clients(PHONE)
+    page = c.page
+    c.goto("/calculator")
+    for lang in LANGS:
+        select_lang(page, lang)
+        page.select_option("#c-game", "ramsch")
+        assert page.locator("#c-ramsch-fields").is_visible()
+        assert not page.locator("#c-cards").is_visible()
+        no_horizontal_scroll(page, f"{lang}: calculator, Ramsch")
+        for i, pts in enumerate((72, 48, 0)):
+            page.fill(f"#c-rp-{i}", str(pts))
+        page.check("input[name=bock]")
+        page.click("[data-testid=calc-go]")
+        out = page.locator("[data-testid=calc-explanation]")
+        out.wait_for()
+        text = out.inner_text()
+        assert _ramsch_words(lang, "ramsch.most", who="A", top="72") in text
+        assert _ramsch_words(lang, "ramsch.jungfrau", who="C") in text
+        assert _ramsch_words(lang, "ramsch.loses", n="288") in text  # 72 x 2 Jungfrau x 2 Bock
+        entries = page.locator("[data-testid=calc-entries]").inner_text()
+        assert "A -288, B 0, C 0" in entries
+        check_texts(page, lang, "calculator, Ramsch")
+        # EX-R2 with tricks given: a tie, both lose
+        for i, (pts, tricks) in enumerate(((50, 5), (50, 4), (20, 1))):
+            page.fill(f"#c-rp-{i}", str(pts))
+            page.fill(f"#c-rt-{i}", str(tricks))
+        page.uncheck("input[name=bock]")
+        page.click("[data-testid=calc-go]")
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=calc-entries]')"
+            "?.innerText.includes('A -50, B -50, C 0')"
+        )
+        text = page.locator("[data-testid=calc-explanation]").inner_text()
+        assert _ramsch_words(lang, "ramsch.eachLoses", n="50") in text
+        page.fill("#c-rp-2", "19")
+        page.click("[data-testid=calc-go]")
+        error = page.locator("[data-testid=calc-error]")
+        error.wait_for()
+        assert error.inner_text() == DICTS[lang]["err.BAD_POINTS"]
+        check_texts(page, lang, "calculator, Ramsch refused")
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_no_horizontal_scrolling(clients: Callable[..., Client], viewport: dict[str, int]) -> None:
     c = clients(viewport)

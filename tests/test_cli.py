@@ -51,6 +51,23 @@ def test_replay_iss_archive_prints_48_agreeing_objects() -> None:
     assert by_id["541932"]["matadors"] == -2 and by_id["541932"]["score"] == -54
     assert by_id["756788"]["kind"] == "passed"
     assert by_id["8"]["kind"] == "abandoned"
+    quirk = by_id["10330141"]  # ISS-FORMAT.md 4.4: declared, then a time-out before the discard
+    assert (quirk["kind"], quirk["game"], quirk["won"]) == ("game", "clubs", False)
+    assert (quirk["declarer_points"], quirk["matadors"], quirk["score"]) == (11, 3, -96)
+    assert quirk["server_differences"] == {"v": [-96, -288], "m": [3, -11]}
+    assert quirk["server_differs"]["documented"] is True
+    assert "4.4" in quirk["server_differs"]["reason"]
+    assert all("server_differs" not in r for r in rows if r["id"] != "10330141")
+
+
+def test_replay_summary_of_the_iss_archive() -> None:
+    if not ISS_FILE.exists():
+        pytest.skip("no ../shared")
+    code, out, _ = _run("replay", "--summary", str(ISS_FILE))
+    assert code == 0
+    assert out.strip() == (
+        "48 records, abandoned: 3, game: 43, passed: 2, server_differs: 1 (documented quirks: 1)"
+    )
 
 
 def test_replay_json_file_stdin_and_summary(tmp_path: Path) -> None:

@@ -139,7 +139,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
 
     async def value_api(request: Request) -> Response:
         """The game-value reckoner of the calculator page (same as ``skat value``)."""
-        from ..engine.reckoner import ReckonerError, reckon
+        from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch
 
         body = await request.body()
         if len(body) > MAX_BODY:
@@ -150,7 +150,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 raise ValueError("a JSON object is expected")
             allowed = {
                 "game", "cards", "matadors", "hand", "schneider_announced", "schwarz_announced",
-                "ouvert", "bid", "points", "tricks", "kontra", "re", "players",
+                "ouvert", "bid", "points", "tricks", "kontra", "re", "bock", "players",
             }  # fmt: skip
             unknown = set(data) - allowed
             if unknown:
@@ -158,6 +158,11 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             game = data.pop("game", None)
             if not isinstance(game, str):
                 raise ValueError("game is required")
+            if game == "ramsch":  # R9.1: points (and tricks) per player, in seat order
+                extra = set(data) - {"points", "tricks", "bock", "players"}
+                if extra:
+                    raise ValueError(f"not for Ramsch: {', '.join(sorted(extra))}")
+                return JSONResponse(reckon_ramsch(**data).to_dict())
             for key in (
                 "hand",
                 "schneider_announced",
@@ -165,6 +170,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 "ouvert",
                 "kontra",
                 "re",
+                "bock",
             ):
                 if key in data and not isinstance(data[key], bool):
                     raise ValueError(f"{key} must be true or false")

@@ -88,8 +88,17 @@ def result_json(r: DealResult) -> dict[str, Any]:
         "bock_factor": r.bock_factor,
         "plain": list(r.plain),
         "seeger_fabian": list(r.seeger_fabian),
-        "ramsch_points": list(r.ramsch_points) if r.ramsch_points else None,
+        "ramsch_points": _per_seat(r, r.ramsch_points) if r.ramsch_points else None,
     }
+
+
+def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
+    """Values by position (forehand, middlehand, rearhand) as a list by table
+    seat, like every other list on the wire (0 for a dealer who sits out)."""
+    out = [0] * r.players
+    for position, value in enumerate(by_position):
+        out[(r.dealer + 1 + position) % r.players] = value
+    return out
 
 
 def view_json(v: View) -> dict[str, Any]:
