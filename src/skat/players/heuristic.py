@@ -60,6 +60,9 @@ HAND_GRAND = (6.6, 0.6)
 COUNTED_SUIT = (6.9, 0.65)
 COUNTED_GRAND = (7.6, 1.2)
 FOREHAND_GRAND = 0.4  # forehand leads first: worth this much in Grand
+NULL_EXCESS = 0.07  # Null danger of a suit whose first unsafe card is a rank too high
+NULL_EXTRA = 0.07  # ... and per further card above it
+RE_SURE = 0.97  # win chance at which the declarer answers Kontra with Re
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ def _suit_danger(ranks: int) -> float:
     k, excess = _null_suit(ranks)
     if not k:
         return 0.0
-    return min(1.0, 0.25 * excess + 0.2 * (k - 1))
+    return min(1.0, NULL_EXCESS * excess * (1 + excess) / 2 + NULL_EXTRA * (k - 1))
 
 
 def _top_null_card(hand: int, suit: int) -> int:
@@ -198,18 +201,33 @@ def _top_null_card(hand: int, suit: int) -> int:
     return max((idx for idx in range(8) if bits >> idx & 1), key=lambda i: _NULL_RANK[i]) + 8 * suit
 
 
+def _null_table() -> tuple[tuple[int, float], ...]:
+    """(cards to shed, danger) of one suit, by the suit's byte of a hand."""
+    out = []
+    for bits in range(256):
+        ranks = 0
+        for idx in range(8):
+            if bits >> idx & 1:
+                ranks |= 1 << _NULL_RANK[idx]
+        out.append((_null_suit(ranks)[0], _suit_danger(ranks)))
+    return tuple(out)
+
+
+_NULL_TABLE: tuple[tuple[int, float], ...] = ()
+
+
 def null_profile(hand: int) -> tuple[int, float]:
     """(cards to shed to make the hand strictly Null-safe, danger): the danger
-    adds per suit about the chance that the suit is caught (a lone eight a
-    quarter, a lone nine a half, a lone ace all), 0 when every suit can
-    always duck."""
-    remove = 0
-    danger = 0.0
-    for suit in range(4):
-        ranks = _null_ranks(hand, suit)
-        remove += _null_suit(ranks)[0]
-        danger += _suit_danger(ranks)
-    return remove, danger
+    adds per suit about the chance that the suit is caught, growing with how
+    far its first unsafe card is too high (a lone eight 0.07, a lone nine 0.2,
+    a lone ten 0.4, a lone king or ace all), 0 when every suit can always
+    duck."""
+    global _NULL_TABLE
+    if not _NULL_TABLE:
+        _NULL_TABLE = _null_table()
+    t = _NULL_TABLE
+    a, b, c, d = t[hand & 0xFF], t[hand >> 8 & 0xFF], t[hand >> 16 & 0xFF], t[hand >> 24 & 0xFF]
+    return a[0] + b[0] + c[0] + d[0], a[1] + b[1] + c[1] + d[1]
 
 
 def null_danger_after_shedding(hand: int, cards: int) -> float:
@@ -533,7 +551,7 @@ class HeuristicPlayer(BasePlayer):
                 sure = null_profile(hand)[1] == 0
             elif c.game != GameType.RAMSCH:
                 curve = COUNTED_GRAND if c.game == GameType.GRAND else COUNTED_SUIT
-                sure = win_chance(suit_strength(hand, c.game), curve) > 0.95
+                sure = win_chance(suit_strength(hand, c.game), curve) > RE_SURE
         want = Re if sure else NoRe
         return next(a for a in legal if isinstance(a, want))
 
