@@ -62,6 +62,8 @@ COUNTED_GRAND = (7.6, 1.2)
 FOREHAND_GRAND = 0.4  # forehand leads first: worth this much in Grand
 NULL_EXCESS = 0.07  # Null danger of a suit whose first unsafe card is a rank too high
 NULL_EXTRA = 0.07  # ... and per further card above it
+KONTRA_SUIT = 7.2  # defence strength at which a defender says Kontra against a suit game
+KONTRA_GRAND = 6.4  # ... against Grand
 RE_SURE = 0.97  # win chance at which the declarer answers Kontra with Re
 
 
@@ -531,7 +533,7 @@ class HeuristicPlayer(BasePlayer):
         levels = view.bid / BASE_VALUE[g]
         if levels > 2.5:
             d -= 0.4 * (levels - 2.5)
-        return d >= (7.2 if g != GameType.GRAND else 6.4)
+        return d >= (KONTRA_GRAND if g == GameType.GRAND else KONTRA_SUIT)
 
     def _kontra(self, view: View, legal: tuple[Action, ...]) -> Action | None:
         strong = self._wants_kontra(view)
