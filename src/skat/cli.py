@@ -646,6 +646,15 @@ def arena_cmd(
             f"overbids {st['overbids']}; decision p50 {st['decision_ms_p50']:.3f} ms, "
             f"p95 {st['decision_ms_p95']:.3f} ms"
         )
+        shares = st["game_shares"]
+        k, r = st["kontra"], st["re"]
+        click.echo(
+            f"    games: suit {100 * shares['suit']:.1f}%, Grand {100 * shares['grand']:.1f}%, "
+            f"Null {100 * shares['null']:.1f}%; Kontra in {100 * st['kontra_rate']:.1f}% of "
+            f"defences ({k['said']} said: {k['won']} won, {k['lost']} lost); "
+            f"Re {r['said']} said: {r['won']} won, {r['lost']} lost"
+        )
+    click.echo(f"  thrown in: {100 * summary['thrown_in_rate']:.1f}% of {summary['plays']} plays")
 
 
 # ------------------------------------------------------------------- bench

@@ -611,6 +611,18 @@ class Deal:
     def _can_kontra(self, p: int) -> bool:
         return self._check_kontra(p)
 
+    def kontra_seats(self) -> tuple[int, ...]:
+        """The seats that may say Kontra at this moment (R9.3), in seat order,
+        whether it is their turn or not: under ``own_first_card`` a defender
+        may say it at any moment until his own first card, not only on his
+        turn. Empty once Kontra is said (Re is the declarer's turn then).
+        Pure and cheap: the game loop asks it before every action."""
+        if not self.rules.kontra or self._kontra >= 0:
+            return ()
+        if self._phase is not Phase.PLAY and self._phase is not Phase.KONTRA:
+            return ()
+        return tuple(sorted(self._seats[p] for p in self._defenders() if self._check_kontra(p)))
+
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action, seat: int | None = None) -> None:
         """Apply ``action`` for ``seat`` (default: the seat to move).
