@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..players import player_names
+from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
 from ..series import ListOptions
 from . import projection
 from . import protocol as p
@@ -86,12 +86,20 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             if not isinstance(data, dict):
                 raise ValueError("a JSON object is expected")
             rounds = data.pop("rounds", None)
-            bot = data.pop("bot", "heuristic")
+            level = data.pop("level", None)
+            bot = data.pop("bot", None)
             timer = data.pop("timer", 0)
-            if bot not in player_names():
-                raise ValueError(f"unknown computer player {bot!r}")
-            if timer not in TIMERS:
+            hint = data.pop("hint", False)
+            if level is not None and bot is not None:
+                raise ValueError("give either a level or a computer player, not both")
+            choice = level if level is not None else bot if bot is not None else DEFAULT_LEVEL
+            if not isinstance(choice, str) or (level is not None and level not in LEVELS):
+                raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+            bot = player_for(choice)
+            if timer not in TIMERS or isinstance(timer, bool):
                 raise ValueError(f"timer must be one of {TIMERS}")
+            if not isinstance(hint, bool):
+                raise ValueError("hint must be true or false")
             players = data.get("players", 3)
             if rounds is not None:
                 if not isinstance(rounds, int) or not 1 <= rounds <= 12:
@@ -100,7 +108,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             options = ListOptions.from_dict(data)
         except (ValueError, TypeError) as exc:
             return _json_error(ErrorCode.BAD_OPTIONS, str(exc))
-        table_id, creator = await tables.create(options, Settings(bot=bot, timer=timer))
+        table_id, creator = await tables.create(options, Settings(bot=bot, timer=timer, hint=hint))
         return JSONResponse(
             {"id": table_id, "url": f"/t/{table_id}", "ws": f"/ws/{table_id}", "creator": creator},
             status_code=201,

@@ -31,6 +31,8 @@ class ErrorCode(StrEnum):
     LIST_OVER = "LIST_OVER"
     STALE_VERSION = "STALE_VERSION"  # the game moved on since the version the client saw
     WRONG_PHASE = "WRONG_PHASE"  # e.g. `next` while the deal is still being played
+    HINT_OFF = "HINT_OFF"  # a hint asked at a table without hints
+    NO_DECISION = "NO_DECISION"  # a hint asked when the seat has nothing to decide
     # HTTP only
     BAD_OPTIONS = "BAD_OPTIONS"
     BAD_REQUEST = "BAD_REQUEST"

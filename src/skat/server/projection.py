@@ -16,6 +16,7 @@ from ..engine import DealResult, GameRecord, Trick, View
 from ..engine.cards import CardSet
 from ..engine.game import Contract, sorted_cards
 from ..engine.iss import to_iss
+from ..players.levels import level_of
 from ..series import Series
 from ..series.record import list_record
 from . import events as ev
@@ -208,6 +209,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
         {
             "name": s.name,
             "bot": s.bot,
+            "level": level_of(s.bot),
             "auto": s.auto,
             "human": s.human,
             "connected": i in connected or s.bot is not None,
@@ -243,7 +245,7 @@ def snapshot(
             "id": state.id,
             "status": state.status,
             "options": state.options.to_dict(),
-            "settings": state.settings.to_dict(),
+            "settings": {**state.settings.to_dict(), "level": level_of(state.settings.bot)},
             "commitment": series.commitment if series else _commit(state.seed),
             "seed": state.seed.hex() if state.status == "finished" else None,
             "next_table": state.next_table,

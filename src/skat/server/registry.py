@@ -4,9 +4,10 @@ the same people, the sweep that expires idle tables."""
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
@@ -23,6 +24,11 @@ class Tables:
         self.store = store
         self.config = config
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
+        # searching computer players think in processes of their own, so that
+        # the server keeps serving while they do (processes start on first use)
+        self.workers = ProcessPoolExecutor(
+            max_workers=config.search_workers, mp_context=multiprocessing.get_context("spawn")
+        )
         self.actors: dict[str, TableActor] = {}
         self._lock = asyncio.Lock()
 
@@ -80,7 +86,7 @@ class Tables:
             return actor
 
     def _start(self, state: TableState) -> TableActor:
-        actor = TableActor(state, self.store, self.pool, self.config)
+        actor = TableActor(state, self.store, self.pool, self.config, self.workers)
         actor.on_again = self.again
         self.actors[state.id] = actor
         actor.start()
@@ -124,6 +130,7 @@ class Tables:
         for actor in self.actors.values():
             await actor.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.workers.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["Tables"]

@@ -39,11 +39,12 @@ def clean_text(text: str, limit: int) -> str:
 
 @dataclass
 class Settings:
-    bot: str = "heuristic"
+    bot: str = "heuristic"  # the computer players' kind (a level names one: levels.py)
     timer: int = 0  # seconds per turn, 0 = off
+    hint: bool = False  # people may ask the strong player for a suggestion
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.bot, "timer": self.timer}
+        return {"bot": self.bot, "timer": self.timer, "hint": self.hint}
 
 
 @dataclass
