@@ -79,7 +79,7 @@ def make_player(name: str, rng: random.Random | None = None) -> Player:
 
 
 def _load_builtin() -> None:
-    from . import heuristic, randomplayer  # noqa: F401  (registration side effect)
+    from . import heuristic, randomplayer, search  # noqa: F401  (registration side effect)
 
 
 class ScriptedPlayer(BasePlayer):
