@@ -69,7 +69,7 @@ from ..engine import (
     View,
 )
 from ..engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
-from ..engine.game import TRUMPS
+from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer, register
 from .heuristic import HeuristicPlayer, _CardPlay, null_risk
@@ -88,6 +88,11 @@ _SCHWARZ = (120, 10)
 #: Plain Null is not played open: the defenders do not see the declarer's
 #: cards, so of the Nulls the open-card solve loses this share is counted won.
 NULL_HIDDEN = 0.3
+#: A Hand game is solved only when the same game after a pickup wins this share.
+HAND_TRY = 0.6
+#: Kontra when the declarer wins at most this share of the worlds; Re when at least.
+KONTRA_P = 0.35
+RE_P = 0.8
 
 
 def _solver() -> ModuleType | None:
@@ -133,10 +138,10 @@ class SearchPlayer(BasePlayer):
         rng: random.Random | None = None,
         *,
         worlds: int = 20,
-        bid_worlds: int = 12,
+        bid_worlds: int = 10,
         time_budget: float | None = None,
         strict: bool = False,
-        margin: int = 5,
+        margin: int = -8,
         pass_value: float = 8.0,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
@@ -163,9 +168,7 @@ class SearchPlayer(BasePlayer):
             return legal[0]
         if view.contract is not None and view.contract.game == GameType.RAMSCH:
             return self.fallback.choose(view)  # the solver has no Ramsch
-        clock = _Clock(
-            None if self.time_budget is None else time.perf_counter() + self.time_budget
-        )
+        clock = _Clock(None if self.time_budget is None else time.perf_counter() + self.time_budget)
         action: Action | None
         try:
             action = self._choose(view, clock)
@@ -197,12 +200,12 @@ class SearchPlayer(BasePlayer):
             return self._declare(view, know, solver, clock)
         if any(isinstance(a, (Re, NoRe)) for a in legal):
             p = self._win_probability(view, know, solver, clock)
-            want = Re if p >= 0.8 else NoRe
-            return next(a for a in legal if isinstance(a, want))
+            re_choice: type[Action] = Re if p >= RE_P else NoRe
+            return next(a for a in legal if isinstance(a, re_choice))
         if ph is Phase.KONTRA:
             p = self._win_probability(view, know, solver, clock)
-            want: type[Action] = Kontra if p <= 0.35 else NoKontra
-            return next((a for a in legal if isinstance(a, want)), None)
+            kontra_choice: type[Action] = Kontra if p <= KONTRA_P else NoKontra
+            return next((a for a in legal if isinstance(a, kontra_choice)), None)
         return self._play(view, know, solver, clock)
 
     # ------------------------------------------------------------- card play
@@ -280,7 +283,7 @@ class SearchPlayer(BasePlayer):
         total = sum(m for m, _, _ in done)
         wins = {card: sum(m for m, _, per in done if per[card][0]) for card in cards}
         if kontra is not None and not me_declarer:
-            if min(wins.values()) / total <= 0.35:
+            if min(wins.values()) / total <= KONTRA_P:
                 return kontra
         if len(plays) == 1:
             return plays[0]
@@ -362,27 +365,33 @@ class SearchPlayer(BasePlayer):
             self._bidding[(hand, me)] = results
             return results
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
-        for world, mult in worlds:
-            if results[options[0]] and clock.over:
-                break
-            skat = world.skat
-            cards12 = hand | skat
-            solved: dict[tuple[GameType, bool], tuple[bool, bool]] = {}
-            for o in options:
-                g = o.contract.game
-                k = (g, o.pickup)
-                if k not in solved:
-                    if o.pickup:
-                        discard = quick_discard(cards12, g)
-                        mine = cards12 & ~discard
-                        pts = mask_points(discard)
-                    else:
-                        mine, pts = hand, mask_points(skat)
-                    hands = list(world.hands)
-                    hands[me] = mine
-                    solved[k] = self._solve_start(solver, g, hands, me, pts)
-                for _ in range(mult):
-                    results[o].append((*solved[k], cards12))
+        # pickup games first; a Hand game is worth solving only where the
+        # same game after a pickup already wins most worlds
+        keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
+        solved: dict[tuple[GameType, bool], list[tuple[bool, bool, int]]] = {}
+        for g, pickup in keys:
+            if not pickup:
+                base = solved.get((g, True), [])
+                if not base or sum(r[0] for r in base) < HAND_TRY * len(base):
+                    continue
+            rows: list[tuple[bool, bool, int]] = []
+            for world, mult in worlds:
+                if rows and clock.over:
+                    break
+                skat = world.skat
+                cards12 = hand | skat
+                if pickup:
+                    discard = quick_discard(cards12, g)
+                    mine, pts = cards12 & ~discard, mask_points(discard)
+                else:
+                    mine, pts = hand, mask_points(skat)
+                hands = list(world.hands)
+                hands[me] = mine
+                res = self._solve_start(solver, g, hands, me, pts)
+                rows += [(*res, cards12)] * mult
+            solved[(g, pickup)] = rows
+        for o in options:
+            results[o] = solved.get((o.contract.game, o.pickup), [])
         self._bidding[(hand, me)] = results
         return results
 
@@ -467,48 +476,66 @@ class SearchPlayer(BasePlayer):
     def _discard(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
     ) -> Action | None:
+        """The game and its discard, chosen together: every plausible game with
+        its best few discards by the quick score, solved in worlds of the
+        opponents' hands; after the first few worlds only the best
+        candidates go on (successive halving)."""
         hand12 = view.hand.mask
         legal = view.legal_actions
-        options = [o for o in self._options(hand12, pickup_only=True)]
+        options = [
+            o
+            for o in self._options(hand12, pickup_only=True)
+            if o.contract.game != GameType.NULL or NULL_VALUES[False, o.contract.ouvert] >= view.bid
+        ]
         if not options:
             return None
         candidates: list[tuple[_Option, int]] = []
         for o in options:
             g = o.contract.game
-            if g == GameType.NULL and o.contract.ouvert:
-                continue  # solved together with plain Null
+            if g == GameType.NULL and o.contract.ouvert and len(options) > 1:
+                if any(x.contract == Contract(GameType.NULL) for x in options):
+                    continue  # solved together with plain Null
             for discard in best_discards(hand12, g, 3):
                 candidates.append((o, discard))
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
         me = know.me
-        scores: dict[tuple[_Option, int], list[tuple[bool, bool, int]]] = {
-            k: [] for k in candidates
-        }
+        rows: dict[tuple[_Option, int], list[tuple[bool, bool, int]]] = {k: [] for k in candidates}
+
+        def variants(o: _Option) -> list[_Option]:
+            if o.contract.game == GameType.NULL:
+                return [
+                    _Option(Contract(GameType.NULL, ouvert=ouvert), True)
+                    for ouvert in (False, True)
+                    if NULL_VALUES[False, ouvert] >= view.bid
+                ]
+            return [o]
+
+        def score(k: tuple[_Option, int]) -> tuple[float, Contract]:
+            o, discard = k
+            best_v = max(variants(o), key=lambda v: self._expected(v, view.bid, rows[k]))
+            e = self._expected(best_v, view.bid, rows[k]) + mask_points(discard) / 100
+            return e, best_v.contract
+
+        alive = list(candidates)
         done = 0
         for world, mult in worlds:
             if done and clock.over:
                 break
-            for o, discard in candidates:
+            for o, discard in alive:
                 hands = list(world.hands)
                 hands[me] = hand12 & ~discard
                 res = self._solve_start(solver, o.contract.game, hands, me, mask_points(discard))
                 for _ in range(mult):
-                    scores[(o, discard)].append((*res, hand12))
+                    rows[(o, discard)].append((*res, hand12))
             done += 1
+            if done == 3 and len(alive) > 3:
+                alive.sort(key=lambda k: -score(k)[0])
+                alive = alive[:3]
         if not done:
             return None
-        best: tuple[float, Contract, int] | None = None
-        for (o, discard), rows in scores.items():
-            variants = [o]
-            if o.contract.game == GameType.NULL:
-                variants.append(_Option(Contract(GameType.NULL, ouvert=True), True))
-            for v in variants:
-                e = self._expected(v, view.bid, rows)
-                e += mask_points(discard) / 100  # ties: save the points
-                if best is None or e > best[0]:
-                    best = (e, v.contract, discard)
-        assert best is not None
-        _, contract, discard = best
+        ranked = max(alive, key=lambda k: score(k)[0])
+        contract = score(ranked)[1]
+        discard = ranked[1]
         self._plan[(hand12 & ~discard, discard)] = contract
         cards = tuple(mask_cards(discard))
         return next((a for a in legal if isinstance(a, Discard) and a.cards == cards), None)
@@ -676,9 +703,7 @@ def _discard_score(hand12: int, discard: int, game: GameType) -> float:
 def best_discards(hand12: int, game: GameType, k: int) -> list[int]:
     """The ``k`` best two-card discards of twelve cards for ``game`` by a quick score."""
     cards = mask_cards(hand12)
-    pairs = [
-        (1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1 :]
-    ]
+    pairs = [(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
     pairs.sort(key=lambda m: (-_discard_score(hand12, m, game), m))
     return pairs[:k]
 

@@ -240,10 +240,13 @@ class Sampler:
                 if w:
                     options.append((_multinomial(len(cards), split) * w, split))
             pick = rng.randrange(sum(w for w, _ in options))
-            for w, split in options:
+            chosen = options[-1][1]
+            for w, option in options:
                 if pick < w:
+                    chosen = option
                     break
                 pick -= w
+            split = chosen
             order = cards[:]
             rng.shuffle(order)
             at = 0
@@ -273,11 +276,13 @@ class Sampler:
         out: dict[World, int] = {}
         for _ in range(count):
             x = rng.random() * total
+            chosen = pool[-1]
             for w, world in zip(weights, pool, strict=True):
                 x -= w
                 if x <= 0:
+                    chosen = world
                     break
-            out[world] = out.get(world, 0) + 1
+            out[chosen] = out.get(chosen, 0) + 1
         return list(out.items())
 
 
