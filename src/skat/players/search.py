@@ -88,6 +88,8 @@ _SCHWARZ = (120, 10)
 #: Plain Null is not played open: the defenders do not see the declarer's
 #: cards, so of the Nulls the open-card solve loses this share is counted won.
 NULL_HIDDEN = 0.3
+#: Worlds after which a game that has won none of them is given up.
+PROBE = 3
 #: A Hand game is solved only when the same game after a pickup wins this share.
 HAND_TRY = 0.6
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
@@ -138,7 +140,7 @@ class SearchPlayer(BasePlayer):
         rng: random.Random | None = None,
         *,
         worlds: int = 20,
-        bid_worlds: int = 10,
+        bid_worlds: int = 8,
         time_budget: float | None = None,
         strict: bool = False,
         margin: int = -8,
@@ -375,9 +377,11 @@ class SearchPlayer(BasePlayer):
                 if not base or sum(r[0] for r in base) < HAND_TRY * len(base):
                     continue
             rows: list[tuple[bool, bool, int]] = []
-            for world, mult in worlds:
+            for i, (world, mult) in enumerate(worlds):
                 if rows and clock.over:
                     break
+                if i == PROBE and not any(r[0] for r in rows):
+                    break  # lost in every world so far: not worth the rest
                 skat = world.skat
                 cards12 = hand | skat
                 if pickup:
@@ -516,21 +520,33 @@ class SearchPlayer(BasePlayer):
             e = self._expected(best_v, view.bid, rows[k]) + mask_points(discard) / 100
             return e, best_v.contract
 
-        alive = list(candidates)
+        # first the best quick discard of each game; after PROBE worlds the
+        # two best games go on with all their candidate discards
+        solved_n = dict.fromkeys(candidates, 0)
+
+        def advance(k: tuple[_Option, int], upto: int) -> None:
+            o, discard = k
+            hands_mine = hand12 & ~discard
+            for world, mult in worlds[solved_n[k] : upto]:
+                hands = list(world.hands)
+                hands[me] = hands_mine
+                res = self._solve_start(solver, o.contract.game, hands, me, mask_points(discard))
+                rows[k] += [(*res, hand12)] * mult
+            solved_n[k] = max(solved_n[k], upto)
+
+        firsts = {o: best_discards(hand12, o.contract.game, 1)[0] for o, _ in candidates}
+        alive = [k for k in candidates if k[1] == firsts[k[0]]]
         done = 0
-        for world, mult in worlds:
+        for i in range(len(worlds)):
             if done and clock.over:
                 break
-            for o, discard in alive:
-                hands = list(world.hands)
-                hands[me] = hand12 & ~discard
-                res = self._solve_start(solver, o.contract.game, hands, me, mask_points(discard))
-                for _ in range(mult):
-                    rows[(o, discard)].append((*res, hand12))
-            done += 1
-            if done == 3 and len(alive) > 3:
+            if i == PROBE:
                 alive.sort(key=lambda k: -score(k)[0])
-                alive = alive[:3]
+                games = {k[0] for k in alive[:2]}
+                alive = [k for k in candidates if k[0] in games]
+            for k in alive:
+                advance(k, i + 1)
+            done = i + 1
         if not done:
             return None
         ranked = max(alive, key=lambda k: score(k)[0])
