@@ -7,8 +7,10 @@ no code with the solver; and the compiled core against the pure-Python one.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -20,11 +22,15 @@ from skat.engine.cards import CardSet
 from skat.players import solver
 from skat.players.solver import Position
 from skat.players.solver import python as pysolver
+from skat.players.solver.position import card_orders
 
+_csolver: ModuleType | None
 try:
-    from skat.players.solver import _csolver  # type: ignore[attr-defined, unused-ignore]
+    from skat.players.solver import _csolver
 except ImportError:  # pragma: no cover - the C core is missing
     _csolver = None
+else:  # also when SKAT_SOLVER=python left it unused by the package
+    _csolver.init(card_orders())
 
 C_MISSING = "the compiled core skat.players.solver._csolver is not built"
 
@@ -150,6 +156,14 @@ def test_card_values_are_the_best_points_after_each_card(core: Any, seed: int) -
 
 
 # ---------------------------------------------------------------- the cores
+def test_the_compiled_core_is_loaded() -> None:
+    """CI runs the compiled core; only SKAT_SOLVER=python selects the pure one."""
+    if os.environ.get("SKAT_SOLVER", "").lower() == "python":
+        assert solver.IMPLEMENTATION == "python"
+    else:
+        assert solver.IMPLEMENTATION == "c", C_MISSING
+
+
 def _random_position(rng: random.Random) -> Position:
     """Random hands (not from play) with 3-5 tricks left, maybe mid-trick."""
     game = rng.choice(ALL_GAMES)
@@ -183,6 +197,7 @@ def _random_position(rng: random.Random) -> Position:
 def test_c_and_python_cores_agree_on_random_positions() -> None:
     from skat.players.solver.api import make_api
 
+    assert _csolver is not None
     c = make_api(_csolver.test, _csolver.exact)
     rng = random.Random(2026)
     for _ in range(1000):
@@ -201,6 +216,7 @@ def test_c_and_python_cores_agree_on_random_positions() -> None:
 @pytest.mark.skipif(_csolver is None, reason=C_MISSING)
 def test_a_solve_releases_the_gil() -> None:
     """A thread keeps counting while the compiled core searches a full game."""
+    assert _csolver is not None
     rng = random.Random(7)
     deals = []
     for _ in range(6):

@@ -10,27 +10,28 @@ the compiled core releases the GIL while it searches. See docs/players.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
-from .api import make_api
-from .position import Position, trick_winner
+from . import python as _python
+from .api import ExactFn, TestFn, make_api
+from .position import Position, card_orders, trick_winner
 
-IMPLEMENTATION: str
+IMPLEMENTATION = "python"
+_test: TestFn = _python.test
+_exact: ExactFn = _python.exact
+clear: Callable[[], None] = _python.clear
 
-if os.environ.get("SKAT_SOLVER", "").lower() == "python":
-    from . import python as _core
-
-    IMPLEMENTATION = "python"
-else:
+if os.environ.get("SKAT_SOLVER", "").lower() != "python":
     try:
-        from . import _csolver as _core  # type: ignore[attr-defined, no-redef, unused-ignore]
-
+        from . import _csolver
+    except ImportError:  # not built here: the pure-Python core answers alike
+        pass
+    else:
+        _csolver.init(card_orders())
+        _test, _exact, clear = _csolver.test, _csolver.exact, _csolver.clear
         IMPLEMENTATION = "c"
-    except ImportError:
-        from . import python as _core
 
-        IMPLEMENTATION = "python"
-
-_api = make_api(_core.test, _core.exact)
+_api = make_api(_test, _exact)
 best_points = _api.best_points
 reaches = _api.reaches
 takes_all = _api.takes_all
@@ -42,6 +43,7 @@ __all__ = [
     "Position",
     "best_points",
     "card_values",
+    "clear",
     "null_wins",
     "reaches",
     "takes_all",

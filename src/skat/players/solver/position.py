@@ -148,6 +148,24 @@ class Position:
         )
 
 
+def card_orders() -> list[list[list[int]]]:
+    """Per game type 0..5: its effective suits (trumps first), each strongest card first.
+
+    The compiled core renumbers the cards by this order.
+    """
+    out = []
+    for g in range(int(GameType.NULL) + 1):
+        eff = EFFECTIVE[g]
+        groups = []
+        for s in (4, 0, 1, 2, 3):
+            keys = TRICK_KEY[g][s]
+            cards = sorted((c for c in range(32) if eff[c] == s), key=lambda c: -keys[c])
+            if cards:
+                groups.append(cards)
+        out.append(groups)
+    return out
+
+
 def trick_winner(game: int, leader: int, trick: tuple[int, ...]) -> int:
     """The position that wins a full trick (R4.4)."""
     keys = TRICK_KEY[game][EFFECTIVE[game][trick[0]]]

@@ -16,7 +16,7 @@ from ...engine.game import EFFECTIVE, FOLLOW, TRICK_KEY, GameType
 from .api import make_api
 from .position import NULL_MODE, POINTS_MODE
 
-__all__ = ["best_points", "card_values", "null_wins", "reaches", "takes_all"]
+__all__ = ["best_points", "card_values", "clear", "null_wins", "reaches", "takes_all"]
 
 
 def _higher(g: int) -> tuple[tuple[int, ...], ...]:
@@ -226,6 +226,11 @@ def exact(
             lo = v
         guess = v
     return lo
+
+
+def clear() -> None:
+    """Forget this thread's transposition table."""
+    _local.search = None
 
 
 _api = make_api(test, exact)
