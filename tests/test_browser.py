@@ -718,3 +718,36 @@ def test_a_name_and_a_chat_with_markup_show_exactly_as_typed(
     assert page.locator("#chat-list b", has_text="bold").count() == 0
     page.click("[data-testid=sheet-button]")
     assert name in page.inner_text("[data-testid=sheet] thead")
+
+
+def test_choosing_strong_computer_players_and_asking_for_a_hint(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 9: the level of the computer players is chosen when the table is
+    made and shown on their seats; with hints on, a person asks the strong
+    player for a suggestion, which is shown and never played for them."""
+    c = clients()
+    page = c.page
+    c.goto("/")
+    page.fill("#name", "Anna")
+    page.click("details.options summary")
+    page.fill("#o-rounds", "1")
+    page.select_option("#o-level", "strong")
+    page.select_option("#o-hint", "1")
+    page.click("[data-testid=create]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector(".seat.bottom")
+    page.click("[data-testid=fill]")
+    page.wait_for_selector("#hand .card", timeout=15_000)
+    for place in ("left", "right"):
+        assert "computer (Strong)" in page.inner_text(f".seat.{place}")
+    wait_phase(page, timeout=60)
+    legal_before = page.inner_text("#controls")
+    page.click("[data-testid=hint]")
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=hint-text]')?.textContent || '')"
+        ".startsWith('Suggestion: Anna')",
+        timeout=30_000,
+    )
+    assert phase(page) != "wait"  # still her decision: nothing was played for her
+    assert "Hint" in legal_before

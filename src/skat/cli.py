@@ -478,7 +478,12 @@ def random_list_cmd(
     "--bots",
     default="heuristic",
     show_default=True,
-    help="Player names, comma separated (one for all seats, or one per seat).",
+    help="Player names or levels, comma separated (one for all seats, or one per seat).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(["beginner", "casual", "strong"]),
+    help="The level of every seat's computer player (instead of --bots).",
 )
 def selfplay_cmd(
     out: str,
@@ -488,16 +493,18 @@ def selfplay_cmd(
     rng_seed: int,
     options_json: str,
     bots: str,
+    level: str | None,
 ) -> None:
     """Computer players play a whole list; writes its list record."""
     import random
 
     from .players import make_player, play_list
+    from .players.levels import player_for
     from .series import Series, new_seed
 
     try:
         options = _list_options(players, deals, options_json)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
+        names = [player_for(b.strip()) for b in (level or bots).split(",") if b.strip()]
         if len(names) == 1:
             names = names * options.players
         if len(names) != options.players:
@@ -701,6 +708,11 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
 @click.option(
     "--pause", type=float, help="Seconds before each computer move [0.4 in a terminal, else 0]."
 )
+@click.option(
+    "--level",
+    type=click.Choice(["beginner", "casual", "strong"]),
+    help="How well both computer players play [casual].",
+)
 def play_cmd(
     opponents: tuple[str, str] | None,
     left: str | None,
@@ -709,21 +721,19 @@ def play_cmd(
     seed_hex: str | None,
     rules_json: str,
     pause: float | None,
+    level: str | None,
 ) -> None:
     """Play Skat in the terminal against two computer players (you sit in seat 0)."""
     from rich.console import Console
 
-    from .players import player_names
+    from .players.levels import player_for
     from .series import ListOptions, new_seed
     from .series.shuffle import SEED_BYTES
     from .terminal import run_game
 
     try:
-        names = list(opponents) if opponents else ["heuristic", "heuristic"]
-        names = [left or names[0], right or names[1]]
-        for name in names:
-            if name not in player_names():
-                raise ValueError(f"no player named {name!r}; known: {', '.join(player_names())}")
+        names = list(opponents) if opponents else [level or "casual"] * 2
+        names = [player_for(left or names[0]), player_for(right or names[1])]
         rules = json.loads(rules_json)
         if not isinstance(rules, dict):
             raise ValueError("--rules must be a JSON object")

@@ -1,7 +1,8 @@
 """Strength levels offered to people (issue 9): a level names a registered
-player. "casual" plays like a normal club player (`heuristic`, fast);
-"strong" searches (`search`, Perfect Information Monte Carlo over the
-open-card solver, within a time budget). The server, the terminal game and
+player. "beginner" plays any legal card (`random`), "casual" plays like a
+normal club player (`heuristic`, fast), "strong" searches (`search`,
+Perfect Information Monte Carlo over the open-card solver, within a time
+budget). The server, the terminal game and
 `skat selfplay` take a level or a player name."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import random
 from ..engine import Action, View
 from .base import make_player, player_names
 
-LEVELS: dict[str, str] = {"casual": "heuristic", "strong": "search"}
+LEVELS: dict[str, str] = {"beginner": "random", "casual": "heuristic", "strong": "search"}
 DEFAULT_LEVEL = "casual"
 
 
@@ -20,8 +21,10 @@ def player_for(level_or_name: str) -> str:
     raises `ValueError` for anything else."""
     name = LEVELS.get(level_or_name, level_or_name)
     if name not in player_names():
-        known = ", ".join([*LEVELS, *player_names()])
-        raise ValueError(f"no computer player or level {level_or_name!r}; known: {known}")
+        raise ValueError(
+            f"no player named {level_or_name!r}; levels: {', '.join(LEVELS)}; "
+            f"players: {', '.join(player_names())}"
+        )
     return name
 
 

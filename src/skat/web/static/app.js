@@ -155,7 +155,8 @@ function homePage() {
         ${optionRow("kontra_window", select("kontra_window", ["own_first_card", "first_lead", "trick_one"], "own_first_card"), "kontra")}
         ${optionRow("bock", toggle("bock", false), "bock")}
         ${optionRow("ramsch_after_bock", toggle("ramsch_after_bock", false), "bock")}
-        ${optionRow("bot", select("bot", ["heuristic", "random"], "heuristic"), "")}
+        ${optionRow("level", select("level", ["beginner", "casual", "strong"], "casual"), "")}
+        ${optionRow("hint", toggle("hint", false), "")}
         ${optionRow("timer", select("timer", [0, 30, 60, 120], 0), "")}
         <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
       </form>
@@ -190,7 +191,8 @@ function homePage() {
       kontra_window: f.get("kontra_window"),
       bock: f.get("bock") === "1",
       ramsch_after_bock: f.get("ramsch_after_bock") === "1" && f.get("bock") === "1",
-      bot: f.get("bot"),
+      level: f.get("level"),
+      hint: f.get("hint") === "1",
       timer: Number(f.get("timer")),
     };
     await createTable(opts, false);
@@ -336,7 +338,12 @@ function onMessage(m) {
     case "event":
       onEvent(m);
       break;
+    case "hint":
+      T.hint = m.action;  // shown beside the controls until the game moves on
+      renderTable();
+      break;
     case "error":
+      if (T.hint === "…") T.hint = null;
       T.busy = false;
       T.error = errorText(m.code);
       if (m.code === "NO_TABLE") { app.innerHTML = `<p class="status">${esc(t("table.gone"))}</p>`; T.closed = true; return; }
@@ -371,7 +378,7 @@ function onEvent(m) {
   if (m.seats && T.snap) T.snap.seats = m.seats;
   if (T.snap) T.snap.version = m.version;
   if (m.event.kind === "chat" || m.event.kind === "react") T.chat.push({ ...m.event, version: m.version });
-  if (m.event.kind === "act" || m.event.kind === "next") { T.turnSince = Date.now(); T.selected = T.view?.phase === "discard" ? T.selected : []; }
+  if (m.event.kind === "act" || m.event.kind === "next") { T.hint = null; T.turnSince = Date.now(); T.selected = T.view?.phase === "discard" ? T.selected : []; }
   T.busy = false;
   T.error = "";
   logEvent(m.event);
@@ -502,7 +509,7 @@ function seatBox(seat, place) {
     const tricks = v.tricks.filter((tr) => tr.winner === seat).length;
     if (v.phase === "play" || v.phase === "done") bits.push(t("table.tricks", { n: tricks }));
   }
-  if (s.bot) bits.push(t("table.computer"));
+  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${t(`opt.level.${s.level}`)})` : ""));
   if (s.auto) bits.push(t("table.auto"));
   if (s.human && !s.connected) bits.push(t("table.offline"));
   const turn = v && v.turn === seat && v.phase !== "done";
@@ -587,6 +594,10 @@ function renderControls() {
     } else {
       for (const a of ["kontra", "no_kontra", "re", "no_re"]) if (L.includes(a)) html += button(t(`act.${a}`), act(a), a === "kontra" || a === "re" ? "primary" : "", a);
     }
+  }
+  if (T.snap.table.settings.hint && v && v.turn === T.seat && v.phase !== "done" && L.length) {
+    html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
+    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t("hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
   }
   if (v && v.offers && v.offers.includes("concede")) {
     html += `<button class="mini quiet" data-action="concede">${esc(t("act.concede"))}</button>`;
@@ -830,6 +841,10 @@ function onTableClick(e) {
     send({ type: "reclaim" });
   } else if (a === "concede") {
     if (confirm(t("act.concedeConfirm"))) send(act("concede"));
+  } else if (a === "hint") {
+    T.hint = "…";
+    send({ type: "hint" });
+    renderTable();
   } else if (a === "react") {
     send({ type: "react", emoji: b.dataset.emoji });
   } else if (a === "mute") {
