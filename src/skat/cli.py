@@ -186,6 +186,77 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
         sys.exit(1)
 
 
+# ----------------------------------------------------------------- analyse
+def _deals_in(kind: str, item: Any) -> Iterator[tuple[str | None, Any]]:
+    """(id, finished deal) per game of one loaded item; (id, RecordError) when it fails."""
+    rid: str | None = None
+    try:
+        if kind == "bad":
+            raise RecordError("MALFORMED_RECORD", 0, str(item))
+        if kind == "list":
+            from .series.record import replay_list
+
+            lid = item.get("id")
+            rid = lid
+            for i, deal in enumerate(replay_list(item).series.deals, 1):
+                yield f"{lid or 'list'}-{i}", deal
+            return
+        if kind == "iss":
+            game = parse_iss(item)
+            rid = game.id
+            yield rid, replay(game.record)
+            return
+        record = GameRecord.from_dict(item)
+        rid = record.id
+        yield rid, replay(record)
+    except RecordError as exc:
+        if isinstance(item, dict) and rid is None:
+            rid = item.get("id")
+        yield rid, exc
+
+
+@main.command("analyse")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+def analyse_cmd(file: str, as_json: bool) -> None:
+    """Could the declarer have won? Open-card analysis of each game in FILE.
+
+    FILE holds JSON game records, a list record or ISS records (- for stdin).
+    Per trick: the declarer's best final card points (Null: whether he could
+    still win) with perfect play and all cards open from that trick on, and
+    the first card played that turned the outcome.
+    """
+    from .players.analysis import analyse_deal
+
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        click.echo(f"skat analyse: cannot read {file}: {exc.strerror}", err=True)
+        sys.exit(1)
+    failed = 0
+    for kind, item in _records_in(text, file):
+        for rid, deal in _deals_in(kind, item):
+            if isinstance(deal, RecordError):
+                failed += 1
+                err = {"code": deal.code, "move": deal.move, "message": deal.message}
+                if as_json:
+                    click.echo(json.dumps({"id": rid, "error": err}, separators=(",", ":")))
+                else:
+                    click.echo(f"{rid or 'game'}: cannot replay: {deal.code}: {deal.message}")
+                continue
+            analysis = analyse_deal(deal, rid)
+            if as_json:
+                click.echo(json.dumps(analysis.to_dict(), separators=(",", ":")))
+            else:
+                click.echo(analysis.describe())
+    if failed:
+        sys.exit(1)
+
+
 # ------------------------------------------------------------------- value
 def _fail(reason: str, message: str) -> NoReturn:
     click.echo(f"skat value: {reason}: {message}", err=True)
