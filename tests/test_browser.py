@@ -751,3 +751,21 @@ def test_choosing_strong_computer_players_and_asking_for_a_hint(
     )
     assert phase(page) != "wait"  # still her decision: nothing was played for her
     assert "Hint" in legal_before
+
+
+def test_the_result_says_what_perfect_play_could_have_made(
+    clients: Callable[..., Client],
+) -> None:
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    if "Thrown in" in page.inner_text("[data-testid=result-headline]"):
+        pytest.skip("the deal was thrown in: no game to analyse")
+    page.wait_for_selector("[data-testid=analysis]", timeout=30_000)
+    text = page.inner_text("[data-testid=analysis]")
+    assert text.startswith("Could it have been won?"), text
+    assert re.search(r"could have made \d+ card points \(made \d+\)|this Null|this Null", text) or (
+        "Null" in text
+    ), text
+    assert "turning card" in text or "No card played changed" in text, text

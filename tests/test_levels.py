@@ -143,3 +143,42 @@ def test_computer_players_say_kontra_off_their_turn_at_a_table(tmp_path: Path) -
         assert games, "no game was played (change the seed)"
         assert offturn, "no computer player said Kontra off its turn in a whole list"
         assert all(row["kontra"] for row in games)  # every game had a computer defender
+
+
+def test_the_open_card_analysis_of_a_settled_deal(tmp_path: Path) -> None:
+    """Issue 9, point 4: after a deal the table answers what perfect play
+    with all cards open would have made, and which card turned it; never
+    for a deal still in play (its cards are hidden, R3.7)."""
+    rng = random.Random(11)
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], lambda: anna.view is not None and anna.view["phase"] != "bidding", rng)
+        if anna.view is not None and anna.view["phase"] not in ("done", "bidding"):
+            r = client.get(f"/api/tables/{tid}/deals/1/analysis")
+            assert r.status_code == 409 and r.json()["error"]["code"] == "WRONG_PHASE"
+        analysed = []
+        for _ in range(3):
+            pump([anna], lambda: anna.view is not None and anna.view["phase"] == "done", rng, 60)
+            assert anna.last_state is not None  # the state sent with the deal's last card
+            number = len(anna.last_state["sheet"]["rows"])
+            a = client.get(f"/api/tables/{tid}/deals/{number}/analysis").json()
+            result = anna.view["result"] if anna.view else None
+            assert result is not None
+            if "skipped" in a:  # thrown in, Ramsch, or over before the first trick
+                assert result["kind"] != "game" or not anna.view["tricks"], a
+            else:
+                assert a["declarer_seat"] == result["declarer"]
+                assert a["declarer_points"] == result["declarer_points"]
+                assert a["positions"][0]["trick"] == 1
+                first = a["positions"][0]
+                assert ("best_declarer_points" in first) != ("declarer_can_win" in first)
+                analysed.append(a)
+            if anna.list_over:
+                break
+            anna.send(type="next")
+            pump([anna], lambda: anna.view is not None and anna.view["phase"] != "done", rng)
+        assert client.get(f"/api/tables/{tid}/deals/99/analysis").status_code == 404
+        assert client.get("/api/tables/nope/deals/1/analysis").status_code == 404

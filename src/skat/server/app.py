@@ -142,6 +142,20 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 return PlainTextResponse(projection.iss_download(state))
         return _json_error(ErrorCode.NO_FILE, "no such download", 404)
 
+    async def analysis(request: Request) -> Response:
+        """The open-card analysis of a settled deal ("could I have won?")."""
+        state = await tables.state(request.path_params["table_id"])
+        if state is None:
+            return _json_error(ErrorCode.NO_TABLE, "no such table", 404)
+        number = request.path_params["number"]
+        series = state.series
+        if series is None or not 1 <= number <= series.number:
+            return _json_error(ErrorCode.NO_DEAL, "no such deal", 404)
+        if not series.deals[number - 1].is_terminal():
+            # every card is public only once the deal is over (R3.7)
+            return _json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
+        return JSONResponse(await tables.analysis(state, number))
+
     async def table_page(request: Request) -> Response:
         return await index(request)
 
@@ -268,6 +282,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/{kind}", download),
+        Route("/api/tables/{table_id}/deals/{number:int}/analysis", analysis),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
     ]
     static = WEB / "static"

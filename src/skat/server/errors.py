@@ -37,6 +37,7 @@ class ErrorCode(StrEnum):
     BAD_OPTIONS = "BAD_OPTIONS"
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"
+    NO_DEAL = "NO_DEAL"
 
 
 class CommandError(ValueError):

@@ -7,14 +7,19 @@ import asyncio
 import multiprocessing
 import secrets
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
 
+from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
 from .store import Store, StoredTable
 from .table import Settings, TableState
 from .tokens import hash_token
+
+ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 
 
 class Tables:
@@ -30,6 +35,7 @@ class Tables:
             max_workers=config.search_workers, mp_context=multiprocessing.get_context("spawn")
         )
         self.actors: dict[str, TableActor] = {}
+        self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._lock = asyncio.Lock()
 
     async def create(self, options: ListOptions, settings: Settings) -> tuple[str, str]:
@@ -114,6 +120,24 @@ class Tables:
         async with self._lock:
             self._start(state)
         return table_id
+
+    async def analysis(self, state: TableState, number: int) -> dict[str, Any]:
+        """The open-card analysis of settled deal ``number`` (cached: a deal
+        never changes once settled). The solver releases the GIL, so a
+        thread keeps the server serving while it runs."""
+        key = (state.id, number)
+        cached = self._analyses.get(key)
+        if cached is None:
+            assert state.series is not None
+            deal = state.series.deals[number - 1]
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(
+                self.pool, analyse_deal, deal, f"{state.id}-{number}"
+            )
+            cached = self._analyses[key] = result.to_dict()
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        return cached
 
     async def sweep(self) -> None:
         """Expire idle unfinished tables; drop finished ones from memory."""

@@ -684,6 +684,33 @@ function resultHeadline(r) {
   return t(r.won ? "result.won" : "result.lost", { name, game });
 }
 
+// "Could it have been won?": the open-card analysis of a settled game, asked
+// from the server once per deal (the solver's numbers; only the words are ours).
+function analysisText(r) {
+  if (r.kind !== "game" || !T.snap.deal) return null;
+  const n = T.snap.deal.number;
+  T.analyses = T.analyses || {};
+  const a = T.analyses[n];
+  if (a === undefined) {
+    T.analyses[n] = null;
+    fetch(`/api/tables/${T.id}/deals/${n}/analysis`).then((res) => (res.ok ? res.json() : null)).then((d) => {
+      T.analyses[n] = d || false;
+      if (d) renderTable();
+    }).catch(() => { T.analyses[n] = false; });
+    return null;
+  }
+  if (!a || a.skipped || !a.positions?.length) return null;
+  const first = a.positions[0];
+  const out = ["best_declarer_points" in first
+    ? t("analysis.best", { best: first.best_declarer_points, made: a.declarer_points })
+    : t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose")];
+  const tc = a.turning_card;
+  out.push(tc
+    ? t("analysis.turn", { trick: tc.trick, name: seatName(tc.seat), card: cardName(tc.card), better: cardName(tc.better), outcome: t(a.declarer_can_win ? "analysis.won" : "analysis.lost") })
+    : t("analysis.noTurn"));
+  return out;
+}
+
 function renderResult() {
   const el = document.getElementById("result");
   const v = T.view;
@@ -697,6 +724,8 @@ function renderResult() {
       parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(r.parts, r.contract.words) }))}</p>`);
     }
   }
+  const verdict = analysisText(r);
+  if (verdict) parts.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")}</div>`);
   const entries = (T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian);
   parts.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${e > 0 ? "+" : ""}${e}`).join(", ")}</p>`);
   if (v.skat) parts.push(`<div><b>${esc(t("result.skat"))}</b> ${cardsRow(v.skat, "small")}</div>`);
