@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 
 from ...engine.cards import POINTS
-from ...engine.game import EFFECTIVE, FOLLOW, TRICK_KEY, GameType
+from ...engine.game import EFFECTIVE, FOLLOW, SUIT_OF, TRICK_KEY, GameType
 from .api import make_api
 from .position import NULL_MODE, POINTS_MODE
 
@@ -31,6 +31,16 @@ def _higher(g: int) -> tuple[tuple[int, ...], ...]:
 
 
 _HIGHER = tuple(_higher(g) for g in range(int(GameType.NULL) + 1))
+#: Per game type and effective suit: its cards, strongest first.
+_TOP = tuple(
+    tuple(
+        tuple(
+            sorted((c for c in range(32) if EFFECTIVE[g][c] == e), key=TRICK_KEY[g][e].__getitem__)
+        )[::-1]
+        for e in range(5)
+    )
+    for g in range(int(GameType.NULL) + 1)
+)
 _NEXT = (1, 2, 0)
 _TT_LIMIT = 1 << 20
 
@@ -42,9 +52,10 @@ class _Search:
         self.game = game
         self.declarer = declarer
         self.mode = mode
-        self.tt: dict[tuple[int, int, int, int], tuple[int, int]] = {}
+        self.tt: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
         self.hands = [0, 0, 0]
         self.trick: list[int] = []
+        self.best_move = -1
 
     def _future_max(self) -> int:
         h = self.hands
@@ -68,16 +79,17 @@ class _Search:
         key = (h[0], h[1], h[2], leader)
         got = self.tt.get(key)
         if got is None:
-            lo, hi = 0, self._future_max()
+            lo, hi, first = 0, self._future_max(), -1
         else:
-            lo, hi = got
+            lo, hi, first = got
         if lo >= beta:
             return lo
         if hi <= alpha or lo == hi:
             return hi
         a = max(alpha, lo)
         b = min(beta, hi)
-        v = self._node(leader, a, b)
+        v = self._node(leader, a, b, first)
+        first = self.best_move
         if v <= a:
             hi = v
         elif v >= b:
@@ -86,15 +98,17 @@ class _Search:
             lo = hi = v
         if len(self.tt) >= _TT_LIMIT:
             self.tt.clear()
-        self.tt[key] = (lo, hi)
+        self.tt[key] = (lo, hi, first)
         return v
 
-    def _moves(self, p: int) -> list[int]:
-        """Legal cards of ``p`` with equivalent cards merged, strongest first."""
+    def _moves(self, p: int, first: int = -1) -> list[int]:
+        """Legal cards of ``p`` with equivalent cards merged, in the C core's move order."""
         g = self.game
         h = self.hands
-        hand = h[p]
+        hand = own = h[p]
         trick = self.trick
+        nt = len(trick)
+        eff = EFFECTIVE[g]
         if trick:
             follow = hand & FOLLOW[g][trick[0]]
             if follow:
@@ -102,36 +116,79 @@ class _Search:
         rest = h[0] | h[1] | h[2]
         for c in trick:
             rest |= 1 << c
-        by_points = self.mode == POINTS_MODE
-        own = h[p]
-        out = []
+        mode = self.mode
+        declarer = p == self.declarer
+        keys = TRICK_KEY[g][eff[trick[0]]] if trick else TRICK_KEY[g][0]
+        best = friend_wins = 0
+        if trick:
+            best, wpos = trick[0], 0
+            if nt == 2 and keys[trick[1]] > keys[best]:
+                best, wpos = trick[1], 1
+            winner = (p + 3 - nt + wpos) % 3
+            friend_wins = (winner == self.declarer) == declarer
+        trumps = SUIT_OF[g][4] if g != GameType.NULL else 0
+        o1, o2 = _NEXT[p], _NEXT[_NEXT[p]]
+        scored: list[tuple[int, int]] = []
         for c in range(32):
             if not hand >> c & 1:
                 continue
+            above = -1  # the nearest stronger card of the suit still out
             for u in _HIGHER[g][c]:
                 if rest >> u & 1:
-                    if own >> u & 1 and (not by_points or POINTS[u] == POINTS[c]):
-                        break  # c is equivalent to u, which is searched instead
-                    out.append(c)
+                    above = u
                     break
+            if above >= 0 and own >> above & 1:
+                if mode != POINTS_MODE or POINTS[above] == POINTS[c]:
+                    continue  # equivalent to ``above``, which is searched instead
+            pts = POINTS[c]
+            strength = TRICK_KEY[g][eff[c]][c]
+            if c == first:
+                sc = 1 << 20
+            elif mode == NULL_MODE:
+                if not trick:
+                    sc = -strength
+                elif keys[c] > keys[best]:
+                    sc = 50 - strength if declarer else -strength
+                else:
+                    sc = 100 + strength
+            elif not trick:
+                suit = SUIT_OF[g][eff[c]]
+                if above < 0:
+                    sc = 200 + pts
+                    if suit != trumps:
+                        for q in (o1, o2):
+                            opponent = (q == self.declarer) != declarer
+                            if opponent and not h[q] & suit and h[q] & trumps:
+                                sc = 60 + pts
+                elif declarer and suit == trumps:
+                    sc = 100 + strength if (h[o1] | h[o2]) & suit else 40 - pts
+                else:
+                    sc = 50 - pts
+                    if not declarer:
+                        partner = o2 if o1 == self.declarer else o1
+                        top = [u for u in _TOP[g][eff[c]] if rest >> u & 1]
+                        if top and h[partner] >> top[0] & 1:
+                            sc = 150 - pts
+            elif friend_wins:
+                sc = 40 - pts if keys[c] > keys[best] else 100 + pts
+            elif keys[c] > keys[best]:
+                sc = 150 + pts + (50 if nt == 2 else 0)
             else:
-                out.append(c)
-        if trick:
-            keys = TRICK_KEY[g][EFFECTIVE[g][trick[0]]]
-            out.sort(key=lambda c: -keys[c] * 16 - POINTS[c])
-        else:
-            tk = TRICK_KEY[g]
-            eff = EFFECTIVE[g]
-            out.sort(key=lambda c: -tk[eff[c]][c] * 16 - POINTS[c])
-        return out
+                sc = 100 - pts
+            scored.append((-sc, c))
+        scored.sort()
+        return [c for _, c in scored]
 
-    def _node(self, leader: int, alpha: int, beta: int) -> int:
+    def _node(self, leader: int, alpha: int, beta: int, first: int = -1) -> int:
+        """Fail-soft alpha-beta below one card play; sets `best_move`."""
         trick = self.trick
         p = (leader + len(trick)) % 3
         h = self.hands
         maximise = p == self.declarer
         best = -1 if maximise else 1 << 10
-        for c in self._moves(p):
+        moves = self._moves(p, first)
+        bm = moves[0]
+        for c in moves:
             h[p] ^= 1 << c
             trick.append(c)
             if len(trick) == 3:
@@ -160,17 +217,18 @@ class _Search:
             h[p] ^= 1 << c
             if maximise:
                 if v > best:
-                    best = v
+                    best, bm = v, c
                     if best > alpha:
                         alpha = best
                         if alpha >= beta:
                             break
             elif v < best:
-                best = v
+                best, bm = v, c
                 if best < beta:
                     beta = best
                     if alpha >= beta:
                         break
+        self.best_move = bm
         return best
 
 
