@@ -64,6 +64,11 @@ NULL_EXCESS = 0.07  # Null danger of a suit whose first unsafe card is a rank to
 NULL_EXTRA = 0.07  # ... and per further card above it
 KONTRA_SUIT = 7.2  # defence strength at which a defender says Kontra against a suit game
 KONTRA_GRAND = 6.4  # ... against Grand
+SMEAR_KEEPS_MASTERS = True
+DEFENCE_LEADS = True  # defenders keep aces the declarer would ruff, lead into the partner's void
+SKAT_POINTS_PER_UNIT = 15.0  # card points in the discarded skat worth one strength unit
+BID_EV = 0.0  # expected score a pickup game must beat for a bid (passing and defending)
+BID_EV_HAND = 30.0  # ... a Hand game
 RE_SURE = 0.97  # win chance at which the declarer answers Kontra with Re
 
 
@@ -346,7 +351,8 @@ def bid_limit(hand: int, forehand: bool = False, aggression: float = 0.0) -> int
     expected score beats passing."""
     best = 0
     for p in plans(hand, True, forehand):
-        if expected_score(min(1.0, p.win + aggression), p.value) > 5.0:
+        floor = BID_EV_HAND if p.hand else BID_EV
+        if expected_score(min(1.0, p.win + aggression), p.value) > floor:
             best = max(best, p.value)
     return best
 
@@ -355,7 +361,7 @@ def counted_games(hand10: int, cards12: int, skat_points: int) -> list[tuple[Pla
     """Every pickup game for the ten cards kept, valued with the twelve
     (matadors count the skat, R5.2), with its win chance."""
     out: list[tuple[Plan, Contract]] = []
-    bonus = skat_points / 15
+    bonus = skat_points / SKAT_POINTS_PER_UNIT
     for g in (*SUITS, GameType.GRAND):
         if g.is_suit and (hand10 & TRUMPS[g]).bit_count() < 4:
             continue
@@ -651,13 +657,25 @@ class _CardPlay:
         eff = EFFECTIVE[self.g]
         if not self.trick:
             side = [c for c in cards if eff[c] != TRUMP]
-            aces = [c for c in side if self.is_master(c) and POINTS[c] >= 10]
+            decl_voids = self.voids[self.declarer] if self.declarer >= 0 else set()
+            # the declarer ruffs a suit he is void in while trumps are out
+            can_ruff = bool(self.outside & TRUMPS[self.g]) and TRUMP not in decl_voids
+            ruffed = decl_voids if can_ruff and DEFENCE_LEADS else set()
+            aces = [
+                c for c in side if self.is_master(c) and POINTS[c] >= 10 and eff[c] not in ruffed
+            ]
             if aces:
                 return max(aces, key=lambda c: POINTS[c])
-            # lead a suit the declarer cannot ruff cheaply: prefer suits he still holds
             if side:
-                decl_voids = self.voids[self.declarer] if self.declarer >= 0 else set()
+                # lead a suit the declarer still holds, best one the partner can ruff
                 playable = [c for c in side if eff[c] not in decl_voids] or side
+                if DEFENCE_LEADS:
+                    mate = 3 - self.me - self.declarer if self.declarer >= 0 else -1
+                    mate_voids = self.voids.get(mate, set())
+                    if TRUMP not in mate_voids:
+                        ruffs = [c for c in playable if eff[c] in mate_voids]
+                        if ruffs:
+                            return self._lowest(ruffs, prefer_short=False)
                 return self._lowest(playable, prefer_short=False)
             return min(cards, key=lambda c: self.key(TRUMP, c))
         return self._follow(cards, wants_trick_from=lambda p: p == self.declarer)
@@ -678,13 +696,7 @@ class _CardPlay:
             next_pos = (self.me + 1) % 3
             safe = last or not opponent(next_pos) or self._unbeatable(led, win_key, next_pos)
             if safe:
-                return max(
-                    cards,
-                    key=lambda c: (
-                        POINTS[c] if EFFECTIVE[self.g][c] != TRUMP or POINTS[c] < 11 else -1,
-                        -self.key(led, c),
-                    ),
-                )
+                return max(cards, key=lambda c: (self._smear_value(c), -self.key(led, c)))
             return self._lowest(cards, prefer_short=True)
         if winners:
             if last:
@@ -699,6 +711,21 @@ class _CardPlay:
                 if trick_points >= 10 and EFFECTIVE[self.g][winners[0]] == TRUMP:
                     return min(winners, key=lambda c: self.key(led, c))
         return self._lowest(cards, prefer_short=True)
+
+    def _smear_value(self, c: int) -> float:
+        """How gladly to give ``c`` to a trick the partner wins (schmieren):
+        its points, but not a trump ace, and a side master that will take a
+        trick of its own later only when tricks run out."""
+        if EFFECTIVE[self.g][c] == TRUMP:
+            return POINTS[c] if POINTS[c] < 11 else -1
+        if (
+            SMEAR_KEEPS_MASTERS
+            and POINTS[c] >= 10
+            and len(self.view.tricks) < 8
+            and self.is_master(c)
+        ):
+            return POINTS[c] - 9.5
+        return POINTS[c]
 
     def _unbeatable(self, led: int, key: int, pos: int) -> bool:
         """Can position ``pos`` (still to play) not beat ``key``, as far as we know?"""
