@@ -90,6 +90,10 @@ _SCHWARZ = (120, 10)
 NULL_HIDDEN = 0.3
 #: Worlds after which a game that has won none of them is given up.
 PROBE = 3
+#: Candidate discards per game (by the quick score) solved after the pickup.
+DISCARDS = 3
+#: After PROBE worlds of the discard, a second game goes on only this close to the best.
+DISCARD_SPREAD = 25.0
 #: A Hand game is solved only when the same game after a pickup wins this share.
 HAND_TRY = 0.6
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
@@ -499,7 +503,7 @@ class SearchPlayer(BasePlayer):
             if g == GameType.NULL and o.contract.ouvert and len(options) > 1:
                 if any(x.contract == Contract(GameType.NULL) for x in options):
                     continue  # solved together with plain Null
-            for discard in best_discards(hand12, g, 3):
+            for discard in best_discards(hand12, g, DISCARDS):
                 candidates.append((o, discard))
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
         me = know.me
@@ -542,7 +546,8 @@ class SearchPlayer(BasePlayer):
                 break
             if i == PROBE:
                 alive.sort(key=lambda k: -score(k)[0])
-                games = {k[0] for k in alive[:2]}
+                top = score(alive[0])[0]
+                games = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
                 alive = [k for k in candidates if k[0] in games]
             for k in alive:
                 advance(k, i + 1)
