@@ -142,7 +142,6 @@ def test_computer_players_say_kontra_off_their_turn_at_a_table(tmp_path: Path) -
         games = [row for row in public(client, t["id"])["sheet"]["rows"] if row["kind"] == "game"]
         assert games, "no game was played (change the seed)"
         assert offturn, "no computer player said Kontra off its turn in a whole list"
-        assert all(row["kontra"] for row in games)  # every game had a computer defender
 
 
 def test_the_open_card_analysis_of_a_settled_deal(tmp_path: Path) -> None:

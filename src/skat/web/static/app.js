@@ -692,11 +692,12 @@ function analysisText(r) {
   T.analyses = T.analyses || {};
   const a = T.analyses[n];
   if (a === undefined) {
-    T.analyses[n] = null;
-    fetch(`/api/tables/${T.id}/deals/${n}/analysis`).then((res) => (res.ok ? res.json() : null)).then((d) => {
-      T.analyses[n] = d || false;
-      if (d) renderTable();
-    }).catch(() => { T.analyses[n] = false; });
+    const table = T;
+    table.analyses[n] = null;
+    fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => (res.ok ? res.json() : null)).then((d) => {
+      table.analyses[n] = d || false;
+      if (d && T === table) renderTable();  // still at this table
+    }).catch(() => { table.analyses[n] = false; });
     return null;
   }
   if (!a || a.skipped || !a.positions?.length) return null;
