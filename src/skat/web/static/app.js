@@ -1059,10 +1059,10 @@ function renderSheet() {
   const tot = sh.totals;
   const L = n === 3 ? 40 : 30;
   const foot = scoring === "seeger_fabian" ? `
-    <tr><th class="first" colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
-    <tr><th class="first" colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
-    <tr><th class="first" colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
-    <tr><th class="first" colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
+    <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
   const coming = bockToCome(T.snap.deal?.pending_bock);
   el.innerHTML = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
     <h2 id="sheet-title">${esc(T.snap.list_over ? t("sheet.final") : t("sheet.title"))}</h2>
@@ -1071,8 +1071,8 @@ function renderSheet() {
     <div class="scroll"><table class="sheet-table" data-testid="sheet">
       <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
       <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
-      <tfoot>${foot}<tr><th class="first" colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
-      <tr><th class="first" colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
+      <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
+      <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
     </table></div>
     ${coming ? `<p data-testid="sheet-bock-coming">${esc(coming)}</p>` : ""}
     <p class="help">${esc(t("sheet.auto"))}</p>
