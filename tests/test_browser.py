@@ -713,20 +713,32 @@ def test_a_finished_trick_stays_on_the_table_in_front_of_its_players(
     c = clients()
     page = c.page
     start_with_bots(c)
-    seen: list[list[str]] = []
+    # every finished trick that shows, however briefly, as its places and the winner line
+    page.evaluate(
+        """() => { window.finished = [];
+          new MutationObserver(() => {
+            const slots = [...document.querySelectorAll('#board .trick.finished .slot')];
+            const who = document.querySelector('[data-testid=trick-winner]');
+            if (slots.length) window.finished.push(
+              [slots.map((s) => s.classList[1]).sort().join(' '), who ? who.innerText : '',
+               slots.map((s) => s.querySelector('[data-card]').dataset.card).sort().join(' ')]);
+          }).observe(document.getElementById('board'), {childList: true, subtree: true}); }"""
+    )
+    cues: list[bool] = []
 
-    def watch_a_trick(ph: str) -> bool:
-        if seen or ph != "play":
-            return False
-        assert page.locator("[data-testid=your-turn]").is_visible()  # the turn cue
-        page.locator("#hand button.card[data-action=play]:not([disabled])").first.click()
-        page.wait_for_function(f"() => ({FINISHED_JS})().length === 3")
-        seen.append(page.evaluate(FINISHED_JS))
-        assert "takes the trick" in page.inner_text("[data-testid=trick-winner]")
-        return True
+    def cue(ph: str) -> bool:
+        if ph == "play":
+            cues.append(page.locator("[data-testid=your-turn]").is_visible())
+        return False
 
-    play_deal(page, on_turn=watch_a_trick)
-    assert seen and sorted(seen[0]) == ["bottom", "left", "right"], seen
+    play_deal(page, on_turn=cue)
+    assert cues and all(cues), "no 'your turn' cue on the table"
+    seen: list[list[str]] = page.evaluate("window.finished")
+    full = [s for s in seen if s[0] == "bottom left right"]
+    played = page.locator("#result details").first.locator(".trickline").count()
+    assert played >= 1
+    assert len({cards for _, _, cards in full}) == played, seen[-5:]  # every trick, whole
+    assert all("takes the trick" in w for _, w, _ in full)
     # the last trick of the deal stays in sight beside the result
     assert len(page.evaluate(FINISHED_JS)) == 3
 

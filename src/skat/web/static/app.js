@@ -394,7 +394,8 @@ function onMessage(m) {
 // deal), and a new deal moves the old one's lines into the log's past.
 function newState(m) {
   const before = T.view;
-  if (m.you !== undefined && m.you !== null) { T.seat = m.you; T.pending = null; }
+  if (m.you !== undefined) T.seat = m.you;
+  if (T.seat !== null) T.pending = null;
   const number = m.deal?.number ?? null;
   if (T.logDeal !== null && number !== T.logDeal && before) {
     T.logOld.push(...dealLines(before, T.logDeal));
