@@ -1222,3 +1222,35 @@ def test_the_last_person_to_sit_down_shows_online_to_everyone(tmp_path: Path) ->
             p.barrier()
             assert p.last_state is not None
             assert [s["connected"] for s in p.last_state["seats"]] == [True, True, True], p.label
+
+
+def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat() -> None:
+    """Issue 14 (bug 10): what the result panel needs for a Ramsch deal (R9.1),
+    per table seat, from the engine's result and tricks."""
+    from skat.server.projection import view_json
+
+    st = TableState(
+        "R", ListOptions(players=3, deals=3, all_pass="ramsch"), Settings(), b"\x02" * 32, "c"
+    )
+    for event in st.plan_sit("Anna", 0, "ha") + st.plan_fill():
+        st.apply(event)
+    assert st.series is not None
+    for _ in range(3):  # everybody passes: Ramsch
+        seat = st.to_move()
+        assert seat is not None
+        for event in st.plan_act(seat, "pass", None):
+            st.apply(event)
+    _finish_deal(st)
+    view = view_json(st.series.deal.view(None))
+    result = view["result"]
+    assert result["kind"] == "ramsch"
+    ramsch = result["ramsch"]
+    assert sorted(ramsch["seats"]) == [0, 1, 2]
+    assert sum(ramsch["points"]) == 120 and sum(ramsch["tricks"]) == 10
+    tricks = dict(zip(ramsch["seats"], ramsch["tricks"], strict=True))
+    winners = [t["winner"] for t in view["tricks"]]
+    assert tricks == {s: winners.count(s) for s in range(3)}
+    march = [s for s, n in tricks.items() if n == 10]
+    assert ramsch["durchmarsch"] == (march[0] if march else None)
+    assert ramsch["jungfrau"] == ([] if march else [s for s, n in tricks.items() if n == 0])
+    assert view_json(st.series.deal.view(0))["result"]["ramsch"] == ramsch
