@@ -1066,6 +1066,9 @@ def test_tap_twice_to_play_and_reactions_without_an_emoji_font(
     empty boxes without an emoji font, so they are drawn and labelled."""
     c = clients(PHONE)
     page = c.page
+    c.context.add_init_script(
+        "window.buzzed = 0; navigator.vibrate = () => { window.buzzed += 1; return true; };"
+    )
     start_with_bots(c)
     labels = page.inner_text(".reactions")
     assert not re.search("[\U0001f300-\U0001faff]", labels), labels
@@ -1074,6 +1077,7 @@ def test_tap_twice_to_play_and_reactions_without_an_emoji_font(
     page.wait_for_function("() => document.getElementById('chat-list').innerText.includes('Nice')")
     page.click(".settings summary")
     page.check("[data-key=tap2]")
+    page.check("[data-key=vibrate]")
     page.click(".settings summary")
     checked: list[bool] = []
 
@@ -1095,6 +1099,7 @@ def test_tap_twice_to_play_and_reactions_without_an_emoji_font(
 
     play_deal(page, on_turn=tap_twice)
     assert checked
+    assert page.evaluate("window.buzzed") >= 1  # a vibration when it was my turn
 
 
 def test_danish_uses_one_word_for_announced_schneider() -> None:
@@ -1102,3 +1107,27 @@ def test_danish_uses_one_word_for_announced_schneider() -> None:
     da = DICTS["da"]
     assert da["ann.schneider"] == "Schneider meldt"
     assert not [k for k, v in da.items() if "annonce" in v.lower()]
+
+
+def test_no_movement_for_people_who_ask_for_less(browser: Browser, server: str) -> None:
+    """Issue 14: card play and trick collection are animated, except under
+    prefers-reduced-motion."""
+    moving: dict[str, int] = {}
+    for motion in ("no-preference", "reduce"):
+        context = browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion=motion)
+        try:
+            page = context.new_page()
+            page.goto(server + "/")
+            page.fill("#name", "Anna")
+            page.click("[data-testid=play]")
+            page.wait_for_selector("#hand .card")
+            page.evaluate(
+                """() => { window.moved = 0; new MutationObserver(() => {
+                  window.moved = Math.max(window.moved, document.getAnimations().length);
+                }).observe(document.getElementById('board'), {childList: true, subtree: true}); }"""
+            )
+            play_deal(page)
+            moving[motion] = page.evaluate("window.moved")
+        finally:
+            context.close()
+    assert moving["no-preference"] > 0 and moving["reduce"] == 0, moving
