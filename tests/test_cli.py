@@ -169,3 +169,30 @@ def test_bench_playouts_last_line() -> None:
     assert code == 0
     last = out.strip().splitlines()[-1]
     assert last.startswith("deals/s: ") and int(last.split()[1]) > 0
+
+
+def test_serve_says_where_to_go_once_the_page_answers(tmp_path: Path) -> None:
+    """Issue 14 (bug 16): a newcomer is told what happens and which address
+    to open, and only once the page answers."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "skat.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    cmd += ["--db", f"sqlite+aiosqlite:///{tmp_path / 's.db'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert "starting the server" in first, first
+        line = proc.stdout.readline()
+        assert f"open http://127.0.0.1:{port}/" in line, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            assert r.status == 200  # it answers as soon as it says so
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

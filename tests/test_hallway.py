@@ -191,6 +191,7 @@ def test_stored_rows_convert_both_ways_and_old_rows_replay() -> None:
     samples: list[ev.TableEvent] = [
         ev.Sit(seat=0, name="Anna", token_hash="ab"),
         ev.Bot(seat=1, bot="heuristic"),
+        ev.Takeover(seat=1, name="Ben", token_hash="cd"),
         ev.Leave(seat=0, keep_bot=True),
         ev.Auto(seat=2, on=True),
         ev.Start(),

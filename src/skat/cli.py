@@ -630,18 +630,29 @@ def serve_cmd(
     url = db_url or default_db_url(data_dir)
     config = ServerConfig(bot_delay=bot_delay, next_delay=next_delay, grace=grace)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    click.echo(f"skat server on http://{host}:{port}/  (database {url})")
+    click.echo(f"skat: starting the server (database {url}) ...")
     app = create_app(url, config)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # the page answers from now on
+                click.echo(f"skat: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
+
     # Messages are small JSON; compressing each one per viewer costs more CPU
     # than it saves (docs/benchmarks.md, server load).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+    server = Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+        )
     )
+    server.run()
 
 
 # ------------------------------------------------------------------- arena

@@ -59,6 +59,7 @@ class Conn:
         self._send = send
         self.seat: int | None = None
         self.token: str | None = None
+        self.pending: str | None = None  # the token of a seat taken over at the next deal
         self.muted: set[int] = set()
         self.closed = False
         self._allowance = config.burst
@@ -249,8 +250,9 @@ class TableActor:
                     await self._commit_all(st.plan_next())
             case Expire():
                 await self._commit_all(st.plan_expire())
-            case Disconnected():
-                pass  # the schedule after every command starts the grace
+            case Disconnected(seat=seat):
+                if seat not in self.connected_seats():
+                    await self._presence()  # shown offline at once; the grace starts below
             case _:  # pragma: no cover - mypy proves every command is handled
                 assert_never(command)
 
@@ -264,19 +266,35 @@ class TableActor:
             case p.Hello(token=token, last_version=last):
                 await self._hello(conn, token, last)
             case p.Sit(name=name, seat=seat):
-                if conn.seat is not None:
+                if conn.seat is not None or conn.pending is not None:
                     raise CommandError(ErrorCode.ALREADY_SEATED, "you have a seat at this table")
                 token = new_token()
                 planned = st.plan_sit(name, seat, hash_token(token))
-                await self._commit_all(planned)
                 sat = planned[0]
-                assert isinstance(sat, ev.Sit)
-                conn.seat, conn.token = sat.seat, token
+                assert isinstance(sat, ev.Sit | ev.Takeover)
+                later = isinstance(sat, ev.Takeover)
+                # seated before the events go out, so that everybody sees the
+                # newcomer online (a Takeover watches until the next deal)
+                if later:
+                    conn.pending = token
+                else:
+                    conn.seat, conn.token = sat.seat, token
+                try:
+                    await self._commit_all(planned)
+                except BaseException:
+                    conn.seat = conn.token = conn.pending = None
+                    raise
                 await conn.send(
-                    {"type": "seated", "seat": sat.seat, "token": token, "version": st.version}
+                    {
+                        "type": "seated",
+                        "seat": sat.seat,
+                        "token": token,
+                        "version": st.version,
+                        "from_next_deal": later,
+                    }
                 )
                 await conn.send(
-                    projection.snapshot(st, sat.seat, self.connected_seats(), conn.muted)
+                    projection.snapshot(st, conn.seat, self.connected_seats(), conn.muted)
                 )
             case p.Fill(creator=creator) | p.Start(creator=creator):
                 if not st.is_creator(creator):
@@ -337,6 +355,12 @@ class TableActor:
         kind, payload = ev.to_row(event)
         await self.store.append(st.id, st.version + 1, kind, payload)
         st.apply(event)
+        if isinstance(event, ev.Next):  # pending takeovers: those people play now
+            for c in self.conns:
+                if c.pending is not None:
+                    seat = st.seat_of_token(c.pending)
+                    if seat is not None:
+                        c.seat, c.token, c.pending = seat, c.pending, None
         self.last_event = time.time()
         if st.status != before:
             await self.store.set_status(st.id, st.status)
@@ -350,16 +374,26 @@ class TableActor:
     async def _hello(self, conn: Conn, token: str | None, last: int | None) -> None:
         st = self.state
         seat = st.seat_of_token(token) if token else None
-        if token and seat is None:
+        pending = st.pending_seat_of_token(token) if token and seat is None else None
+        if token and seat is None and pending is None:
             await conn.send(
                 CommandError(ErrorCode.BAD_TOKEN, "unknown seat token; watching").to_message()
             )
         conn.seat = seat
         conn.token = token if seat is not None else None
+        conn.pending = token if pending is not None else None
         self.conns.add(conn)
         if seat is not None:
             self.gone_since.pop(seat, None)
-        await conn.send({"type": "welcome", "table": st.id, "seat": seat, "version": st.version})
+        await conn.send(
+            {
+                "type": "welcome",
+                "table": st.id,
+                "seat": seat,
+                "version": st.version,
+                "pending": pending,
+            }
+        )
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
             text = projection.act_texts(st.series, seat)
@@ -376,7 +410,14 @@ class TableActor:
                     )
         await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
         if seat is not None:
+            await self._presence()
             await self._commit_all(st.plan_auto(seat, False))  # the person is back
+
+    async def _presence(self) -> None:
+        """Tell everyone who is online now (not an event: nothing is stored)."""
+        seats = projection.seats_json(self.state, self.connected_seats())
+        for c in list(self.conns):
+            await c.send({"type": "presence", "version": self.state.version, "seats": seats})
 
     async def disconnect(self, conn: Conn) -> None:
         conn.closed = True

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -128,18 +129,27 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             return _json_error(ErrorCode.NO_TABLE, "no such table", 404)
         if state.series is None:
             return _json_error(ErrorCode.NOT_STARTED, "the list has not started", 409)
+        stored = await store.table(state.id)
+        day = time.strftime("%Y-%m-%d", time.gmtime(stored.created_at if stored else time.time()))
+        stem = f"skat-{state.id}-{day}"  # every table's files get their own names
+
+        def attachment(ext: str) -> dict[str, str]:
+            return {"content-disposition": f'attachment; filename="{stem}.{ext}"'}
+
         match request.path_params["kind"]:
             case "list.json":
-                return JSONResponse(
-                    projection.list_download(state),
-                    headers={"content-disposition": f'attachment; filename="skat-{state.id}.json"'},
-                )
+                return JSONResponse(projection.list_download(state), headers=attachment("json"))
             case "sheet.csv":
                 from ..sheetview import sheet_csv
 
-                return PlainTextResponse(sheet_csv(state.series), media_type="text/csv")
+                return PlainTextResponse(
+                    sheet_csv(state.series), media_type="text/csv", headers=attachment("csv")
+                )
             case "games.iss":
-                return PlainTextResponse(projection.iss_download(state))
+                text, why = projection.iss_download(state)
+                if why is not None:  # a message, never an empty file
+                    return _json_error(ErrorCode.NO_FILE, f"no ISS records: {why}", 409)
+                return PlainTextResponse(text, headers=attachment("iss"))
         return _json_error(ErrorCode.NO_FILE, "no such download", 404)
 
     async def analysis(request: Request) -> Response:

@@ -102,6 +102,24 @@ def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
     return out
 
 
+def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
+    """A Ramsch deal per table seat (R9.1): card points, tricks, who stayed
+    Jungfrau (no trick: the loss doubles) and who made a Durchmarsch."""
+    if r.kind != "ramsch" or r.ramsch_points is None:
+        return None
+    seats = list(v.seats)
+    points = dict(zip(seats, r.ramsch_points, strict=True))
+    tricks = {s: sum(1 for t in v.tricks if seats[t.winner] == s) for s in seats}
+    march = next((s for s in seats if tricks[s] == 10), None)
+    return {
+        "seats": seats,
+        "points": [points[s] for s in seats],
+        "tricks": [tricks[s] for s in seats],
+        "jungfrau": [] if march is not None else [s for s in seats if tricks[s] == 0],
+        "durchmarsch": march,
+    }
+
+
 def view_json(v: View) -> dict[str, Any]:
     """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
     in hands come in the game's display order, so no front end sorts."""
@@ -129,7 +147,9 @@ def view_json(v: View) -> dict[str, Any]:
         "legal": [str(a) for a in v.legal_actions],
         "offers": [str(a) for a in v.offers],  # concede / claim, beside the game moves
         "history": [[s, text] for s, text in v.history],
-        "result": result_json(v.result) if v.result is not None else None,
+        "result": None
+        if v.result is None
+        else {**result_json(v.result), "ramsch": ramsch_json(v.result, v)},
         "dealt": None
         if v.dealt is None
         else [*(_sorted(cs, c) for cs in v.dealt[:-1]), _cards(v.dealt[-1])],
@@ -168,6 +188,8 @@ def event_json(
             return {"kind": "sit", "seat": seat, "name": name}
         case ev.Bot(seat=seat, bot=bot):
             return {"kind": "bot", "seat": seat, "bot": bot}
+        case ev.Takeover(seat=seat, name=name):
+            return {"kind": "takeover", "seat": seat, "name": name}
         case ev.Leave(seat=seat, keep_bot=keep_bot):
             return {"kind": "leave", "seat": seat, "keep_bot": keep_bot}
         case ev.Auto(seat=seat, on=on):
@@ -213,6 +235,7 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
             "auto": s.auto,
             "human": s.human,
             "connected": i in connected or s.bot is not None,
+            "pending": s.pending[0] if s.pending is not None else None,  # takes over next deal
         }
         for i, s in enumerate(state.seats)
     ]
@@ -328,17 +351,32 @@ def list_download(state: TableState) -> dict[str, Any]:
     return record
 
 
-def iss_download(state: TableState) -> str:
-    """Settled deals as ISS records (those the ISS format can express)."""
+def iss_download(state: TableState) -> tuple[str, str | None]:
+    """Settled deals as ISS records with the players' names, and why there
+    are none when no settled deal fits the format (four players, house
+    rules, Bock) or none is settled yet."""
     assert state.series is not None
     lines = []
-    for i in _settled(state.series):
+    why: str | None = None
+    settled = _settled(state.series)
+    for i in settled:
         deal = state.series.deals[i - 1]
+        names = state.deal_names.get(i) or tuple(state.series.names)
+        header = {f"P{p}": _iss_name(names[deal.seat_of(p)]) for p in range(3)}
         try:
-            lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}")))
-        except ValueError:
+            lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}"), header))
+        except ValueError as exc:
+            why = why or str(exc)
             continue
-    return "\n".join(lines) + ("\n" if lines else "")
+    if not lines:
+        return "", why or "no deal of this list is finished yet"
+    return "\n".join(lines) + "\n", None
+
+
+def _iss_name(name: str) -> str:
+    """A name as an ISS header value (no brackets or backslashes, no spaces)."""
+    clean = "".join(ch for ch in name if ch not in "[]\\").strip()
+    return "_".join(clean.split()) or "?"
 
 
 __all__ = [
@@ -348,6 +386,7 @@ __all__ = [
     "event_message",
     "iss_download",
     "list_download",
+    "ramsch_json",
     "result_json",
     "seats_json",
     "snapshot",
