@@ -17,6 +17,9 @@ actions per second, the CPU used by the server and by this generator, and
 the generator's own event-loop lag (if that is high, the figures measure
 the generator, not the server). With ``--ramp`` the number of tables grows
 by ``--step`` until p99 reaches ``--target-ms`` or ``--max-tables``.
+``--strong-tables N`` adds N tables of three strong computer players
+(``level: strong``, searching in the server's worker processes without
+pause), so that the human tables' latency is measured while they think.
 
 Not a test: the figures depend on the machine (docs/benchmarks.md).
 """
@@ -97,15 +100,15 @@ class Server:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def create_table(self) -> str:
+    def create_table(self, **extra: Any) -> dict[str, Any]:
         req = urllib.request.Request(
             f"{self.http}/api/tables",
-            data=json.dumps({"rounds": ROUNDS, "players": 3}).encode(),
+            data=json.dumps({"rounds": ROUNDS, "players": 3, **extra}).encode(),
             headers={"content-type": "application/json"},
             method="POST",
         )
         with urllib.request.urlopen(req, timeout=10) as r:
-            return str(json.load(r)["id"])
+            return dict(json.load(r))
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process (Linux /proc)."""
@@ -324,9 +327,9 @@ class Load:
                 *(loop.run_in_executor(None, self.server.create_table) for _ in range(batch)),
                 return_exceptions=True,
             )
-            for table_id in created:
-                if isinstance(table_id, str):
-                    new.append(Table(table_id))
+            for made in created:
+                if isinstance(made, dict):
+                    new.append(Table(str(made["id"])))
         self.tables += new
         clients = [
             Client(
@@ -384,11 +387,35 @@ class Load:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
+async def start_strong_tables(server: Server, n: int) -> list[ClientConnection]:
+    """Tables of three strong computer players, started by their creator; the
+    connections stay open (and are never read) for the run."""
+    loop = asyncio.get_running_loop()
+    conns = []
+    for _ in range(n):
+        made = await loop.run_in_executor(None, lambda: server.create_table(level="strong"))
+        ws = await connect(f"ws://127.0.0.1:{server.port}/ws/{made['id']}", max_size=None)
+        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
+        conns.append(ws)
+    return conns
+
+
+async def drain(ws: ClientConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
+
+
 async def run(args: argparse.Namespace, server: Server) -> list[Result]:
     stats = Stats()
     monitor = asyncio.create_task(lag_monitor(stats))
     load = Load(server, args, stats)
     results: list[Result] = []
+    strong = await start_strong_tables(server, args.strong_tables)
+    readers = [asyncio.create_task(drain(ws)) for ws in strong]
+    if strong:
+        print(f"[{len(strong)} tables of strong computer players started]", flush=True)
     try:
         n = args.tables
         while True:
@@ -414,6 +441,10 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
             n = min(args.max_tables, n + args.step)
     finally:
         monitor.cancel()
+        for task in readers:
+            task.cancel()
+        for ws in strong:
+            await ws.close()
         await load.close()
     return results
 
@@ -438,6 +469,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--no-compression", action="store_true", help="no permessage-deflate (browsers use it)"
+    )
+    parser.add_argument(
+        "--strong-tables", type=int, default=0, help="tables of strong computer players beside"
     )
     args = parser.parse_args()
     most = args.max_tables if args.ramp else args.tables

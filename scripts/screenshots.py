@@ -5,7 +5,11 @@ that move quickly), plays one deal at a phone and at a desktop size through a
 real Chromium, and saves one PNG per screen:
 
     {phone,desktop}-{home,rules,calculator,bidding,skat,discard,declare,
-                     play,result,sheet}.png
+                     play,trick,result,sheet,friend}.png
+
+("trick": a finished trick on the table, each card in front of its player;
+"friend": what a friend who opens the link sees: a computer player's seat
+to take.)
 
 Run it through ``scripts/screenshots``; it needs the Python package
 ``playwright`` and a Chromium (``/usr/bin/chromium`` or ``--chromium``). No
@@ -27,6 +31,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
@@ -175,11 +180,21 @@ def play_one_deal(s: Shooter, limit: int) -> bool:
                 if mid_trick:
                     taken.add("play-mid")
             page.locator("#hand button.card[data-action=play]:not([disabled])").first.click()
+            if "trick" not in taken:
+                finished = "#board .trick.finished .slot:nth-child(3)"
+                try:
+                    page.wait_for_selector(finished, timeout=3000)
+                except PlaywrightError:
+                    continue  # taken by the next trick instead
+                page.wait_for_timeout(300)  # the last card has landed
+                s.shot("trick", "#board")
+                taken.add("trick")
     raise SystemExit("the deal did not finish in time")
 
 
 def shoot(browser: Browser, base: str, out: Path, size: str) -> list[Path]:
-    context = browser.new_context(viewport=SIZES[size], locale="en-US")
+    # no movement: a screenshot never catches a card halfway
+    context = browser.new_context(viewport=SIZES[size], locale="en-US", reduced_motion="reduce")
     context.set_default_timeout(20_000)
     page = context.new_page()
     s = Shooter(page, out, size)
@@ -209,6 +224,18 @@ def shoot(browser: Browser, base: str, out: Path, size: str) -> list[Path]:
             page.click("[data-testid=sheet-close]")
             page.click("[data-testid=next]")
             page.wait_for_selector("[data-testid=result-headline]", state="detached")
+        # a friend opens the link: a computer player's seat to take
+        friend = browser.new_context(viewport=SIZES[size], locale="en-US", reduced_motion="reduce")
+        try:
+            fp = friend.new_page()
+            fp.goto(page.url)
+            fp.wait_for_selector("[data-testid=takeover]")
+            fp.fill("#sit-name", "Ben")
+            f = Shooter(fp, out, size)
+            f.shot("friend", "[data-testid=takeover]")
+            s.saved += f.saved
+        finally:
+            friend.close()
     finally:
         context.close()
     return s.saved

@@ -51,6 +51,23 @@ def test_replay_iss_archive_prints_48_agreeing_objects() -> None:
     assert by_id["541932"]["matadors"] == -2 and by_id["541932"]["score"] == -54
     assert by_id["756788"]["kind"] == "passed"
     assert by_id["8"]["kind"] == "abandoned"
+    quirk = by_id["10330141"]  # ISS-FORMAT.md 4.4: declared, then a time-out before the discard
+    assert (quirk["kind"], quirk["game"], quirk["won"]) == ("game", "clubs", False)
+    assert (quirk["declarer_points"], quirk["matadors"], quirk["score"]) == (11, 3, -96)
+    assert quirk["server_differences"] == {"v": [-96, -288], "m": [3, -11]}
+    assert quirk["server_differs"]["documented"] is True
+    assert "4.4" in quirk["server_differs"]["reason"]
+    assert all("server_differs" not in r for r in rows if r["id"] != "10330141")
+
+
+def test_replay_summary_of_the_iss_archive() -> None:
+    if not ISS_FILE.exists():
+        pytest.skip("no ../shared")
+    code, out, _ = _run("replay", "--summary", str(ISS_FILE))
+    assert code == 0
+    assert out.strip() == (
+        "48 records, abandoned: 3, game: 43, passed: 2, server_differs: 1 (documented quirks: 1)"
+    )
 
 
 def test_replay_json_file_stdin_and_summary(tmp_path: Path) -> None:
@@ -152,3 +169,30 @@ def test_bench_playouts_last_line() -> None:
     assert code == 0
     last = out.strip().splitlines()[-1]
     assert last.startswith("deals/s: ") and int(last.split()[1]) > 0
+
+
+def test_serve_says_where_to_go_once_the_page_answers(tmp_path: Path) -> None:
+    """Issue 14 (bug 16): a newcomer is told what happens and which address
+    to open, and only once the page answers."""
+    import socket
+    import subprocess
+    import sys
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "skat.cli", "serve", "--port", str(port), "--log-level", "warning"]
+    cmd += ["--db", f"sqlite+aiosqlite:///{tmp_path / 's.db'}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert "starting the server" in first, first
+        line = proc.stdout.readline()
+        assert f"open http://127.0.0.1:{port}/" in line, line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            assert r.status == 200  # it answers as soon as it says so
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

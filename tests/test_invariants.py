@@ -212,10 +212,10 @@ def choose(deal: Deal, rng: random.Random, policy: str) -> tuple[int | None, Act
         and contract.game is not GameType.RAMSCH
         and rng.random() < 0.04
     ):
-        declarer = deal.declarer
+        declarer = deal.declarer_seat
         assert declarer is not None
         if rng.random() < 0.4:
-            return deal.seat_of(declarer), Claim()
+            return declarer, Claim()
         return rng.choice(active_seats(deal)), Concede()
     if rng.random() < 0.15:
         seat = rng.randrange(deal.players)

@@ -638,6 +638,20 @@ def test_r8_4_still_tied_share_a_place() -> None:
     assert [x.place for x in series.totals()] == [1, 1, 1]
 
 
+def test_totals_say_how_a_tie_was_settled() -> None:
+    """R8.4: the sheet can name the tie-break that decided (issue 14)."""
+    won = totals(
+        [_game_row(1, 0, True, 40), _game_row(2, 1, True, 20), _game_row(3, 1, True, 20)],
+        3,
+        "plain",
+    )
+    assert [t.tie_break for t in won] == ["won", "won", None]
+    rows = [_game_row(1, 0, True, 60), _game_row(2, 0, False, 18), _game_row(3, 1, True, 24)]
+    assert [t.tie_break for t in totals(rows, 3, "plain")] == ["lost", "lost", None]
+    shared = totals([_game_row(1, 0, True, 36), _game_row(2, 1, True, 36)], 3, "plain")
+    assert [t.tie_break for t in shared] == ["shared", "shared", None]
+
+
 def test_tie_break_uses_the_active_scoring() -> None:
     """R8.4: ranked by the total under the active scoring."""
     # Seat 1 loses once (plain -40, SF -90, others +40).
@@ -829,6 +843,8 @@ def test_each_bock_trigger(name: str, trigger: str) -> None:
     row = play(series, script)
     assert row.bock_factor == 1
     assert series.pending_bock == (("bock",) * 3 if trigger in fires else ())
+    assert row.bock_fired == ((trigger,) if trigger in fires else ())  # the sheet says why
+    assert row.to_dict()["bock_fired"] == list(row.bock_fired)
     series.next_deal()
     row = play(series, CLUBS_36)
     factor = 2 if trigger in fires else 1

@@ -30,6 +30,8 @@ from skat.engine.iss import parse_iss
 from skat.series import ListOptions
 from skat.series.record import verify_list
 from skat.server import ServerConfig, create_app
+from skat.server import events as ev
+from skat.server.errors import CommandError, ErrorCode
 from skat.server.events import from_row
 from skat.server.table import Settings, TableState
 
@@ -388,13 +390,22 @@ def check_downloads(client: TestClient, tid: str, deals: int, players: int) -> d
     assert all(len(row) == len(rows[0]) for row in rows)
     assert [int(row[0]) for row in rows[1:]] == list(range(1, deals + 1))
     iss = client.get(f"/api/tables/{tid}/games.iss")
+    if players == 4:  # the ISS format holds three-player deals only: a message says so
+        assert iss.status_code == 409
+        assert iss.json()["error"]["code"] == "NO_FILE"
+        assert "three-player" in iss.json()["error"]["message"]
+        return record
     assert iss.status_code == 200
+    assert f"skat-{tid}-" in iss.headers["content-disposition"]
     lines = [line for line in iss.text.splitlines() if line]
+    names = [s["name"] for s in client.get(f"/api/tables/{tid}").json()["seats"]]
     for line in lines:
         game = parse_iss(line)
         assert game.id.startswith(f"{tid}-")
-    if players == 3:  # the ISS format holds three-player deals only
-        assert len(lines) == deals
+        assert "seat0" not in line
+        shown = sorted(game.header[f"P{i}"] for i in range(3))
+        assert shown == sorted(n.replace(" ", "_") for n in names), line
+    assert len(lines) == deals
     return record
 
 
@@ -1018,6 +1029,7 @@ def test_seat_tokens_are_stored_hashed_and_work_at_the_next_table(tmp_path: Path
                 "table": new_id,
                 "seat": seat,
                 "version": state["version"],
+                "pending": None,
             }
             assert state["you"] == seat and len(state["view"]["hand"]) == 10
             p.close()
@@ -1116,3 +1128,129 @@ def test_idle_tables_expire_and_finished_ones_stay_downloadable(tmp_path: Path) 
         assert public(client, done["id"])["table"]["status"] == "finished"
         check_downloads(client, done["id"], 3, 3)
         bert.close()
+
+
+# ------------------------------------------------- friends take computer seats
+def _playing_table(deals: int = 6) -> TableState:
+    st = TableState("T", ListOptions(players=3, deals=deals), Settings(), b"\x01" * 32, "c")
+    for event in st.plan_sit("Anna", 0, "ha") + st.plan_fill():
+        st.apply(event)
+    return st
+
+
+def _finish_deal(st: TableState) -> None:
+    assert st.series is not None
+    while not st.series.deal.is_terminal():
+        seat = st.to_move()
+        assert seat is not None
+        view = st.series.deal.view(seat)
+        for event in st.plan_act(seat, str(view.legal_actions[0]), None):
+            st.apply(event)
+
+
+def test_a_friend_takes_a_computer_seat_from_the_next_deal_once_the_list_runs() -> None:
+    """Issue 14: a table made with Play takes friends. Mid-deal the seat stays
+    the computer's until the next deal (the friend watches, sees no hand);
+    between deals it changes hands at once."""
+    st = _playing_table()
+    (take,) = st.plan_sit("Ben", 1, "hb")
+    assert isinstance(take, ev.Takeover)
+    st.apply(take)
+    assert st.seats[1].bot is not None and st.seats[1].pending == ("Ben", "hb")
+    assert st.seat_of_token("tb") is None  # not seated yet
+    with pytest.raises(CommandError) as exc:
+        st.plan_sit("Cleo", 1, "hc")  # one person per seat
+    assert exc.value.code == ErrorCode.SEAT_TAKEN
+    _finish_deal(st)
+    (sit,) = st.plan_sit("Cleo", 2, "hc")  # between deals: at once
+    assert isinstance(sit, ev.Sit)
+    st.apply(sit)
+    assert st.seats[2].human and st.seats[2].name == "Cleo"
+    assert st.seats[1].bot is not None  # Ben still waits for the deal
+    for event in st.plan_next():
+        st.apply(event)
+    ben = st.seats[1]
+    assert (ben.name, ben.token_hash, ben.bot, ben.pending) == ("Ben", "hb", None, None)
+    assert st.deal_names[2] == ("Anna", "Ben", "Cleo")
+    assert st.deal_names[1] == ("Anna", "Bruno", "Cora")
+
+
+def test_a_friend_joins_a_table_made_with_play_and_everybody_sees_who_is_online(
+    tmp_path: Path,
+) -> None:
+    with serve(tmp_path, next_delay=0.0) as (_, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        anna.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "start")
+        ben = Peer(client, tid, "Ben", plays=False).connect()
+        ben.wait_for(lambda m: m["type"] == "state")
+        ben.send(type="sit", name="Ben", seat=1)
+        seated = ben.wait_for(lambda m: m["type"] == "seated")
+        assert seated["from_next_deal"] is True
+        state = ben.wait_for(lambda m: m["type"] == "state")
+        assert state["you"] is None and not state["view"]["hand"]  # watches this deal
+        assert public(client, tid)["seats"][1]["pending"] == "Ben"
+        # a reload before the next deal: still waiting, no BAD_TOKEN
+        ben.close()
+        ben = Peer(client, tid, "Ben", plays=False).connect(token=seated["token"])
+        welcome = ben.wait_for(lambda m: m["type"] == "welcome")
+        assert welcome["seat"] is None and welcome["pending"] == 1
+        # Anna plays on; at the next deal Ben holds seat 1 and gets his cards
+        pump([anna, ben], lambda: (ben.last_state or {}).get("you") == 1)
+        assert ben.last_state is not None and len(ben.last_state["view"]["hand"]) == 10
+        seat = public(client, tid)["seats"][1]
+        assert (seat["name"], seat["bot"], seat["human"], seat["connected"]) == (
+            "Ben",
+            None,
+            True,
+            True,
+        )
+        assert not [e for e in anna.errors() + ben.errors() if e["code"] == "BAD_TOKEN"]
+        # Ben closes the tab: Anna sees him offline at once (the grace is 30 s)
+        ben.close()
+        msg = anna.wait_for(lambda m: m["type"] == "presence")
+        assert msg["seats"][1]["connected"] is False
+
+
+def test_the_last_person_to_sit_down_shows_online_to_everyone(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        people = [join(client, t["id"], n) for n in ("Anna", "Bert", "Cleo")]
+        for p in people:
+            p.barrier()
+            assert p.last_state is not None
+            assert [s["connected"] for s in p.last_state["seats"]] == [True, True, True], p.label
+
+
+def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat() -> None:
+    """Issue 14 (bug 10): what the result panel needs for a Ramsch deal (R9.1),
+    per table seat, from the engine's result and tricks."""
+    from skat.server.projection import view_json
+
+    st = TableState(
+        "R", ListOptions(players=3, deals=3, all_pass="ramsch"), Settings(), b"\x02" * 32, "c"
+    )
+    for event in st.plan_sit("Anna", 0, "ha") + st.plan_fill():
+        st.apply(event)
+    assert st.series is not None
+    for _ in range(3):  # everybody passes: Ramsch
+        seat = st.to_move()
+        assert seat is not None
+        for event in st.plan_act(seat, "pass", None):
+            st.apply(event)
+    _finish_deal(st)
+    view = view_json(st.series.deal.view(None))
+    result = view["result"]
+    assert result["kind"] == "ramsch"
+    ramsch = result["ramsch"]
+    assert sorted(ramsch["seats"]) == [0, 1, 2]
+    assert sum(ramsch["points"]) == 120 and sum(ramsch["tricks"]) == 10
+    tricks = dict(zip(ramsch["seats"], ramsch["tricks"], strict=True))
+    winners = [t["winner"] for t in view["tricks"]]
+    assert tricks == {s: winners.count(s) for s in range(3)}
+    march = [s for s, n in tricks.items() if n == 10]
+    assert ramsch["durchmarsch"] == (march[0] if march else None)
+    assert ramsch["jungfrau"] == ([] if march else [s for s, n in tricks.items() if n == 0])
+    assert view_json(st.series.deal.view(0))["result"]["ramsch"] == ramsch

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 import click
 
 from .engine import GameType
-from .engine.iss import iter_iss, parse_iss, result_fields
+from .engine.iss import compare_with_server, iter_iss, parse_iss
 from .engine.records import GameRecord, RecordError, replay
 
 
@@ -38,7 +38,9 @@ def _game_summary(deal: Any, rid: str | None) -> dict[str, Any]:
     c = r.contract if r.kind == "game" else None
     val = r.valuation
     out["kind"] = r.kind
-    out["declarer"] = r.declarer
+    out["declarer_seat"] = r.declarer_seat  # table seat: the index into plain, seeger_fabian
+    out["declarer_position"] = r.declarer_position  # 0 forehand, 1 middlehand, 2 rearhand
+    out["declarer"] = r.declarer_position  # documented alias of declarer_position
     out["bid"] = r.bid
     out["game"] = None if r.contract is None else r.contract.game.label
     out["hand"] = bool(c and c.hand)
@@ -124,11 +126,12 @@ def _replay_one(kind: str, item: Any) -> dict[str, Any]:
             deal = replay(game.record)
             out = _game_summary(deal, rid)
             if game.server:
-                ours = result_fields(deal)
-                diff = {k: [ours.get(k), v] for k, v in game.server.items() if ours.get(k) != v}
-                out["server_agrees"] = not diff
-                if diff:
-                    out["server_differences"] = diff
+                cmp = compare_with_server(game, deal)
+                out["server_agrees"] = cmp.agrees
+                if not cmp.agrees:
+                    out["server_differences"] = {k: list(v) for k, v in cmp.differences.items()}
+                    known = cmp.known
+                    out["server_differs"] = {"documented": known is not None, "reason": known}
             if game.notes:
                 out["notes"] = game.notes
             return out
@@ -148,6 +151,7 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
     """Replay and check game records (JSON or ISS, detected by content; - for stdin)."""
     counts: Counter[str] = Counter()
     failed = 0
+    documented = 0  # differences from the server that a documented quirk explains
     for name in files:
         try:
             if name == "-":
@@ -169,12 +173,86 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
                     counts[out["kind"]] += 1
                     if out.get("server_agrees") is False:
                         counts["server_differs"] += 1
+                        documented += out["server_differs"]["documented"]
                 if not summary:
                     click.echo(json.dumps(out, separators=(",", ":")))
     if summary:
-        total = sum(v for k, v in counts.items() if k != "server_differs")
-        parts = [f"{total} records"] + [f"{k}: {v}" for k, v in sorted(counts.items())]
+        differs = counts.pop("server_differs", 0)
+        parts = [f"{counts.total()} records"] + [f"{k}: {v}" for k, v in sorted(counts.items())]
+        if differs:
+            parts.append(f"server_differs: {differs} (documented quirks: {documented})")
         click.echo(", ".join(parts))
+    if failed:
+        sys.exit(1)
+
+
+# ----------------------------------------------------------------- analyse
+def _deals_in(kind: str, item: Any) -> Iterator[tuple[str | None, Any]]:
+    """(id, finished deal) per game of one loaded item; (id, RecordError) when it fails."""
+    rid: str | None = None
+    try:
+        if kind == "bad":
+            raise RecordError("MALFORMED_RECORD", 0, str(item))
+        if kind == "list":
+            from .series.record import replay_list
+
+            lid = item.get("id")
+            rid = lid
+            for i, deal in enumerate(replay_list(item).series.deals, 1):
+                yield f"{lid or 'list'}-{i}", deal
+            return
+        if kind == "iss":
+            game = parse_iss(item)
+            rid = game.id
+            yield rid, replay(game.record)
+            return
+        record = GameRecord.from_dict(item)
+        rid = record.id
+        yield rid, replay(record)
+    except RecordError as exc:
+        if isinstance(item, dict) and rid is None:
+            rid = item.get("id")
+        yield rid, exc
+
+
+@main.command("analyse")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
+def analyse_cmd(file: str, as_json: bool) -> None:
+    """Could the declarer have won? Open-card analysis of each game in FILE.
+
+    FILE holds JSON game records, a list record or ISS records (- for stdin).
+    Per trick: the declarer's best final card points (Null: whether he could
+    still win) with perfect play and all cards open from that trick on, and
+    the first card played that turned the outcome.
+    """
+    from .players.analysis import analyse_deal
+
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        click.echo(f"skat analyse: cannot read {file}: {exc.strerror}", err=True)
+        sys.exit(1)
+    failed = 0
+    for kind, item in _records_in(text, file):
+        for rid, deal in _deals_in(kind, item):
+            if isinstance(deal, RecordError):
+                failed += 1
+                err = {"code": deal.code, "move": deal.move, "message": deal.message}
+                if as_json:
+                    click.echo(json.dumps({"id": rid, "error": err}, separators=(",", ":")))
+                else:
+                    click.echo(f"{rid or 'game'}: cannot replay: {deal.code}: {deal.message}")
+                continue
+            analysis = analyse_deal(deal, rid)
+            if as_json:
+                click.echo(json.dumps(analysis.to_dict(), separators=(",", ":")))
+            else:
+                click.echo(analysis.describe())
     if failed:
         sys.exit(1)
 
@@ -186,7 +264,7 @@ def _fail(reason: str, message: str) -> NoReturn:
 
 
 @main.command("value")
-@click.argument("game", type=click.Choice([g.label for g in GameType if g != GameType.RAMSCH]))
+@click.argument("game", type=click.Choice([g.label for g in GameType]))
 @click.option("--cards", help="Declarer's cards incl. the skat as far as known (CJ,SJ HA ...).")
 @click.option(
     "--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3)."
@@ -195,11 +273,15 @@ def _fail(reason: str, message: str) -> NoReturn:
 @click.option("--schneider-announced", is_flag=True)
 @click.option("--schwarz-announced", is_flag=True)
 @click.option("--ouvert", is_flag=True)
-@click.option("--bid", type=int, default=18, show_default=True)
-@click.option("--points", type=int, help="Declarer's card points incl. the skat.")
-@click.option("--tricks", type=int, help="Declarer's tricks.")
+@click.option("--bid", type=int, help="The bid [18].")
+@click.option(
+    "--points",
+    help="Declarer's card points incl. the skat; Ramsch: each player's, in seat order (61,41,18).",
+)
+@click.option("--tricks", help="Declarer's tricks; Ramsch: each player's, in seat order (5,4,1).")
 @click.option("--kontra", is_flag=True)
 @click.option("--re", "re_", is_flag=True)
+@click.option("--bock", is_flag=True, help="A Bock deal: the entries count double (R9.4).")
 @click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 def value_cmd(
@@ -210,18 +292,51 @@ def value_cmd(
     schneider_announced: bool,
     schwarz_announced: bool,
     ouvert: bool,
-    bid: int,
-    points: int | None,
-    tricks: int | None,
+    bid: int | None,
+    points: str | None,
+    tricks: str | None,
     kontra: bool,
     re_: bool,
+    bock: bool,
     players: str,
     as_json: bool,
 ) -> None:
-    """Reckon a game value with its explanation (R5-R8)."""
-    from .engine.reckoner import ReckonerError, reckon
+    """Reckon a game value with its explanation (R5-R8), or a Ramsch deal (R9.1):
+    `skat value ramsch --points 61,41,18 [--tricks 5,4,1] [--bock]`."""
+    from .engine.reckoner import ReckonerError, parse_numbers, reckon, reckon_ramsch
 
     try:
+        if game == GameType.RAMSCH.label:
+            not_ramsch = {
+                "--cards": cards is not None,
+                "--matadors": matadors is not None,
+                "--hand": hand,
+                "--schneider-announced": schneider_announced,
+                "--schwarz-announced": schwarz_announced,
+                "--ouvert": ouvert,
+                "--bid": bid is not None,
+                "--kontra": kontra,
+                "--re": re_,
+            }
+            wrong = [name for name, given in not_ramsch.items() if given]
+            if wrong:
+                verb = "does" if len(wrong) == 1 else "do"
+                _fail("BAD_OPTION", f"{', '.join(wrong)} {verb} not apply to Ramsch (R9.1)")
+            if points is None:
+                _fail("BAD_POINTS", "give --points A,B,C: the card points of the three players")
+            rr = reckon_ramsch(
+                parse_numbers(points, "card points"),
+                None if tricks is None else parse_numbers(tricks, "tricks"),
+                bock=bock,
+                players=int(players),
+            )
+            if as_json:
+                click.echo(json.dumps(rr.to_dict()))
+                return
+            click.echo(f"Ramsch: {rr.explanation}")
+            entries = ", ".join(f"{n} {e:+d}" for n, e in zip("ABC", rr.entries, strict=True))
+            click.echo(f"entries: {entries}")
+            return
         r = reckon(
             game,
             cards=cards,
@@ -230,11 +345,12 @@ def value_cmd(
             schneider_announced=schneider_announced,
             schwarz_announced=schwarz_announced,
             ouvert=ouvert,
-            bid=bid,
-            points=points,
-            tricks=tricks,
+            bid=18 if bid is None else bid,
+            points=None if points is None else _one_number(points, "BAD_POINTS", "--points"),
+            tricks=None if tricks is None else _one_number(tricks, "BAD_TRICKS", "--tricks"),
             kontra=kontra,
             re=re_,
+            bock=bock,
             players=int(players),
         )
     except ReckonerError as exc:
@@ -245,12 +361,21 @@ def value_cmd(
     val = r.valuation
     result = "won" if val.won else "lost, overbid" if val.overbid else "lost"
     click.echo(f"{r.contract.describe()}: {val.explanation}")
-    fx = f" (x{r.factor} {'Kontra and Re' if re_ else 'Kontra'})" if r.factor > 1 else ""
+    words = ["Kontra and Re"] if re_ else ["Kontra"] if kontra else []
+    words += ["Bock"] if bock else []
+    fx = f" (x{r.factor} {', '.join(words)})" if r.factor > 1 else ""
     click.echo(f"{result}: plain list {r.plain:+d}{fx}")
     click.echo(
         f"Seeger-Fabian: declarer {r.seeger_fabian:+d}, "
         f"each of the {r.players - 1} others {r.others:+d}"
     )
+
+
+def _one_number(text: str, code: str, option: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        _fail(code, f"{option} is one whole number for this game, not {text!r}")
 
 
 # ------------------------------------------------------------------- lists
@@ -424,7 +549,12 @@ def random_list_cmd(
     "--bots",
     default="heuristic",
     show_default=True,
-    help="Player names, comma separated (one for all seats, or one per seat).",
+    help="Player names or levels, comma separated (one for all seats, or one per seat).",
+)
+@click.option(
+    "--level",
+    type=click.Choice(["beginner", "casual", "strong"]),
+    help="The level of every seat's computer player (instead of --bots).",
 )
 def selfplay_cmd(
     out: str,
@@ -434,16 +564,18 @@ def selfplay_cmd(
     rng_seed: int,
     options_json: str,
     bots: str,
+    level: str | None,
 ) -> None:
     """Computer players play a whole list; writes its list record."""
     import random
 
     from .players import make_player, play_list
+    from .players.levels import player_for
     from .series import Series, new_seed
 
     try:
         options = _list_options(players, deals, options_json)
-        names = [b.strip() for b in bots.split(",") if b.strip()]
+        names = [player_for(b.strip()) for b in (level or bots).split(",") if b.strip()]
         if len(names) == 1:
             names = names * options.players
         if len(names) != options.players:
@@ -549,18 +681,29 @@ def serve_cmd(
         send_queue=send_queue,
     )
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    click.echo(f"skat server on http://{host}:{port}/  (database {url})")
+    click.echo(f"skat: starting the server (database {url}) ...")
     app = create_app(url, config)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # the page answers from now on
+                click.echo(f"skat: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
+
     # Messages are small JSON; compressing each one per viewer costs more CPU
     # than it saves (docs/benchmarks.md, server load).
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=65536,
-        ws_per_message_deflate=False,
+    server = Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+        )
     )
+    server.run()
 
 
 # ------------------------------------------------------------------- arena
@@ -643,6 +786,15 @@ def arena_cmd(
             f"overbids {st['overbids']}; decision p50 {st['decision_ms_p50']:.3f} ms, "
             f"p95 {st['decision_ms_p95']:.3f} ms"
         )
+        shares = st["game_shares"]
+        k, r = st["kontra"], st["re"]
+        click.echo(
+            f"    games: suit {100 * shares['suit']:.1f}%, Grand {100 * shares['grand']:.1f}%, "
+            f"Null {100 * shares['null']:.1f}%; Kontra in {100 * st['kontra_rate']:.1f}% of "
+            f"defences ({k['said']} said: {k['won']} won, {k['lost']} lost); "
+            f"Re {r['said']} said: {r['won']} won, {r['lost']} lost"
+        )
+    click.echo(f"  thrown in: {100 * summary['thrown_in_rate']:.1f}% of {summary['plays']} plays")
 
 
 # ------------------------------------------------------------------- bench
@@ -689,6 +841,11 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
 @click.option(
     "--pause", type=float, help="Seconds before each computer move [0.4 in a terminal, else 0]."
 )
+@click.option(
+    "--level",
+    type=click.Choice(["beginner", "casual", "strong"]),
+    help="How well both computer players play [casual].",
+)
 def play_cmd(
     opponents: tuple[str, str] | None,
     left: str | None,
@@ -697,21 +854,19 @@ def play_cmd(
     seed_hex: str | None,
     rules_json: str,
     pause: float | None,
+    level: str | None,
 ) -> None:
     """Play Skat in the terminal against two computer players (you sit in seat 0)."""
     from rich.console import Console
 
-    from .players import player_names
+    from .players.levels import player_for
     from .series import ListOptions, new_seed
     from .series.shuffle import SEED_BYTES
     from .terminal import run_game
 
     try:
-        names = list(opponents) if opponents else ["heuristic", "heuristic"]
-        names = [left or names[0], right or names[1]]
-        for name in names:
-            if name not in player_names():
-                raise ValueError(f"no player named {name!r}; known: {', '.join(player_names())}")
+        names = list(opponents) if opponents else [level or "casual"] * 2
+        names = [player_for(left or names[0]), player_for(right or names[1])]
         rules = json.loads(rules_json)
         if not isinstance(rules, dict):
             raise ValueError("--rules must be a JSON object")

@@ -9,6 +9,9 @@ Seats are table seats ``0 .. players-1``. Positions are the roles of the deal:
 0 forehand (Vorhand), 1 middlehand, 2 rearhand; forehand is the seat left of
 the dealer (R1.4). With the default dealer (the last seat) seat and position
 coincide, as in ISS records. At a four-player table the dealer sits out.
+Names say which one they hold: ``current_seat``, ``declarer_seat``,
+``seat_of(position)``, ``declarer_position``, ``position_of(seat)``; the
+older ``declarer`` is an alias of ``declarer_position``.
 
 `apply` validates fully before it changes anything: a rejected action raises
 an `IllegalActionError` with its R10 reason code and leaves the deal as it was.
@@ -187,15 +190,20 @@ class DealResult(NamedTuple):
     """How a deal ended and what it writes on the list (R6-R9).
 
     ``kind`` is ``game`` (a declared game), ``passed`` (thrown in), ``ramsch``
-    or ``abandoned`` (a seat timed out or left before a game was announced).
+    or ``abandoned`` (a seat timed out or left before a game was announced;
+    an announcement before the discard, ``Rules.announce_before_discard``,
+    counts as announced).
     Entries are per table seat; ``plain`` and ``seeger_fabian`` include the
-    Kontra/Re factor and the Bock factor (R9.6).
+    Kontra/Re factor and the Bock factor (R9.6). The declarer is given both
+    ways: ``declarer_seat`` (table seat, the index into the entries) and
+    ``declarer_position``; the field ``declarer`` is the position, kept as an
+    alias of ``declarer_position``.
     """
 
     kind: str
     players: int
     dealer: int
-    declarer: int | None  # position
+    declarer: int | None  # position; alias of declarer_position
     declarer_seat: int | None
     bid: int
     contract: Contract | None
@@ -211,6 +219,11 @@ class DealResult(NamedTuple):
     ramsch_points: tuple[int, ...] | None = None  # per position
     penalties: tuple[int, ...] = ()  # per seat, 1 = penalised (abandoned deals)
     ended_by: int | None = None  # seat that conceded last, timed out or left
+
+    @property
+    def declarer_position(self) -> int | None:
+        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand)."""
+        return self.declarer
 
     @property
     def won(self) -> bool | None:
@@ -449,8 +462,25 @@ class Deal:
         return self._value
 
     @property
+    def declarer_position(self) -> int | None:
+        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand), once the
+        auction has one."""
+        return None if self._declarer < 0 else self._declarer
+
+    @property
+    def declarer_seat(self) -> int | None:
+        """Declarer's table seat (the kind of number `current_seat` is), once
+        the auction has one."""
+        return None if self._declarer < 0 else self._seats[self._declarer]
+
+    @property
     def declarer(self) -> int | None:
-        """Declarer's position, once the auction has one."""
+        """Alias of `declarer_position`, kept for existing callers.
+
+        A *position*, not a seat: compare it with `position_of(seat)`, never
+        with `current_seat` (they differ whenever the dealer is not the last
+        seat). New code should say `declarer_position` or `declarer_seat`.
+        """
         return None if self._declarer < 0 else self._declarer
 
     @property
@@ -580,6 +610,18 @@ class Deal:
 
     def _can_kontra(self, p: int) -> bool:
         return self._check_kontra(p)
+
+    def kontra_seats(self) -> tuple[int, ...]:
+        """The seats that may say Kontra at this moment (R9.3), in seat order,
+        whether it is their turn or not: under ``own_first_card`` a defender
+        may say it at any moment until his own first card, not only on his
+        turn. Empty once Kontra is said (Re is the declarer's turn then).
+        Pure and cheap: the game loop asks it before every action."""
+        if not self.rules.kontra or self._kontra >= 0:
+            return ()
+        if self._phase is not Phase.PLAY and self._phase is not Phase.KONTRA:
+            return ()
+        return tuple(sorted(self._seats[p] for p in self._defenders() if self._check_kontra(p)))
 
     # ------------------------------------------------------------------ apply
     def apply(self, action: Action, seat: int | None = None) -> None:
@@ -783,13 +825,19 @@ class Deal:
             self._skat = mask
             self._discard = tuple(cards)
             self._phase = Phase.DECLARE
+            if self._contract is not None:  # announced before the discard (ISS)
+                self._begin_game(self._contract)
         else:
             contract = self._check_announce(action.contract, p)  # type: ignore[attr-defined]
             self._contract = contract
-            self._start_play(int(contract.game))
-            if self.rules.kontra and self.rules.kontra_window == "first_lead":
-                self._phase = Phase.KONTRA
-                self._asked = 0
+            if ph is not Phase.DISCARD:
+                self._begin_game(contract)
+
+    def _begin_game(self, contract: Contract) -> None:
+        self._start_play(int(contract.game))
+        if self.rules.kontra and self.rules.kontra_window == "first_lead":
+            self._phase = Phase.KONTRA
+            self._asked = 0
 
     def _check_announce(self, c: Contract, p: int) -> Contract:
         seat = self._seats[p]
@@ -804,7 +852,12 @@ class Deal:
             if c.hand:
                 raise reject(Reason.HAND_AFTER_PICKUP, "no Hand game after pickup", seat=seat)
             if ph is Phase.DISCARD:
-                raise reject(Reason.DISCARD_REQUIRED, "discard two cards first", seat=seat)
+                if not self.rules.announce_before_discard:
+                    raise reject(Reason.DISCARD_REQUIRED, "discard two cards first", seat=seat)
+                if self._contract is not None:
+                    raise reject(
+                        Reason.WRONG_PHASE, "the game is announced: discard two cards", seat=seat
+                    )
         is_null = c.game == _NULL
         if is_null and (c.schneider or c.schwarz):
             raise reject(
@@ -1016,10 +1069,12 @@ class Deal:
         seat = self._seats[p]
         ph = self._phase
         reason = action.reason
-        if ph is Phase.BIDDING or ph in _DECLARER_PHASES or self._g == _RAMSCH:
+        if self._contract is None or self._g == _RAMSCH:
             # No game announced: nothing is scored; the seat that went is
             # penalised, or both defenders when one of them leaves a declarer
-            # (ISS-FORMAT.md 4.4).
+            # (ISS-FORMAT.md 4.4). A game announced before the discard
+            # (Rules.announce_before_discard) is a declared game: it is
+            # settled below like a time-out during play.
             n = self.players
             pen = [0] * n
             if ph is Phase.BIDDING or self._g == _RAMSCH or p == self._declarer:
@@ -1071,7 +1126,10 @@ class Deal:
         d = self._declarer
         contract = self._contract
         assert contract is not None
-        points = self._points[d] + mask_points(self._skat)
+        # The skat counts for the declarer (R4.7): his discard, the skat of a
+        # Hand game, or, when the game ended before the discard (ISS 4.4),
+        # the two cards he picked up.
+        points = self._points[d] + mask_points(self._skat or self._dealt[3])
         tricks = self._ntricks[d]
         if outcome == "defenders_lost" and contract.game != _NULL:
             # Everything a defender has not won goes to the declarer (ISS 4.2).

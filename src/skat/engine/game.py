@@ -231,6 +231,11 @@ class Rules:
     ``concede_after_claim`` exists to replay the International Skat Server's
     second instance (ISS-FORMAT.md 4.4): ``"one"`` lets one defender's
     concession end the deal after the declarer showed his cards.
+    ``announce_before_discard`` exists to replay ISS declarations made before
+    the discard (ISS-FORMAT.md 2.4, 4.4): after pickup, `Deal.apply` then
+    accepts the announcement before the discard (it is not listed among the
+    legal actions; the discard follows and play starts). Without it R3.2
+    holds (``DISCARD_REQUIRED``).
     """
 
     players: Literal[3, 4] = 3
@@ -240,6 +245,7 @@ class Rules:
     kontra_requires_bid: bool = False
     enforce_reachable_announcement: bool = False
     concede_after_claim: Literal["both", "one"] = "both"
+    announce_before_discard: bool = False
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
@@ -263,6 +269,7 @@ class Rules:
             "kontra_requires_bid",
             "enforce_reachable_announcement",
             "concede_after_claim",
+            "announce_before_discard",
         ):
             if getattr(self, name) != getattr(default, name):
                 out[name] = getattr(self, name)
@@ -278,6 +285,7 @@ class Rules:
             "kontra_requires_bid",
             "enforce_reachable_announcement",
             "concede_after_claim",
+            "announce_before_discard",
         }
         unknown = set(data) - known
         if unknown:

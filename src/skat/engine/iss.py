@@ -40,6 +40,7 @@ from .deal import Deal, deck_from_hands
 from .errors import Reason
 from .game import Contract, GameType, Rules
 from .records import GameRecord, RecordError
+from .values import Outcome, value_game
 
 _PROP = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 _TYPE_LETTERS = {
@@ -131,7 +132,10 @@ def parse_iss(line: str) -> IssGame:
         raise RecordError(Reason.MALFORMED_ACTION, 0, "ISS record without MV[...]")
     header = {k: props[k] for k in HEADER_KEYS if k in props}
     server = parse_server_result(props["R"]) if "R" in props else {}
-    rules = Rules(concede_after_claim="one") if header.get("PC") == "ISS2" else Rules()
+    rules = Rules(
+        concede_after_claim="one" if header.get("PC") == "ISS2" else "both",
+        announce_before_discard=True,
+    )
     tokens = props["MV"].split()
     if len(tokens) % 2:
         raise RecordError(Reason.MALFORMED_ACTION, 0, "MV has an odd number of tokens")
@@ -160,7 +164,9 @@ def _translate(moves: list[tuple[str, str]], notes: list[str]) -> Iterator[tuple
                 if move.startswith(("TI.", "LE.")):
                     seat = int(move[3:])
                     if pending is not None:
-                        notes.append("declaration without discard before the game ended (ISS 4.4)")
+                        # ISS 4.4: the declaration counts, the game is settled as declared.
+                        notes.append("game declared before the discard, then ended (ISS 4.4)")
+                        yield pending[0], Announce(pending[1])
                         pending = None
                     yield seat, (TIMEOUT if move.startswith("TI.") else LEAVE)
                 # other world moves (the shown skat) carry no decision
@@ -230,7 +236,8 @@ def result_fields(deal: Deal) -> dict[str, Any]:
         return {"passed": True}
     val = r.valuation
     out: dict[str, Any] = {"passed": False}
-    out["d"] = -1 if r.declarer is None else r.declarer
+    # ISS seats are positions (0 forehand), whatever our dealer was.
+    out["d"] = -1 if r.declarer_position is None else r.declarer_position
     if r.kind == "abandoned":
         out["outcome"] = "penalty"
         out["v"] = 0
@@ -249,6 +256,68 @@ def result_fields(deal: Deal) -> dict[str, Any]:
     out["l"] = r.ended_by if r.ended == "leave" and r.ended_by is not None else -1
     out["to"] = r.ended_by if r.ended == "timeout" and r.ended_by is not None else -1
     out["r"] = int(r.ended in ("declarer_conceded", "defenders_conceded"))
+    return out
+
+
+#: ISS-FORMAT.md 4.4, the one documented server quirk that changes a result.
+QUIRK_MATADORS_FROM_SKAT = (
+    "ISS-FORMAT.md 4.4: the game ended after the declaration and before the discard; "
+    "the server took the matadors from the two skat cards alone, we from the "
+    "declarer's hand and skat (R5.2)"
+)
+
+
+@dataclass(frozen=True)
+class ServerComparison:
+    """Our settlement against the server's ``R[...]``: the differing fields
+    (ours, the server's) and, when a documented quirk accounts for every one
+    of them, its reason."""
+
+    differences: dict[str, tuple[Any, Any]]
+    known: str | None = None
+
+    @property
+    def agrees(self) -> bool:
+        return not self.differences
+
+
+def compare_with_server(game: IssGame, deal: Deal) -> ServerComparison:
+    """Compare a replayed ISS record with the server's own result."""
+    ours = result_fields(deal)
+    diff = {k: (ours.get(k), v) for k, v in game.server.items() if ours.get(k) != v}
+    if not diff:
+        return ServerComparison({})
+    quirk = _skat_only_fields(deal, ours)
+    if quirk is not None and all(quirk.get(k) == v for k, v in game.server.items()):
+        return ServerComparison(diff, QUIRK_MATADORS_FROM_SKAT)
+    return ServerComparison(diff)
+
+
+def _skat_only_fields(deal: Deal, ours: dict[str, Any]) -> dict[str, Any] | None:
+    """What the server reports for a game ended before the discard: matadors
+    from the dealt skat alone (ISS-FORMAT.md 4.4); ``None`` for other deals."""
+    r = deal.result
+    if r is None or r.kind != "game" or r.contract is None or len(deal.skat):
+        return None
+    outcome: Outcome = "declarer_lost" if r.ended_by == r.declarer_seat else "defenders_lost"
+    val = value_game(
+        r.contract,
+        r.bid,
+        r.declarer_points,
+        r.declarer_tricks,
+        deal.dealt_skat.mask,
+        tricks_played=len(deal.tricks),
+        outcome=outcome,
+    )
+    out = dict(ours)
+    out.update(
+        outcome="win" if val.won else "loss",
+        v=val.plain_entry(),
+        m=val.matadors,
+        overbid=val.overbid,
+        s=int(val.schneider),
+        z=int(val.schwarz),
+    )
     return out
 
 
@@ -285,6 +354,7 @@ def to_iss(record: GameRecord, header: dict[str, str] | None = None) -> str:
     assert len(hands) == 3
     mv = ["w", ".".join(deal_cards)]
     discard: Discard | None = None
+    announced = False
     for seat, a in record.actions:
         p = str(pos[seat])
         match a:
@@ -297,12 +367,16 @@ def to_iss(record: GameRecord, header: dict[str, str] | None = None) -> str:
             case Pickup():
                 mv += [p, "s", "w", ".".join(c.name for c in deal.dealt_skat)]
             case Discard():
-                discard = a
+                if announced:  # split form: the declaration came first (2.4)
+                    mv += [p, ".".join(x.name for x in a.cards)]
+                else:
+                    discard = a
             case Announce(contract=c):
                 text = format_declaration(c)
                 if discard is not None:
                     text += "." + ".".join(x.name for x in discard.cards)
                     discard = None
+                announced = True
                 mv += [p, text]
             case Play(card=c):
                 mv += [p, c.name]

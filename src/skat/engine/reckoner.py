@@ -1,17 +1,21 @@
 """The game-value reckoner behind ``skat value`` and the calculator page:
 a contract and what happened, in; the value with its reasons and the list
 entries, out (R5-R9.6). Impossible combinations are refused with their R10
-reason codes (`ReckonerError` carries codes beyond R10 for bad cards)."""
+reason codes (`ReckonerError` carries codes beyond R10 for bad cards).
+`reckon_ramsch` does the same for a Ramsch deal (R9.1), which has no
+declarer: card points and tricks per player in, one entry per player out."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import parse_cards, to_mask
 from .errors import IllegalActionError, Reason, reject
 from .game import NULL_VALUES, TRUMP_ORDER, Contract, GameType
-from .values import BID_SET, Valuation, seeger_fabian_others, value_game
+from .values import BID_SET, Valuation, ramsch_entries, seeger_fabian_others, value_game
 
 
 class ReckonerError(ValueError):
@@ -28,8 +32,9 @@ class ReckonerError(ValueError):
 class Reckoning:
     contract: Contract
     valuation: Valuation
-    factor: int
+    factor: int  # Kontra/Re times Bock (R9.6)
     players: int
+    bock: bool = False
 
     @property
     def plain(self) -> int:
@@ -54,6 +59,7 @@ class Reckoning:
             "won": v.won,
             "overbid": v.overbid,
             "factor": self.factor,
+            "bock": self.bock,
             "score": self.plain,
             "seeger_fabian": {
                 "declarer": self.seeger_fabian,
@@ -83,17 +89,19 @@ def reckon(
     tricks: int | None = None,
     kontra: bool = False,
     re: bool = False,
+    bock: bool = False,
     players: int = 3,
 ) -> Reckoning:
     """Value a game. Without ``points``/``tricks`` the game as announced is
     taken as just made (61; 90 with Schneider announced; 120 and ten tricks
-    with Schwarz announced or Ouvert; no trick in Null)."""
+    with Schwarz announced or Ouvert; no trick in Null). ``bock`` doubles
+    the entries, not the 50/40/30 (R9.4)."""
     try:
         g = game if isinstance(game, GameType) else GameType.parse(game)
     except ValueError as exc:
         raise ReckonerError("BAD_GAME", str(exc)) from None
     if g == GameType.RAMSCH:
-        raise ReckonerError("BAD_GAME", "Ramsch has no game value")
+        raise ReckonerError("BAD_GAME", "Ramsch has no game value; see reckon_ramsch")
     if players not in (3, 4):
         raise ReckonerError("BAD_PLAYERS", "3 or 4 players")
     contract = Contract(g, hand, schneider_announced, schwarz_announced, ouvert)
@@ -126,7 +134,8 @@ def reckon(
     if tricks is None:
         tricks = 10 if points == 120 else 0 if g == GameType.NULL or points == 0 else 5
     val = value_game(c, bid, points, tricks, cards12)
-    return Reckoning(c, val, 4 if re else 2 if kontra else 1, players)
+    factor = (4 if re else 2 if kontra else 1) * (2 if bock else 1)
+    return Reckoning(c, val, factor, players, bock)
 
 
 def _check(
@@ -154,3 +163,163 @@ def _check(
             raise reject(
                 Reason.MALFORMED_ACTION, f"{points} card points are impossible with {tricks} tricks"
             )
+
+
+# ------------------------------------------------------------------ Ramsch
+#: Player names in explanations: the active players in seat order.
+RAMSCH_NAMES = ("A", "B", "C")
+_MAX_TRICK_POINTS = 33  # three aces
+_MAX_SKAT_POINTS = 22  # two aces
+
+
+@dataclass(frozen=True)
+class RamschReckoning:
+    """A Ramsch deal reckoned (R9.1): per active player, in seat order, the
+    card points (skat included for the last trick's winner), the tricks (as
+    given, or ``None``), who took no trick, and the list entry."""
+
+    points: tuple[int, int, int]
+    tricks: tuple[int, int, int] | None
+    no_trick: tuple[bool, bool, bool]
+    entries: tuple[int, int, int]
+    bock: bool
+    players: int
+
+    @property
+    def factor(self) -> int:
+        """The Bock factor (R9.4)."""
+        return 2 if self.bock else 1
+
+    @property
+    def durchmarsch(self) -> int | None:
+        """The player who took all ten tricks, if one did."""
+        return next((i for i, e in enumerate(self.entries) if e > 0), None)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        return tuple(i for i, e in enumerate(self.entries) if e < 0)
+
+    @property
+    def jungfrau(self) -> tuple[int, ...]:
+        """The players whose trickless deal doubled the loss."""
+        if not self.losers:
+            return ()
+        return tuple(i for i, n in enumerate(self.no_trick) if n)
+
+    @property
+    def explanation(self) -> str:
+        """In words, e.g. ``'most card points: A with 72; Jungfrau (C took no
+        trick) x 2: loses 144'`` (EX-R3)."""
+        names = RAMSCH_NAMES
+        mods = []
+        if self.jungfrau:
+            mods.append(f"Jungfrau ({_and([names[i] for i in self.jungfrau])} took no trick) x 2")
+        if self.bock:
+            mods.append("Bock x 2")
+        d = self.durchmarsch
+        if d is not None:
+            head = f"Durchmarsch: {names[d]} took all ten tricks"
+            tail = f"wins {self.entries[d]}"
+        else:
+            losers = self.losers
+            top = self.points[losers[0]]
+            head = f"most card points: {_and([names[i] for i in losers])} with {top}"
+            amount = -self.entries[losers[0]]
+            tail = f"loses {amount}" if len(losers) == 1 else f"each loses {amount}"
+        text = "; ".join([head, *mods]) + (": " if mods else ", ") + tail
+        if self.players == 4:
+            text += " (the dealer sits out and scores 0)"
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": "ramsch",
+            "players": self.players,
+            "points": list(self.points),
+            "tricks": None if self.tricks is None else list(self.tricks),
+            "no_trick": list(self.no_trick),
+            "durchmarsch": self.durchmarsch,
+            "losers": list(self.losers),
+            "jungfrau": list(self.jungfrau),
+            "bock": self.bock,
+            "factor": self.factor,
+            "entries": list(self.entries),
+            "explanation": self.explanation,
+        }
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def parse_numbers(text: str, what: str) -> list[int]:
+    """``'61,41,18'`` (commas and/or spaces) -> ``[61, 41, 18]``; refuses
+    anything else with ``BAD_POINTS`` / ``BAD_TRICKS``."""
+    code = "BAD_TRICKS" if what == "tricks" else "BAD_POINTS"
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        message = f"{what} are whole numbers, e.g. 61,41,18; got {text!r}"
+        raise ReckonerError(code, message) from None
+
+
+def _ints(values: object, code: str, what: str) -> tuple[int, int, int]:
+    if not isinstance(values, (list, tuple)) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise ReckonerError(code, f"{what} are three whole numbers, one per player")
+    if len(values) != 3:
+        raise ReckonerError(
+            code, f"{what} of the three players who play are needed, got {len(values)}"
+        )
+    return (values[0], values[1], values[2])
+
+
+def reckon_ramsch(
+    points: object,
+    tricks: object = None,
+    *,
+    bock: bool = False,
+    players: int = 3,
+) -> RamschReckoning:
+    """Reckon a Ramsch deal (R9.1, R9.4). ``points``: the card points of the
+    three players who play, in seat order, the skat counted for whoever took
+    the last trick (they sum to 120). ``tricks``: their tricks (sum 10);
+    without them a player with 0 points is taken to have taken no trick
+    (Jungfrau) and one with 120 all ten (Durchmarsch). At four players the
+    dealer sits out and scores 0: still three values."""
+    if not isinstance(players, int) or players not in (3, 4):
+        raise ReckonerError("BAD_PLAYERS", "3 or 4 players")
+    if not isinstance(bock, bool):
+        raise ReckonerError("BAD_REQUEST", "bock must be true or false")
+    pts = _ints(points, "BAD_POINTS", "card points")
+    if any(p < 0 or p > 120 for p in pts):
+        raise ReckonerError("BAD_POINTS", "card points are 0..120 each")
+    if sum(pts) != 120:
+        raise ReckonerError("BAD_POINTS", f"card points must sum to 120, not {sum(pts)}")
+    given: tuple[int, int, int] | None = None
+    if tricks is None:
+        full = next((i for i, p in enumerate(pts) if p == 120), None)
+        counts = [10 if i == full else 0 if p == 0 else 1 for i, p in enumerate(pts)]
+    else:
+        given = _ints(tricks, "BAD_TRICKS", "tricks")
+        if any(t < 0 or t > 10 for t in given):
+            raise ReckonerError("BAD_TRICKS", "tricks are 0..10 each")
+        if sum(given) != 10:
+            raise ReckonerError("BAD_TRICKS", f"tricks must sum to 10, not {sum(given)}")
+        for name, p, t in zip(RAMSCH_NAMES, pts, given, strict=True):
+            if t == 0 and p > 0:
+                raise ReckonerError(
+                    "BAD_TRICKS", f"{name} took no trick, so {name} cannot have {p} card points"
+                )
+            if p > _MAX_TRICK_POINTS * t + _MAX_SKAT_POINTS:
+                raise ReckonerError(
+                    "BAD_TRICKS", f"{name} cannot have {p} card points with {t} trick(s)"
+                )
+        counts = list(given)
+    entries = ramsch_entries(list(pts), counts, 2 if bock else 1)
+    no_trick = (counts[0] == 0, counts[1] == 0, counts[2] == 0)
+    return RamschReckoning(
+        pts, given, no_trick, (entries[0], entries[1], entries[2]), bock, players
+    )

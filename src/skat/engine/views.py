@@ -58,6 +58,13 @@ class View:
     offers: tuple[Action, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def declarer_position(self) -> int | None:
+        """The declarer's position (0 forehand, 1 middlehand, 2 rearhand);
+        ``declarer_seat`` is his table seat."""
+        s = self.declarer_seat
+        return None if s is None else self.seats.index(s)
+
     def known_cards(self) -> CardSet:
         """Every card this view shows in any place (for leak tests)."""
         m = self.hand.mask

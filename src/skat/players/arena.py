@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..engine import Card, Deal
+from ..engine import Card, Contract, Deal, GameType, Kontra
 from ..series import ListOptions
 from ..series.shuffle import deal_deck
 from .base import make_player
@@ -43,13 +43,36 @@ class Side:
     defender_won: int = 0
     overbid: int = 0
     passed: int = 0  # deals thrown in or Ramsch while it sat at the table
+    thrown_in: int = 0  # deals thrown in (all passed) while it sat at the table
+    games: dict[str, int] = field(default_factory=dict)  # declared games: suit, grand, null
+    kontra_said: int = 0  # defences in which this seat said Kontra (R9.3)
+    kontra_won: int = 0  # ... and the defenders won
+    re_said: int = 0  # declared games in which it answered Kontra with Re
+    re_won: int = 0  # ... and the declarer won
     times: dict[str, list[float]] = field(default_factory=dict)
 
+    _COUNTS = (
+        "points",
+        "seat_plays",
+        "declared",
+        "declarer_won",
+        "declarer_value",
+        "defended",
+        "defender_won",
+        "overbid",
+        "passed",
+        "thrown_in",
+        "kontra_said",
+        "kontra_won",
+        "re_said",
+        "re_won",
+    )
+
     def merge(self, other: Side) -> None:
-        for k in ("points", "seat_plays", "declared", "declarer_won", "declarer_value"):
+        for k in self._COUNTS:
             setattr(self, k, getattr(self, k) + getattr(other, k))
-        for k in ("defended", "defender_won", "overbid", "passed"):
-            setattr(self, k, getattr(self, k) + getattr(other, k))
+        for kind, count in other.games.items():
+            self.games[kind] = self.games.get(kind, 0) + count
         for phase, ts in other.times.items():
             self.times.setdefault(phase, []).extend(ts)
 
@@ -59,6 +82,8 @@ class DealOutcome:
     number: int
     diff: float  # A - B per seat and play
     sides: tuple[Side, Side]
+    plays: int = 0  # plays of this deal (one per arrangement)
+    thrown_in: int = 0  # of them thrown in (everybody passed)
 
 
 def arrangements(players: int) -> list[tuple[int, int]]:
@@ -80,6 +105,7 @@ def play_duplicate(
     dealer = (options.first_dealer + number - 1) % n
     sides = (Side(a), Side(b))
     totals = [0, 0]
+    plays = thrown_in = 0
     for alone, who in arrangements(n):
         names = [a, b] if who == 0 else [b, a]
         owner = [who if s == alone else 1 - who for s in range(n)]
@@ -90,6 +116,9 @@ def play_duplicate(
         timings = [Timings() for _ in range(n)]
         deal = Deal(deck, rules=rules, dealer=dealer)
         result = play_deal(deal, players, timings=timings)
+        plays += 1
+        thrown_in += result.kind == "passed"
+        kontra_seat = next((s for s, act in deal.history if isinstance(act, Kontra)), None)
         for s in range(n):
             side = sides[owner[s]]
             entry = result.seeger_fabian[s]
@@ -100,17 +129,32 @@ def play_duplicate(
                 side.times.setdefault(phase, []).extend(ts)
             if result.kind != "game":
                 side.passed += 1
+                side.thrown_in += result.kind == "passed"
                 continue
             if result.declarer_seat == s:
                 side.declared += 1
                 side.declarer_won += bool(result.won)
                 side.declarer_value += result.value
                 side.overbid += bool(result.valuation and result.valuation.overbid)
+                kind = _game_kind(result.contract)
+                side.games[kind] = side.games.get(kind, 0) + 1
+                if result.re:
+                    side.re_said += 1
+                    side.re_won += bool(result.won)
             elif deal.position_of(s) is not None:
                 side.defended += 1
                 side.defender_won += not result.won
+                if kontra_seat == s:
+                    side.kontra_said += 1
+                    side.kontra_won += not result.won
     per = len(arrangements(n)) * n / 2  # seat-plays per player
-    return DealOutcome(number, (totals[0] - totals[1]) / per, sides)
+    return DealOutcome(number, (totals[0] - totals[1]) / per, sides, plays, thrown_in)
+
+
+def _game_kind(contract: Contract | None) -> str:
+    if contract is None or contract.game.is_suit:
+        return "suit"
+    return "grand" if contract.game == GameType.GRAND else "null"
 
 
 def _play_chunk(
@@ -166,6 +210,8 @@ class ArenaReport:
     high: float
     sides: tuple[Side, Side]
     diffs: list[float]
+    plays: int = 0
+    thrown_in: int = 0
 
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -174,6 +220,8 @@ class ArenaReport:
             "deals": self.deals,
             "a_minus_b_per_game": round(self.mean, 2),
             "ci95": [round(self.low, 2), round(self.high, 2)],
+            "plays": self.plays,
+            "thrown_in_rate": round(self.thrown_in / max(1, self.plays), 4),
         }
         for key, side in zip(("a_stats", "b_stats"), self.sides, strict=True):
             out[key] = side_stats(side)
@@ -197,7 +245,19 @@ def side_stats(side: Side) -> dict[str, Any]:
         "defender_win_pct": round(100 * side.defender_won / max(1, side.defended), 1),
         "average_value": round(side.declarer_value / max(1, side.declared), 1),
         "passed_deals": side.passed,
+        "thrown_in_rate": round(side.thrown_in / max(1, side.seat_plays), 4),
         "overbids": side.overbid,
+        "game_shares": {
+            kind: round(side.games.get(kind, 0) / max(1, side.declared), 4)
+            for kind in ("suit", "grand", "null")
+        },
+        "kontra_rate": round(side.kontra_said / max(1, side.defended), 4),
+        "kontra": {
+            "said": side.kontra_said,
+            "won": side.kontra_won,
+            "lost": side.kontra_said - side.kontra_won,
+        },
+        "re": {"said": side.re_said, "won": side.re_won, "lost": side.re_said - side.re_won},
         "decision_ms_p50": round(1000 * _pct(all_times, 0.5), 3),
         "decision_ms_p95": round(1000 * _pct(all_times, 0.95), 3),
         "decision_ms_by_phase": {
@@ -258,7 +318,11 @@ def run_arena(
     for o in outcomes:
         sa.merge(o.sides[0])
         sb.merge(o.sides[1])
-    return ArenaReport(a, b, len(diffs), mean, mean - half, mean + half, (sa, sb), diffs)
+    plays = sum(o.plays for o in outcomes)
+    thrown_in = sum(o.thrown_in for o in outcomes)
+    return ArenaReport(
+        a, b, len(diffs), mean, mean - half, mean + half, (sa, sb), diffs, plays, thrown_in
+    )
 
 
 __all__ = ["ArenaReport", "Side", "asdict", "load_decks", "make_decks", "run_arena", "save_decks"]

@@ -30,8 +30,23 @@ class Player(Protocol):
         ...
 
 
+@runtime_checkable
+class OffTurnPlayer(Protocol):
+    """A player that also answers decisions off its turn (optional).
+
+    The game loop calls ``offturn(view)`` for a seat that may say Kontra now
+    but is not to move (R9.3, window ``own_first_card`` or ``trick_one``),
+    before the seat to move acts. ``view.legal_actions`` lists what the seat
+    may say (``Kontra``); the player returns one of them, or ``None`` to
+    decline. It is asked again before every later action while the window is
+    open, so a decline now is no promise for later."""
+
+    def offturn(self, view: View) -> Action | None: ...
+
+
 class BasePlayer:
-    """Convenience base: stores name and RNG, ignores notifications."""
+    """Convenience base: stores name and RNG, ignores notifications, declines
+    every off-turn decision."""
 
     name = "base"
 
@@ -42,6 +57,10 @@ class BasePlayer:
         raise NotImplementedError
 
     def notify(self, seat: int, action: Action) -> None:
+        return None
+
+    def offturn(self, view: View) -> Action | None:
+        """Off-turn Kontra (see `OffTurnPlayer`): declined by default."""
         return None
 
 
@@ -79,7 +98,7 @@ def make_player(name: str, rng: random.Random | None = None) -> Player:
 
 
 def _load_builtin() -> None:
-    from . import heuristic, randomplayer  # noqa: F401  (registration side effect)
+    from . import heuristic, heuristic_v1, randomplayer, search  # noqa: F401  (registration)
 
 
 class ScriptedPlayer(BasePlayer):

@@ -31,6 +31,48 @@ class Timings:
 OnAction = Callable[[Deal, int, Action], None]
 
 
+def offturn_decision(
+    deal: Deal,
+    players: Sequence[Player | None],
+    *,
+    timings: Sequence[Timings] | None = None,
+) -> tuple[int, Action] | None:
+    """Offer Kontra to every seat that may say it now but is not to move
+    (R9.3: under ``own_first_card`` a defender may say it at any moment until
+    his own first card). Each such seat's player is asked through its optional
+    ``offturn(view)`` method (see `skat.players.base.OffTurnPlayer`), whose
+    view lists what the seat may say now; it answers one of
+    ``view.legal_actions`` or ``None`` to decline. Players without the method
+    are never asked off-turn. Returns the first (seat, action) said, in
+    position order starting from the seat to move, without applying it; the
+    game loop and the server apply it for that seat before the seat to move
+    acts. Nothing is asked when the table plays without Kontra."""
+    seats = deal.kontra_seats()
+    if not seats:
+        return None
+    current = deal.current_seat
+    n = deal.players
+    for seat in sorted(seats, key=lambda s: (s - (current or 0)) % n):
+        if seat == current:
+            continue  # asked through choose, with the other actions of its turn
+        player = players[seat]
+        ask = getattr(player, "offturn", None)
+        if ask is None:
+            continue
+        view = deal.view(seat)
+        start = time.perf_counter()
+        action = ask(view)
+        if timings is not None:
+            timings[seat].add("offturn", time.perf_counter() - start)
+        if action is None:
+            continue
+        if action not in view.legal_actions:
+            name = getattr(player, "name", "?")
+            raise PlayerError(f"{name} in seat {seat} said '{action}' off-turn: not allowed now")
+        return seat, action
+    return None
+
+
 def play_deal(
     deal: Deal,
     players: Sequence[Player | None],
@@ -39,12 +81,17 @@ def play_deal(
     on_action: OnAction | None = None,
     apply: Callable[[Action, int], None] | None = None,
 ) -> DealResult:
-    """Play ``deal`` to the end: ask the seat to move for an action, apply it,
-    tell everybody. ``players`` is indexed by table seat (the dealer's entry
+    """Play ``deal`` to the end: offer Kontra to the seats that may say it
+    off-turn (`offturn_decision`), ask the seat to move for an action, apply
+    it, tell everybody. ``players`` is indexed by table seat (the dealer's entry
     at a four-player table is never asked). ``apply`` defaults to
     ``deal.apply``; a list passes its own so that it keeps the sheet."""
     do = apply or deal.apply
     while not deal.is_terminal():
+        said = offturn_decision(deal, players, timings=timings)
+        if said is not None:
+            _apply(do, deal, players, said[0], said[1], on_action)
+            continue
         seat = deal.current_seat
         assert seat is not None
         player = players[seat]
@@ -56,17 +103,29 @@ def play_deal(
         elapsed = time.perf_counter() - start
         if timings is not None:
             timings[seat].add(view.phase.value, elapsed)
-        try:
-            do(action, seat)
-        except IllegalActionError as exc:
-            raise PlayerError(f"{player.name} in seat {seat} chose '{action}': {exc}") from exc
-        for p in players:
-            if p is not None:
-                p.notify(seat, action)
-        if on_action is not None:
-            on_action(deal, seat, action)
+        _apply(do, deal, players, seat, action, on_action)
     assert deal.result is not None
     return deal.result
+
+
+def _apply(
+    do: Callable[[Action, int], None],
+    deal: Deal,
+    players: Sequence[Player | None],
+    seat: int,
+    action: Action,
+    on_action: OnAction | None,
+) -> None:
+    try:
+        do(action, seat)
+    except IllegalActionError as exc:
+        name = getattr(players[seat], "name", "?")
+        raise PlayerError(f"{name} in seat {seat} chose '{action}': {exc}") from exc
+    for p in players:
+        if p is not None:
+            p.notify(seat, action)
+    if on_action is not None:
+        on_action(deal, seat, action)
 
 
 def play_list(

@@ -20,6 +20,7 @@ the next one (until then game actions get ``DEAL_OVER``, after the last deal
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..engine import Action, Card, Deal, GameType, Reason
 from ..engine.errors import reject
@@ -154,10 +155,14 @@ class Series:
         result = deal.result
         assert result is not None
         seats = tuple(deal.seat_of(p) for p in range(3))
-        self.rows.append(SheetRow.from_result(self.number, result, seats, self._ramsch_round[-1]))
         last = self.number >= self.options.deals_per_list  # pending Bock lapses (R9.4)
+        fired: tuple[str, ...] = ()
         if self.options.bock and result.kind == "game" and not last:
-            rounds = self._triggers(deal)
+            fired = self._fired(deal)
+        row = SheetRow.from_result(self.number, result, seats, self._ramsch_round[-1])
+        self.rows.append(replace(row, bock_fired=fired))
+        if fired:
+            rounds = len(fired) if self.options.bock_count == "per_trigger" else 1
             n = self.options.players
             for _ in range(rounds):
                 if self.options.bock_overlap == "queue":
@@ -167,8 +172,8 @@ class Series:
                 else:
                     self._stack.append(n)
 
-    def _triggers(self, deal: Deal) -> int:
-        """R9.4: the Bock triggers a settled game fires, as a number of rounds."""
+    def _fired(self, deal: Deal) -> tuple[str, ...]:
+        """R9.4: the Bock triggers (of the list's options) a settled game fires."""
         r = deal.result
         assert r is not None and r.valuation is not None and r.contract is not None
         val = r.valuation
@@ -189,7 +194,4 @@ class Series:
                 fired.add("schneider")
             if r.declarer_tricks in (0, 10) and len(deal.tricks) == 10:
                 fired.add("schwarz")
-        fired &= self.options.bock_triggers
-        if not fired:
-            return 0
-        return len(fired) if self.options.bock_count == "per_trigger" else 1
+        return tuple(sorted(fired & set(self.options.bock_triggers)))

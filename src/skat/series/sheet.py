@@ -35,6 +35,8 @@ class SheetRow:
     # the contract as fields (game, hand, schneider, schwarz, ouvert), so that
     # front ends need not parse `game` back from its English words
     contract: Contract | None = None
+    #: the Bock triggers this deal fired (R9.4), e.g. ("kontra_re", "sixty_sixty")
+    bock_fired: tuple[str, ...] = ()
 
     @classmethod
     def from_result(
@@ -76,6 +78,7 @@ class SheetRow:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
+        out["bock_fired"] = list(self.bock_fired)
         for k in ("plain", "seeger_fabian", "ramsch_points"):
             if out[k] is not None:
                 out[k] = list(out[k])
@@ -107,6 +110,9 @@ class PlayerTotal:
     seeger_fabian: int
     total: int  # under the list's scoring
     place: int = 0
+    #: how a tie on the total was settled (R8.4): "won" (more games won),
+    #: "lost" (fewer games lost), "shared" (still tied: the same place); None: no tie
+    tie_break: str | None = None
 
 
 def totals(rows: list[SheetRow], players: int, scoring: str) -> list[PlayerTotal]:
@@ -125,7 +131,16 @@ def totals(rows: list[SheetRow], players: int, scoring: str) -> list[PlayerTotal
     placed = []
     for t in out:
         place = 1 + sum(1 for o in out if key[o.seat] < key[t.seat])
-        placed.append(PlayerTotal(**{**asdict(t), "place": place}))
+        tied = [o for o in out if o.seat != t.seat and o.total == t.total]
+        tie: str | None = None
+        if tied:
+            if any(o.won != t.won for o in tied):
+                tie = "won"
+            elif any(o.lost != t.lost for o in tied):
+                tie = "lost"
+            else:
+                tie = "shared"
+        placed.append(PlayerTotal(**{**asdict(t), "place": place, "tie_break": tie}))
     return placed
 
 

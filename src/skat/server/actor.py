@@ -22,8 +22,8 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from ..engine import Action
-from ..players import Player, make_player
+from ..engine import Action, View, parse_action
+from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import projection
 from . import protocol as p
@@ -44,6 +44,8 @@ class ServerConfig:
     next_delay: float = 6.0  # seconds between a settled deal and the next one
     grace: float = 30.0  # seconds a disconnected human keeps the turn
     bot_budget: float = 2.0  # seconds a computer player may think
+    hint_budget: float = 2.0  # seconds the strong player thinks for a hint
+    search_workers: int = 2  # processes for searching computer players
     idle_timeout: float = 6 * 3600.0  # a started table without a game event expires
     unstarted_timeout: float = 2 * 3600.0  # a table never started, idle that long, expires
     unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires
@@ -81,6 +83,7 @@ class Conn:
         self._close = close
         self.seat: int | None = None
         self.token: str | None = None
+        self.pending: str | None = None  # the token of a seat taken over at the next deal
         self.muted: set[int] = set()
         self.closed = False
         self.dropped = False
@@ -176,11 +179,13 @@ class Inbound:
 
 @dataclass
 class BotMove:
-    """A computer player's move, thought out at ``game_version``."""
+    """A computer player's move, thought out at ``game_version``; ``offturn``:
+    said off its turn (Kontra, R9.3)."""
 
     seat: int
     action: str
     game_version: int
+    offturn: bool = False
 
 
 @dataclass
@@ -221,11 +226,17 @@ class _Queued:
 
 class TableActor:
     def __init__(
-        self, state: TableState, store: Store, pool: Executor, config: ServerConfig
+        self,
+        state: TableState,
+        store: Store,
+        pool: Executor,
+        config: ServerConfig,
+        workers: Executor | None = None,
     ) -> None:
         self.state = state
         self.store = store
-        self.pool = pool
+        self.pool = pool  # threads: fast computer players, off-turn questions
+        self.workers = workers or pool  # processes for searching players (the GIL)
         self.config = config
         self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self.conns: set[Conn] = set()
@@ -238,8 +249,11 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wait_key: tuple[Any, ...] | None = None
+        self._offturn: asyncio.Task[None] | None = None
+        self._offturn_key: tuple[Any, ...] | None = None
+        self._hints: set[Conn] = set()  # connections with a hint being thought out
+        self._background: set[asyncio.Task[None]] = set()
         self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
-        self._bots: dict[int, Player] = {}
         # builds the next table and stores this table's `Again` event, in one
         # transaction (registry.Tables.again); returns the event to apply
         self.on_again: Callable[[TableState], Awaitable[ev.Again]] | None = None
@@ -251,16 +265,16 @@ class TableActor:
             self._schedule()
 
     async def stop(self) -> None:
-        for t in (self._timer, self._task):
+        for t in (self._timer, self._offturn, self._task):
             if t is not None:
                 t.cancel()
-        for t in (self._timer, self._task):
+        for t in (self._timer, self._offturn, self._task):
             if t is not None:
                 try:
                     await t
                 except (asyncio.CancelledError, Exception):
                     pass
-        self._task = self._timer = None
+        self._task = self._timer = self._offturn = None
 
     async def submit(self, command: Command) -> None:
         """Queue a command and wait until it has been handled."""
@@ -303,9 +317,11 @@ class TableActor:
         match command:
             case Inbound(conn=conn, msg=msg):
                 await self._inbound(conn, msg)
-            case BotMove(seat=seat, action=action, game_version=gv):
-                if gv != st.game_version or st.to_move() != seat:
+            case BotMove(seat=seat, action=action, game_version=gv, offturn=offturn):
+                if gv != st.game_version or st.series is None:
                     return  # the game moved on while the computer player thought
+                if seat not in (st.series.deal.kontra_seats() if offturn else (st.to_move(),)):
+                    return
                 s = st.seats[seat]
                 if s.bot is None and not s.auto:
                     return  # the person took the seat back
@@ -318,8 +334,9 @@ class TableActor:
                     await self._commit_all(st.plan_next())
             case Expire():
                 await self._commit_all(st.plan_expire())
-            case Disconnected():
-                pass  # the schedule after every command starts the grace
+            case Disconnected(seat=seat):
+                if seat not in self.connected_seats():
+                    await self._presence()  # shown offline at once; the grace starts below
             case _:  # pragma: no cover - mypy proves every command is handled
                 assert_never(command)
 
@@ -335,19 +352,35 @@ class TableActor:
             case p.Hello(token=token, last_version=last):
                 await self._hello(conn, token, last)
             case p.Sit(name=name, seat=seat):
-                if conn.seat is not None:
+                if conn.seat is not None or conn.pending is not None:
                     raise CommandError(ErrorCode.ALREADY_SEATED, "you have a seat at this table")
                 token = new_token()
                 planned = st.plan_sit(name, seat, hash_token(token))
-                await self._commit_all(planned)
                 sat = planned[0]
-                assert isinstance(sat, ev.Sit)
-                conn.seat, conn.token = sat.seat, token
+                assert isinstance(sat, ev.Sit | ev.Takeover)
+                later = isinstance(sat, ev.Takeover)
+                # seated before the events go out, so that everybody sees the
+                # newcomer online (a Takeover watches until the next deal)
+                if later:
+                    conn.pending = token
+                else:
+                    conn.seat, conn.token = sat.seat, token
+                try:
+                    await self._commit_all(planned)
+                except BaseException:
+                    conn.seat = conn.token = conn.pending = None
+                    raise
                 await conn.send(
-                    {"type": "seated", "seat": sat.seat, "token": token, "version": st.version}
+                    {
+                        "type": "seated",
+                        "seat": sat.seat,
+                        "token": token,
+                        "version": st.version,
+                        "from_next_deal": later,
+                    }
                 )
                 await conn.send(
-                    projection.snapshot(st, sat.seat, self.connected_seats(), conn.muted)
+                    projection.snapshot(st, conn.seat, self.connected_seats(), conn.muted)
                 )
             case p.Fill(creator=creator) | p.Start(creator=creator):
                 if not st.is_creator(creator):
@@ -383,6 +416,8 @@ class TableActor:
                     await self._commit(await self.on_again(st), stored=True)
             case p.Ping():
                 await conn.send({"type": "pong"})
+            case p.Hint():
+                self._hint(conn)
             case _:  # pragma: no cover - mypy proves every message is handled
                 assert_never(msg)
 
@@ -406,6 +441,12 @@ class TableActor:
             kind, payload = ev.to_row(event)
             await self.store.append(st.id, st.version + 1, kind, payload)
         st.apply(event)
+        if isinstance(event, ev.Next):  # pending takeovers: those people play now
+            for c in self.conns:
+                if c.pending is not None:
+                    seat = st.seat_of_token(c.pending)
+                    if seat is not None:
+                        c.seat, c.token, c.pending = seat, c.pending, None
         if not isinstance(event, ev.Chat | ev.React):  # chat keeps no table alive
             self.last_event = time.time()
         if st.status != before:
@@ -444,16 +485,26 @@ class TableActor:
     async def _hello(self, conn: Conn, token: str | None, last: int | None) -> None:
         st = self.state
         seat = st.seat_of_token(token) if token else None
-        if token and seat is None:
+        pending = st.pending_seat_of_token(token) if token and seat is None else None
+        if token and seat is None and pending is None:
             await conn.send(
                 CommandError(ErrorCode.BAD_TOKEN, "unknown seat token; watching").to_message()
             )
         conn.seat = seat
         conn.token = token if seat is not None else None
+        conn.pending = token if pending is not None else None
         self.conns.add(conn)
         if seat is not None:
             self.gone_since.pop(seat, None)
-        await conn.send({"type": "welcome", "table": st.id, "seat": seat, "version": st.version})
+        await conn.send(
+            {
+                "type": "welcome",
+                "table": st.id,
+                "seat": seat,
+                "version": st.version,
+                "pending": pending,
+            }
+        )
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
             text = projection.act_texts(st.series, seat)
@@ -470,7 +521,14 @@ class TableActor:
                     )
         await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
         if seat is not None:
+            await self._presence()
             await self._commit_all(st.plan_auto(seat, False))  # the person is back
+
+    async def _presence(self) -> None:
+        """Tell everyone who is online now (not an event: nothing is stored)."""
+        seats = projection.seats_json(self.state, self.connected_seats())
+        for c in list(self.conns):
+            await c.send({"type": "presence", "version": self.state.version, "seats": seats})
 
     async def disconnect(self, conn: Conn) -> None:
         conn.stop()
@@ -482,6 +540,7 @@ class TableActor:
     # ----------------------------------------------------- bots and timers
     def _schedule(self) -> None:
         """Arm what the table waits for, unless it is armed already."""
+        self._schedule_offturn()
         key, wait = self._waiting()
         if key is not None and key == self._wait_key:
             return
@@ -528,34 +587,115 @@ class TableActor:
         await asyncio.sleep(delay)
         self.post(command)
 
-    def _bot(self, seat: int) -> Player:
-        name = self.state.seats[seat].bot or self.state.settings.bot
-        player = self._bots.get(seat)
-        if player is None or player.name != name:
-            player = make_player(name, random.Random())
-            self._bots[seat] = player
-        return player
+    def _bot_name(self, seat: int) -> str:
+        return self.state.seats[seat].bot or self.state.settings.bot
+
+    async def _think(self, name: str, view: View, budget: float) -> Action:
+        """One decision of computer player ``name`` off the event loop: a
+        searching player in a worker process with a time budget, others in a
+        thread; whatever fails or runs late is `heuristic`'s choice instead."""
+        loop = asyncio.get_running_loop()
+        searching = name in SEARCHING
+        pool = self.workers if searching else self.pool
+        seed = random.getrandbits(32)
+        inner = budget * 0.75 if searching else None  # anytime: leaves room for the trip
+        try:
+            text = await asyncio.wait_for(
+                loop.run_in_executor(pool, choose_within, name, view, seed, inner), budget
+            )
+            action = parse_action(text)
+            if action in view.legal_actions:
+                return action
+            log.warning("table %s: %s chose %r, not legal", self.state.id, name, text)
+        except Exception as exc:  # TimeoutError included
+            log.warning("table %s: %s failed (%s); heuristic instead", self.state.id, name, exc)
+        return await loop.run_in_executor(self.pool, fallback, view)
 
     async def _bot_move(self, seat: int, game_version: int) -> None:
         st = self.state
         assert st.series is not None
         view = st.series.deal.view(seat)
-        player = self._bot(seat)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        try:
-            action: Action = await asyncio.wait_for(
-                loop.run_in_executor(self.pool, player.choose, view), self.config.bot_budget
-            )
-        except (TimeoutError, Exception):
-            log.warning(
-                "table %s: computer player in seat %s failed; first legal action", st.id, seat
-            )
-            action = view.legal_actions[0]
+        action = await self._think(self._bot_name(seat), view, self.config.bot_budget)
         rest = self.config.bot_delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
         self.post(BotMove(seat, str(action), game_version))
+
+    def _schedule_offturn(self) -> None:
+        """Offer Kontra to computer players that may say it now but are not to
+        move (R9.3's window runs until their own first card), once per game
+        state; the seat to move is asked through its own decision."""
+        st = self.state
+        seats: tuple[int, ...] = ()
+        if st.status == "playing" and st.series is not None:
+            now = st.to_move()
+            seats = tuple(
+                s
+                for s in st.series.deal.kontra_seats()
+                if s != now and (st.seats[s].bot is not None or st.seats[s].auto)
+            )
+        key = (st.game_version, seats) if seats else None
+        if key == self._offturn_key:
+            return
+        if self._offturn is not None and not self._offturn.done():
+            self._offturn.cancel()
+        self._offturn_key = key
+        self._offturn = None if not seats else asyncio.create_task(self._ask_offturn(seats))
+
+    async def _ask_offturn(self, seats: tuple[int, ...]) -> None:
+        st = self.state
+        assert st.series is not None
+        gv = st.game_version
+        loop = asyncio.get_running_loop()
+        for seat in seats:
+            view = st.series.deal.view(seat)
+            name = self._bot_name(seat)
+            try:
+                text = await asyncio.wait_for(
+                    loop.run_in_executor(
+                        self.pool, offturn_within, name, view, random.getrandbits(32)
+                    ),
+                    self.config.bot_budget,
+                )
+            except Exception as exc:  # a computer player that fails says nothing
+                log.warning("table %s: %s off-turn failed (%s)", st.id, name, exc)
+                continue
+            if text is not None:
+                self.post(BotMove(seat, text, gv, offturn=True))
+                return
+
+    def _hint(self, conn: Conn) -> None:
+        """The strong player's suggestion for the decision in front of the
+        person (shown, never played for them); answered to them alone."""
+        st = self.state
+        if not st.settings.hint:
+            raise CommandError(ErrorCode.HINT_OFF, "this table plays without hints")
+        seat = self._seat(conn)
+        if st.series is None or st.to_move() != seat or st.status != "playing":
+            raise CommandError(ErrorCode.NO_DECISION, "nothing to decide right now")
+        if conn in self._hints:
+            return  # one at a time
+        self._hints.add(conn)
+        view = st.series.deal.view(seat)
+        gv = st.game_version
+
+        async def think() -> None:
+            try:
+                action = await self._think(LEVELS["strong"], view, self.config.hint_budget)
+                if gv == st.game_version:  # still the same decision
+                    await conn.send({"type": "hint", "action": str(action), "version": st.version})
+            finally:
+                self._hints.discard(conn)
+
+        task = asyncio.create_task(think())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+#: Players that search (slow, CPU-bound in Python): they think in worker processes.
+SEARCHING = frozenset({"search"})
 
 
 __all__ = [

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..players import player_names
+from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
 from ..series import ListOptions
 from . import projection
 from . import protocol as p
@@ -46,7 +47,6 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
 }
-CREATE_FIELDS = {"rounds", "bot", "timer"}
 
 
 class _TooLarge(Exception):
@@ -101,12 +101,20 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
         raise ValueError("a JSON object is expected")
     data = dict(data)
     rounds = data.pop("rounds", None)
-    bot = data.pop("bot", "heuristic")
+    level = data.pop("level", None)
+    bot = data.pop("bot", None)
     timer = data.pop("timer", 0)
-    if not isinstance(bot, str) or bot not in player_names():
-        raise ValueError(f"unknown computer player {bot!r}")
+    hint = data.pop("hint", False)
+    if level is not None and bot is not None:
+        raise ValueError("give either a level or a computer player, not both")
+    choice = level if level is not None else bot if bot is not None else DEFAULT_LEVEL
+    if not isinstance(choice, str) or (level is not None and level not in LEVELS):
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    bot = player_for(choice)
     if not _is_int(timer) or timer not in TIMERS:
         raise ValueError(f"timer must be one of {TIMERS}")
+    if not isinstance(hint, bool):
+        raise ValueError("hint must be true or false")
     players = data.get("players", 3)
     if not _is_int(players) or players not in (3, 4):
         raise ValueError("players must be 3 or 4")
@@ -117,7 +125,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
             raise ValueError("give rounds or deals, not both")
         data["deals"] = rounds * players
     options = ListOptions.from_dict(data, config.max_rounds)
-    return options, Settings(bot=bot, timer=timer)
+    return options, Settings(bot=bot, timer=timer, hint=hint)
 
 
 def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONResponse:
@@ -225,6 +233,15 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         kind = request.path_params["kind"]
         if kind not in ("list.json", "sheet.csv", "games.iss"):
             return _json_error(ErrorCode.NO_FILE, "no such download", 404)
+        if "stem" not in memo:
+            stored = await store.table(state.id)
+            made = stored.created_at if stored else time.time()
+            memo["stem"] = f"skat-{state.id}-{time.strftime('%Y-%m-%d', time.gmtime(made))}"
+        stem = memo["stem"]  # every table's files get their own names
+
+        def attachment(ext: str) -> dict[str, str]:
+            return {"content-disposition": f'attachment; filename="{stem}.{ext}"'}
+
         if kind not in memo:  # a closed table renders each download once
             from ..sheetview import sheet_csv
 
@@ -238,21 +255,39 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         match kind:
             case "list.json":
                 return Response(
-                    memo[kind],
-                    media_type="application/json",
-                    headers={"content-disposition": f'attachment; filename="skat-{state.id}.json"'},
+                    memo[kind], media_type="application/json", headers=attachment("json")
                 )
             case "sheet.csv":
-                return PlainTextResponse(memo[kind], media_type="text/csv")
+                return PlainTextResponse(
+                    memo[kind], media_type="text/csv", headers=attachment("csv")
+                )
             case _:
-                return PlainTextResponse(memo[kind])
+                text, why = memo[kind]
+                if why is not None:  # a message, never an empty file
+                    return _json_error(ErrorCode.NO_FILE, f"no ISS records: {why}", 409)
+                return PlainTextResponse(text, headers=attachment("iss"))
+
+    async def analysis(request: Request) -> Response:
+        """The open-card analysis of a settled deal ("could I have won?")."""
+        got = await found(request)
+        if isinstance(got, Response):
+            return got
+        state = got[0]
+        number = request.path_params["number"]
+        series = state.series
+        if series is None or not 1 <= number <= series.number:
+            return _json_error(ErrorCode.NO_DEAL, "no such deal", 404)
+        if not series.deals[number - 1].is_terminal():
+            # every card is public only once the deal is over (R3.7)
+            return _json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
+        return JSONResponse(await tables.analysis(state, number))
 
     async def table_page(request: Request) -> Response:
         return await index(request)
 
     async def value_api(request: Request) -> Response:
         """The game-value reckoner of the calculator page (same as ``skat value``)."""
-        from ..engine.reckoner import ReckonerError, reckon
+        from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch
 
         body = await body_of(request)
         if isinstance(body, Response):
@@ -263,7 +298,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 raise ValueError("a JSON object is expected")
             allowed = {
                 "game", "cards", "matadors", "hand", "schneider_announced", "schwarz_announced",
-                "ouvert", "bid", "points", "tricks", "kontra", "re", "players",
+                "ouvert", "bid", "points", "tricks", "kontra", "re", "bock", "players",
             }  # fmt: skip
             unknown = set(data) - allowed
             if unknown:
@@ -271,6 +306,11 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             game = data.pop("game", None)
             if not isinstance(game, str):
                 raise ValueError("game is required")
+            if game == "ramsch":  # R9.1: points (and tricks) per player, in seat order
+                extra = set(data) - {"points", "tricks", "bock", "players"}
+                if extra:
+                    raise ValueError(f"not for Ramsch: {', '.join(sorted(extra))}")
+                return JSONResponse(reckon_ramsch(**data).to_dict())
             for key in (
                 "hand",
                 "schneider_announced",
@@ -278,6 +318,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 "ouvert",
                 "kontra",
                 "re",
+                "bock",
             ):
                 if key in data and not isinstance(data[key], bool):
                     raise ValueError(f"{key} must be true or false")
@@ -377,6 +418,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/{kind}", download),
+        Route("/api/tables/{table_id}/deals/{number:int}/analysis", analysis),
         WebSocketRoute("/ws/{table_id}", ws_endpoint),
     ]
     static = WEB / "static"

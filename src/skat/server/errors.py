@@ -34,11 +34,14 @@ class ErrorCode(StrEnum):
     LIST_OVER = "LIST_OVER"
     STALE_VERSION = "STALE_VERSION"  # the game moved on since the version the client saw
     WRONG_PHASE = "WRONG_PHASE"  # e.g. `next` while the deal is still being played
+    HINT_OFF = "HINT_OFF"  # a hint asked at a table without hints
+    NO_DECISION = "NO_DECISION"  # a hint asked when the seat has nothing to decide
     # HTTP only
     BAD_OPTIONS = "BAD_OPTIONS"
     TOO_MANY_TABLES = "TOO_MANY_TABLES"  # the creation limits (per address, open in total)
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"
+    NO_DEAL = "NO_DEAL"
 
 
 class CommandError(ValueError):

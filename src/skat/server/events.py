@@ -37,6 +37,16 @@ class Bot(_Event, tag="bot", frozen=True):
     bot: str
 
 
+class Takeover(_Event, tag="takeover", frozen=True):
+    """A person takes ``seat`` from its computer player at the next deal (the
+    list has started); until then the seat stays the computer's and the
+    person watches. Only the hash of the seat token is kept."""
+
+    seat: int
+    name: str
+    token_hash: str
+
+
 class Leave(_Event, tag="leave", frozen=True):
     """The person in ``seat`` left; a computer player keeps the seat if ``keep_bot``."""
 
@@ -90,9 +100,11 @@ class Expire(_Event, tag="expire", frozen=True):
     """The table expired (idle too long)."""
 
 
-TableEvent = Sit | Bot | Leave | Auto | Start | Act | Next | Chat | React | Again | Expire
+TableEvent = (
+    Sit | Bot | Takeover | Leave | Auto | Start | Act | Next | Chat | React | Again | Expire
+)
 GAME_EVENTS = (Start, Act, Next, Expire)
-SEAT_EVENTS = (Sit, Bot, Leave, Auto)
+SEAT_EVENTS = (Sit, Bot, Takeover, Leave, Auto)
 
 
 def to_row(event: TableEvent) -> tuple[str, dict[str, Any]]:
@@ -125,6 +137,7 @@ __all__ = [
     "Sit",
     "Start",
     "TableEvent",
+    "Takeover",
     "from_row",
     "to_row",
 ]

@@ -16,6 +16,7 @@ from ..engine import DealResult, GameRecord, Trick, View
 from ..engine.cards import CardSet
 from ..engine.game import Contract, sorted_cards
 from ..engine.iss import to_iss
+from ..players.levels import level_of
 from ..series import Series
 from ..series.record import list_record
 from . import events as ev
@@ -88,7 +89,34 @@ def result_json(r: DealResult) -> dict[str, Any]:
         "bock_factor": r.bock_factor,
         "plain": list(r.plain),
         "seeger_fabian": list(r.seeger_fabian),
-        "ramsch_points": list(r.ramsch_points) if r.ramsch_points else None,
+        "ramsch_points": _per_seat(r, r.ramsch_points) if r.ramsch_points else None,
+    }
+
+
+def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
+    """Values by position (forehand, middlehand, rearhand) as a list by table
+    seat, like every other list on the wire (0 for a dealer who sits out)."""
+    out = [0] * r.players
+    for position, value in enumerate(by_position):
+        out[(r.dealer + 1 + position) % r.players] = value
+    return out
+
+
+def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
+    """A Ramsch deal per table seat (R9.1): card points, tricks, who stayed
+    Jungfrau (no trick: the loss doubles) and who made a Durchmarsch."""
+    if r.kind != "ramsch" or r.ramsch_points is None:
+        return None
+    seats = list(v.seats)
+    points = dict(zip(seats, r.ramsch_points, strict=True))
+    tricks = {s: sum(1 for t in v.tricks if seats[t.winner] == s) for s in seats}
+    march = next((s for s in seats if tricks[s] == 10), None)
+    return {
+        "seats": seats,
+        "points": [points[s] for s in seats],
+        "tricks": [tricks[s] for s in seats],
+        "jungfrau": [] if march is not None else [s for s in seats if tricks[s] == 0],
+        "durchmarsch": march,
     }
 
 
@@ -119,7 +147,9 @@ def view_json(v: View) -> dict[str, Any]:
         "legal": [str(a) for a in v.legal_actions],
         "offers": [str(a) for a in v.offers],  # concede / claim, beside the game moves
         "history": [[s, text] for s, text in v.history],
-        "result": result_json(v.result) if v.result is not None else None,
+        "result": None
+        if v.result is None
+        else {**result_json(v.result), "ramsch": ramsch_json(v.result, v)},
         "dealt": None
         if v.dealt is None
         else [*(_sorted(cs, c) for cs in v.dealt[:-1]), _cards(v.dealt[-1])],
@@ -158,6 +188,8 @@ def event_json(
             return {"kind": "sit", "seat": seat, "name": name}
         case ev.Bot(seat=seat, bot=bot):
             return {"kind": "bot", "seat": seat, "bot": bot}
+        case ev.Takeover(seat=seat, name=name):
+            return {"kind": "takeover", "seat": seat, "name": name}
         case ev.Leave(seat=seat, keep_bot=keep_bot):
             return {"kind": "leave", "seat": seat, "keep_bot": keep_bot}
         case ev.Auto(seat=seat, on=on):
@@ -199,9 +231,11 @@ def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
         {
             "name": s.name,
             "bot": s.bot,
+            "level": level_of(s.bot),
             "auto": s.auto,
             "human": s.human,
             "connected": i in connected or s.bot is not None,
+            "pending": s.pending[0] if s.pending is not None else None,  # takes over next deal
         }
         for i, s in enumerate(state.seats)
     ]
@@ -234,7 +268,7 @@ def snapshot(
             "id": state.id,
             "status": state.status,
             "options": state.options.to_dict(),
-            "settings": state.settings.to_dict(),
+            "settings": {**state.settings.to_dict(), "level": level_of(state.settings.bot)},
             "commitment": series.commitment if series else _commit(state.seed),
             "seed": state.seed.hex() if state.status == "finished" else None,
             "next_table": state.next_table,
@@ -317,17 +351,32 @@ def list_download(state: TableState) -> dict[str, Any]:
     return record
 
 
-def iss_download(state: TableState) -> str:
-    """Settled deals as ISS records (those the ISS format can express)."""
+def iss_download(state: TableState) -> tuple[str, str | None]:
+    """Settled deals as ISS records with the players' names, and why there
+    are none when no settled deal fits the format (four players, house
+    rules, Bock) or none is settled yet."""
     assert state.series is not None
     lines = []
-    for i in _settled(state.series):
+    why: str | None = None
+    settled = _settled(state.series)
+    for i in settled:
         deal = state.series.deals[i - 1]
+        names = state.deal_names.get(i) or tuple(state.series.names)
+        header = {f"P{p}": _iss_name(names[deal.seat_of(p)]) for p in range(3)}
         try:
-            lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}")))
-        except ValueError:
+            lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}"), header))
+        except ValueError as exc:
+            why = why or str(exc)
             continue
-    return "\n".join(lines) + ("\n" if lines else "")
+    if not lines:
+        return "", why or "no deal of this list is finished yet"
+    return "\n".join(lines) + "\n", None
+
+
+def _iss_name(name: str) -> str:
+    """A name as an ISS header value (no brackets or backslashes, no spaces)."""
+    clean = "".join(ch for ch in name if ch not in "[]\\").strip()
+    return "_".join(clean.split()) or "?"
 
 
 __all__ = [
@@ -337,6 +386,7 @@ __all__ = [
     "event_message",
     "iss_download",
     "list_download",
+    "ramsch_json",
     "result_json",
     "seats_json",
     "snapshot",

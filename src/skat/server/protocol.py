@@ -75,8 +75,25 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
     pass
 
 
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+    """Ask the strong computer player what it would do (tables with hints on)."""
+
+
 ClientMessage = (
-    Hello | Sit | Act | Next | Fill | Start | Leave | Reclaim | Chat | React | Mute | Again | Ping
+    Hello
+    | Sit
+    | Act
+    | Next
+    | Fill
+    | Start
+    | Leave
+    | Reclaim
+    | Chat
+    | React
+    | Mute
+    | Again
+    | Ping
+    | Hint
 )
 _decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
 import secrets
 import time
 from collections import OrderedDict, deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
@@ -21,6 +23,7 @@ from .table import Settings, TableState
 from .tokens import hash_token
 
 log = logging.getLogger("skat.server")
+ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
 LIVE = ("open", "playing")
@@ -37,7 +40,13 @@ class Tables:
         self.store = store
         self.config = config
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
+        # searching computer players think in processes of their own, so that
+        # the server keeps serving while they do (processes start on first use)
+        self.workers = ProcessPoolExecutor(
+            max_workers=config.search_workers, mp_context=multiprocessing.get_context("spawn")
+        )
         self.actors: dict[str, TableActor] = {}
+        self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._lock = asyncio.Lock()
         self._created: dict[str, deque[float]] = {}  # client address -> creation times
         # closed tables not loaded: their state and what was rendered of it
@@ -166,7 +175,7 @@ class Tables:
             return actor
 
     def _start(self, state: TableState) -> TableActor:
-        actor = TableActor(state, self.store, self.pool, self.config)
+        actor = TableActor(state, self.store, self.pool, self.config, self.workers)
         actor.on_again = self.again
         self.actors[state.id] = actor
         actor.start()
@@ -225,6 +234,24 @@ class Tables:
             self._start(state)
         return again
 
+    async def analysis(self, state: TableState, number: int) -> dict[str, Any]:
+        """The open-card analysis of settled deal ``number`` (cached: a deal
+        never changes once settled). The solver releases the GIL, so a
+        thread keeps the server serving while it runs."""
+        key = (state.id, number)
+        cached = self._analyses.get(key)
+        if cached is None:
+            assert state.series is not None
+            deal = state.series.deals[number - 1]
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(
+                self.pool, analyse_deal, deal, f"{state.id}-{number}"
+            )
+            cached = self._analyses[key] = result.to_dict()
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        return cached
+
     # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:
         """Expire idle unfinished tables; drop closed ones from memory."""
@@ -254,6 +281,7 @@ class Tables:
         for actor in self.actors.values():
             await actor.stop()
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.workers.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["BROKEN", "TableBroken", "Tables"]

@@ -41,8 +41,9 @@ def clean_text(text: str, limit: int) -> str:
 
 @dataclass
 class Settings:
-    bot: str = "heuristic"
+    bot: str = "heuristic"  # the computer players' kind (a level names one: levels.py)
     timer: int = 0  # seconds per turn, 0 = off
+    hint: bool = False  # people may ask the strong player for a suggestion
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names():
@@ -50,9 +51,11 @@ class Settings:
         # the edge offers TIMERS; any whole number of seconds replays
         if not isinstance(self.timer, int) or isinstance(self.timer, bool) or self.timer < 0:
             raise ValueError("timer must be a whole number of seconds")
+        if not isinstance(self.hint, bool):
+            raise ValueError("hint must be true or false")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.bot, "timer": self.timer}
+        return {"bot": self.bot, "timer": self.timer, "hint": self.hint}
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
@@ -68,6 +71,8 @@ class SeatState:
     token_hash: str | None = None
     bot: str | None = None  # a computer player holds the seat
     auto: bool = False  # a computer player acts for the absent or slow human
+    # a person who takes the seat from its computer player at the next deal
+    pending: tuple[str, str] | None = None  # (name, token hash)
 
     @property
     def free(self) -> bool:
@@ -93,6 +98,8 @@ class TableState:
     chat: deque[tuple[int, ev.Chat | ev.React]] = field(default_factory=lambda: deque(maxlen=50))
     auto_moves: dict[int, list[int]] = field(default_factory=dict)  # deal -> seats
     next_table: str | None = None
+    #: the names at the table when each deal was dealt (a seat can change hands between deals)
+    deal_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -145,6 +152,13 @@ class TableState:
                 return i
         return None
 
+    def pending_seat_of_token(self, token: str | None) -> int | None:
+        """The seat this token takes over at the next deal, if any."""
+        for i, s in enumerate(self.seats):
+            if s.pending is not None and token_matches(token, s.pending[1]):
+                return i
+        return None
+
     def is_creator(self, token: str) -> bool:
         return token_matches(token, self.creator_hash)
 
@@ -164,6 +178,9 @@ class TableState:
 
     # ------------------------------------------------------------ commands
     def plan_sit(self, name: str, seat: int | None, token_hash: str) -> list[ev.TableEvent]:
+        """Take a free seat, or a computer player's seat: at once while the
+        list has not started or between deals, else from the next deal
+        (`Takeover`; the person watches until then)."""
         clean = clean_text(name, MAX_NAME)
         if not clean:
             raise CommandError(ErrorCode.BAD_NAME, "a name is needed")
@@ -174,7 +191,14 @@ class TableState:
             if not free:
                 raise CommandError(ErrorCode.TABLE_FULL, "no free seat")
             seat = free[0]
-        if not 0 <= seat < self.players or not self.seats[seat].free:
+        if not 0 <= seat < self.players:
+            raise CommandError(ErrorCode.SEAT_TAKEN, "that seat is not free")
+        s = self.seats[seat]
+        if s.bot is not None and s.pending is None:  # a computer player's seat
+            if self.status == "playing" and not self.deal_over():
+                return [ev.Takeover(seat=seat, name=clean, token_hash=token_hash)]
+            return [ev.Sit(seat=seat, name=clean, token_hash=token_hash)]
+        if not s.free:
             raise CommandError(ErrorCode.SEAT_TAKEN, "that seat is not free")
         events: list[ev.TableEvent] = [ev.Sit(seat=seat, name=clean, token_hash=token_hash)]
         if self.status == "open" and len(free) == 1:
@@ -273,7 +297,13 @@ class TableState:
         actor calls it before storing, so a stored log always replays. A move
         was tried on a clone of the deal by `plan_act` already."""
         match event:
-            case ev.Sit(seat=seat) | ev.Bot(seat=seat) | ev.Leave(seat=seat) | ev.Auto(seat=seat):
+            case (
+                ev.Sit(seat=seat)
+                | ev.Takeover(seat=seat)
+                | ev.Bot(seat=seat)
+                | ev.Leave(seat=seat)
+                | ev.Auto(seat=seat)
+            ):
                 if not 0 <= seat < self.players:
                     raise CommandError(ErrorCode.SEAT_TAKEN, "no such seat")
             case ev.Start():
@@ -315,6 +345,9 @@ class TableState:
             case ev.Sit(seat=seat, name=name, token_hash=token_hash):
                 s = self.seats[seat]
                 s.name, s.token_hash, s.bot, s.auto = name, token_hash, None, False
+                s.pending = None
+            case ev.Takeover(seat=seat, name=name, token_hash=token_hash):
+                self.seats[seat].pending = (name, token_hash)
             case ev.Bot(seat=seat, bot=bot):
                 s = self.seats[seat]
                 s.bot = bot
@@ -334,6 +367,7 @@ class TableState:
                     self.options, seed=self.seed, names=[s.name or "?" for s in self.seats]
                 )
                 self.status = "playing"
+                self.deal_names[1] = tuple(s.name or "?" for s in self.seats)
             case ev.Act(seat=seat, action=action, auto=auto):
                 assert self.series is not None
                 self.series.apply(parse_action(action), seat)
@@ -343,7 +377,12 @@ class TableState:
                     self.status = "finished"
             case ev.Next():
                 assert self.series is not None
+                for s in self.seats:  # pending takeovers: the person plays from this deal
+                    if s.pending is not None:
+                        s.name, s.token_hash = s.pending
+                        s.bot, s.auto, s.pending = None, False, None
                 self.series.next_deal()
+                self.deal_names[self.series.number] = tuple(s.name or "?" for s in self.seats)
             case ev.Chat() | ev.React():
                 self.chat.append((self.version, event))
             case ev.Again(table=table):

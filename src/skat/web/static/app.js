@@ -101,7 +101,7 @@ function go(path) {
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest("a[href^='/']");
-  if (a && !a.hasAttribute("download") && !e.ctrlKey && !e.metaKey) {
+  if (a && !e.defaultPrevented && !a.hasAttribute("download") && !e.ctrlKey && !e.metaKey) {
     e.preventDefault();
     go(a.getAttribute("href"));
   }
@@ -155,7 +155,8 @@ function homePage() {
         ${optionRow("kontra_window", select("kontra_window", ["own_first_card", "first_lead", "trick_one"], "own_first_card"), "kontra")}
         ${optionRow("bock", toggle("bock", false), "bock")}
         ${optionRow("ramsch_after_bock", toggle("ramsch_after_bock", false), "bock")}
-        ${optionRow("bot", select("bot", ["heuristic", "random"], "heuristic"), "")}
+        ${optionRow("level", select("level", ["beginner", "casual", "strong"], "casual"), "")}
+        ${optionRow("hint", toggle("hint", false), "")}
         ${optionRow("timer", select("timer", [0, 30, 60, 120], 0), "")}
         <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
       </form>
@@ -190,7 +191,8 @@ function homePage() {
       kontra_window: f.get("kontra_window"),
       bock: f.get("bock") === "1",
       ramsch_after_bock: f.get("ramsch_after_bock") === "1" && f.get("bock") === "1",
-      bot: f.get("bot"),
+      level: f.get("level"),
+      hint: f.get("hint") === "1",
       timer: Number(f.get("timer")),
     };
     await createTable(opts, false);
@@ -210,13 +212,28 @@ async function createTable(opts, autofill) {
 }
 
 // ------------------------------------------------------------------ table
+// The table page. How a trick is shown (docs/architecture.md, "The browser
+// client"): every card lies in front of the player who played it; a
+// finished trick stays on the table until its winner leads the next one,
+// and at least HOLD_MS even when the next card comes sooner, then it is
+// collected toward the winner. Nothing here decides a rule: the cards, the
+// winner and the points come with the view.
+const HOLD_MS = 1500;
+const COLLECT_MS = 450;
+const REACTION_WORDS = { "👍": "good", "👏": "bravo", "😄": "laugh", "😮": "wow", "😢": "sad", "🤔": "hmm" };
+const SETTINGS = ["tap2", "sound", "vibrate"];
 let T = null; // the table page's state
+
+function setting(key) {
+  return store.get(`skat.set.${key}`, "0") === "1";
+}
 
 function closeSocketUnless(path) {
   if (T && path !== `/t/${T.id}`) {
     T.closed = true;
     if (T.ws) T.ws.close();
     clearInterval(T.tick);
+    clearTimeout(T.holdTimer);
     T = null;
   }
 }
@@ -228,13 +245,32 @@ function tablePage(id) {
     return;
   }
   T = {
-    id, ws: null, version: null, seat: null, snap: null, view: null, log: [], chat: [],
-    selected: [], busy: false, showSheet: false, showLast: false, closed: false, retry: 0,
-    chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false, error: "",
+    id, ws: null, version: null, seat: null, pending: null, snap: null, view: null, chat: [],
+    logOld: [], logDeal: null, selected: [], armed: null, busy: false, showSheet: false, showLast: false,
+    closed: false, retry: 0, chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false,
+    error: "", hold: null, collecting: null, seen: new Set(), lastFinished: "", turnKey: "", copyMsg: "",
   };
   tableFrame(id);
   T.tick = setInterval(renderTimer, 1000);
   connect();
+}
+
+function reactionIcon(emoji) {
+  // Drawn, so that no emoji font is needed (a face or a hand, in SVG).
+  const face = (mouth, eyes = '<circle cx="7" cy="8" r="1.3"/><circle cx="13" cy="8" r="1.3"/>') =>
+    `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="9" fill="#f2c14e" stroke="#8a6d1a"/><g fill="#3b2a00">${eyes}</g>${mouth}</svg>`;
+  switch (REACTION_WORDS[emoji]) {
+    case "good": return `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M3 9h3v9H3zM7 9l4-7c1.5 0 2 1 1.6 2.6L12 8h5c1 0 1.7 1 1.4 2l-1.6 6.5c-.3 1-1 1.5-2 1.5H7z" fill="#f2c14e" stroke="#8a6d1a"/></svg>`;
+    case "bravo": return `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 12l6-8 2 1-3 5 6-5 1.5 1.5-5 5 4-2 1 1.5-6 5c-3 2-6 0-6-4z" fill="#f2c14e" stroke="#8a6d1a"/><path d="M14 2l1-1M17 5l2-1M16 3l2-2" stroke="#8a6d1a"/></svg>`;
+    case "laugh": return face('<path d="M5 11q5 6 10 0z" fill="#3b2a00"/>');
+    case "wow": return face('<ellipse cx="10" cy="14" rx="2.2" ry="3" fill="#3b2a00"/>');
+    case "sad": return face('<path d="M6 15q4-4 8 0" fill="none" stroke="#3b2a00" stroke-width="1.5"/><path d="M6 10v3" stroke="#2f7bd6" stroke-width="1.5"/>');
+    default: return face('<path d="M7 14h6" stroke="#3b2a00" stroke-width="1.5"/>', '<circle cx="7" cy="8" r="1.3"/><path d="M11.5 6.5l3-1" stroke="#3b2a00" stroke-width="1.3"/><circle cx="13" cy="8" r="1.3"/>');
+  }
+}
+
+function reactionLabel(emoji) {
+  return t(`react.${REACTION_WORDS[emoji] || "hmm"}`);
 }
 
 function tableFrame(id) {
@@ -242,28 +278,34 @@ function tableFrame(id) {
   app.innerHTML = `
   <section class="table-page" data-testid="table">
     <div class="bar">
-      <div class="share"><span>${esc(t("table.share"))}</span>
-        <input id="share" readonly value="${esc(location.origin + "/t/" + id)}" aria-label="${esc(t("table.share"))}">
-        <button data-action="copy">${esc(t("table.copy"))}</button></div>
+      <div class="share"><span id="share-label">${esc(t("table.share"))}</span>
+        <input id="share" readonly value="${esc(location.origin + "/t/" + id)}" aria-labelledby="share-label">
+        <button data-action="copy" data-testid="copy">${esc(t("table.copy"))}</button>
+        <span id="copy-msg" class="help" role="status"></span></div>
       <div class="tools">
         <label>${esc(t("deck.label"))} <select id="deck"><option value="four">${esc(t("deck.four"))}</option><option value="two">${esc(t("deck.two"))}</option></select></label>
+        <details class="settings"><summary>${esc(t("set.title"))}</summary><div class="settings-box">
+          ${SETTINGS.map((k) => `<label><input type="checkbox" data-action="setting" data-key="${k}" ${setting(k) ? "checked" : ""}> ${esc(t(`set.${k}`))}</label>`).join("")}
+        </div></details>
         <button data-action="sheet" data-testid="sheet-button">${esc(t("act.sheet"))}</button>
+        <button data-action="leave" data-testid="leave" hidden>${esc(t("act.leave"))}</button>
       </div>
     </div>
     <p id="status" class="status" role="status"></p>
+    <details id="table-rules" class="table-rules" data-testid="table-rules"><summary></summary><p></p></details>
     <div id="join"></div>
     <div id="board" class="board"></div>
     <div id="controls" class="controls" aria-label="${esc(t("act.chooseGame"))}"></div>
     <div id="hand" class="hand"></div>
     <div id="result"></div>
     <div class="lower">
-      <div id="log" class="log" aria-label="log"></div>
+      <div><h2 class="small-title">${esc(t("log.title"))}</h2><div id="log" class="log" data-testid="log" tabindex="0" aria-label="${esc(t("log.title"))}"></div></div>
       <div class="chat">
-        <h2>${esc(t("chat.title"))}</h2>
+        <h2 class="small-title">${esc(t("chat.title"))}</h2>
         <div id="chat-list" class="chat-list"></div>
         <form id="chat-form"><input id="chat-input" maxlength="200" placeholder="${esc(t("chat.placeholder"))}" aria-label="${esc(t("chat.title"))}">
           <button type="submit">${esc(t("chat.send"))}</button></form>
-        <div class="reactions" aria-label="${esc(t("chat.react"))}">${REACTIONS.map((r) => `<button data-action="react" data-emoji="${r}">${r}</button>`).join("")}</div>
+        <div class="reactions" aria-label="${esc(t("chat.react"))}">${REACTIONS.map((r) => `<button data-action="react" data-emoji="${r}" aria-label="${esc(reactionLabel(r))}">${reactionIcon(r)}<span>${esc(reactionLabel(r))}</span></button>`).join("")}</div>
       </div>
     </div>
     <div id="sheet"></div>
@@ -314,29 +356,37 @@ function onMessage(m) {
   switch (m.type) {
     case "welcome":
       T.seat = m.seat;
+      T.pending = m.pending ?? null;
       setStatus(t("conn.back"));
       break;
     case "seated":
-      T.seat = m.seat;
       store.set(`skat.token.${T.id}`, m.token);
+      if (m.from_next_deal) T.pending = m.seat;
+      else T.seat = m.seat;
       if (store.get(`skat.join.${T.id}`) === "fill") {
         store.set(`skat.join.${T.id}`, "done");
         send({ type: "fill", creator: store.get(`skat.creator.${T.id}`) });
       }
       break;
     case "state":
-      T.snap = m;
-      T.view = m.view || null;
-      T.version = m.version;
+      newState(m);
       T.chat = m.chat || [];
       T.busy = false;
       autoJoin();
       renderTable();
       break;
+    case "presence":
+      if (T.snap) { T.snap.seats = m.seats; renderBoard(); }
+      break;
     case "event":
       onEvent(m);
       break;
+    case "hint":
+      T.hint = m.action;  // shown beside the controls until the game moves on
+      renderTable();
+      break;
     case "error":
+      if (T.hint === "…") T.hint = null;
       T.busy = false;
       T.error = errorText(m.code);
       if (m.code === "NO_TABLE") { app.innerHTML = `<p class="status">${esc(t("table.gone"))}</p>`; T.closed = true; return; }
@@ -344,6 +394,36 @@ function onMessage(m) {
       break;
     default:
       break;
+  }
+}
+
+// A full state: the seat may have changed hands (a takeover at the next
+// deal), and a new deal moves the old one's lines into the log's past.
+function newState(m) {
+  const before = T.view;
+  if (m.you !== undefined) T.seat = m.you;
+  if (T.seat !== null) T.pending = null;
+  const number = m.deal?.number ?? null;
+  if (T.logDeal !== null && number !== T.logDeal && before) {
+    T.logOld.push(...dealLines(before, T.logDeal));
+    T.logOld = T.logOld.slice(-80);
+  }
+  T.logDeal = number;
+  T.snap = m;
+  setView(m.view || null, before);
+  T.version = m.version;
+}
+
+// A new view: note a trick that was just completed, so that it stays on
+// the table for a moment even if the next card follows at once.
+function setView(v, before) {
+  T.view = v;
+  if (T.snap) T.snap.view = v;
+  if (v && before && v.tricks.length > before.tricks.length && v.tricks.length) {
+    const last = v.tricks[v.tricks.length - 1];
+    T.hold = { trick: last, until: Date.now() + HOLD_MS, key: trickKey(v, v.tricks.length - 1) };
+    clearTimeout(T.holdTimer);
+    T.holdTimer = setTimeout(() => T && renderBoard(), HOLD_MS + 20);
   }
 }
 
@@ -364,18 +444,37 @@ function seatName(seat) {
 }
 
 function onEvent(m) {
-  if (m.replayed) { logEvent(m.event); return; }
+  if (m.replayed) return; // the full state that follows holds the deal's history: the log is rebuilt from it
+  const before = T.view;
   T.version = m.version;
-  if (m.state) { T.snap = m.state; T.view = m.state.view || null; }
-  else if (m.view) { T.view = m.view; if (T.snap) T.snap.view = m.view; }
+  if (m.state) newState(m.state);
+  else if (m.view) setView(m.view, before);
   if (m.seats && T.snap) T.snap.seats = m.seats;
   if (T.snap) T.snap.version = m.version;
-  if (m.event.kind === "chat" || m.event.kind === "react") T.chat.push({ ...m.event, version: m.version });
-  if (m.event.kind === "act" || m.event.kind === "next") { T.turnSince = Date.now(); T.selected = T.view?.phase === "discard" ? T.selected : []; }
+  const kind = m.event.kind;
+  if (kind === "chat" || kind === "react") T.chat.push({ ...m.event, version: m.version });
+  if (kind === "act" || kind === "next") {
+    T.hint = null;
+    T.turnSince = Date.now();
+    T.selected = T.view?.phase === "discard" ? T.selected : [];
+    T.armed = null;
+  }
+  if (kind === "again" && m.event.table) {
+    if (T.snap) T.snap.table.next_table = m.event.table;
+    follow(m.event.table);
+    return;
+  }
   T.busy = false;
   T.error = "";
-  logEvent(m.event);
+  noteEvent(m.event);
   renderTable();
+}
+
+// Everyone at the table goes on to the new list; the seat token carries over.
+function follow(next) {
+  const token = store.get(`skat.token.${T.id}`);
+  if (token) store.set(`skat.token.${next}`, token);
+  go(`/t/${next}`);
 }
 
 function actionText(seat, text) {
@@ -387,7 +486,7 @@ function actionText(seat, text) {
     case "pass": return t("log.pass", { name });
     case "pickup": return t("log.pickup", { name });
     case "discard": return t("log.discard", { name });
-    case "announce": return t("log.announce", { name, game: gameText(T.view?.contract?.words || rest) });
+    case "announce": return t("log.announce", { name, game: gameText(rest.length ? rest : T.view?.contract?.words || []) });
     case "play": return t("log.play", { name, card: cardName(rest[0]) });
     case "kontra": case "no_kontra": case "re": case "no_re": case "concede": case "claim": case "timeout": case "leave":
       return t(`log.${verb}`, { name });
@@ -402,37 +501,61 @@ function gameText(words) {
   return [t(`game.${game}`), ...flags.map((f) => t(`ann.${f}`))].join(" ");
 }
 
-function logEvent(ev) {
-  // Log entries are functions: the log is worded again after a language change.
+// The log of one deal, rebuilt from its view's history (so it survives a
+// reload): each move, and after every trick who took it. Lines are
+// functions: the log is worded again after a language change.
+function dealLines(v, number) {
+  const lines = [];
+  if (number) lines.push({ cls: "deal", text: () => t("table.deal", { n: number, of: T.snap?.deal?.of ?? "?" }) });
+  let plays = 0;
+  for (const [seat, text] of v.history) {
+    lines.push({ text: () => actionText(seat, text) });
+    if (text.startsWith("play ")) {
+      plays += 1;
+      const tr = plays % 3 === 0 ? v.tricks[plays / 3 - 1] : null;
+      if (tr) lines.push({ cls: "won", text: () => t("log.trick", { name: seatName(tr.winner), p: tr.points }) });
+    }
+  }
+  if (v.result) lines.push({ cls: "result", text: () => resultHeadline(v.result) });
+  return lines;
+}
+
+function noteEvent(ev) {
   let line = null;
-  if (ev.kind === "act") line = () => actionText(ev.seat, ev.action) + (ev.auto ? " *" : "");
-  else if (ev.kind === "sit") line = () => t("log.sit", { name: ev.name });
-  else if (ev.kind === "start") line = () => t("log.start");
-  else if (ev.kind === "next") line = () => t("log.next");
+  if (ev.kind === "act") line = actionText(ev.seat, ev.action);
+  else if (ev.kind === "sit") { line = t("log.sit", { name: ev.name }); T.logOld.push({ text: () => t("log.sit", { name: ev.name }) }); }
+  else if (ev.kind === "takeover") { line = t("log.takeover", { name: ev.name }); T.logOld.push({ text: () => t("log.takeover", { name: ev.name }) }); }
   if (!line) return;
-  T.log.push(line);
-  if (T.log.length > 60) T.log.shift();
-  announce(line());
   const v = T.view;
   if (ev.kind === "act" && ev.action.startsWith("play") && v && v.trick.length === 0 && v.tricks.length) {
     const last = v.tricks[v.tricks.length - 1];
-    const msg = () => t("log.trick", { name: seatName(last.winner), p: last.points });
-    T.log.push(msg);
-    announce(`${line()} ${msg()}`);
+    line += " " + t("log.trick", { name: seatName(last.winner), p: last.points });
   }
-  if (v && v.result && ev.kind === "act") announce(resultHeadline(v.result));
+  if (v && v.result && ev.kind === "act") line += " " + resultHeadline(v.result);
+  announce(line);
 }
 
-// Relative places on screen: me at the bottom, the next player on the left.
+function renderLog() {
+  const el = document.getElementById("log");
+  const lines = [...T.logOld, ...(T.view ? dealLines(T.view, T.logDeal) : [])].slice(-80);
+  el.innerHTML = lines.map((l) => `<p class="${l.cls || ""}">${esc(l.text())}</p>`).join("");
+  el.scrollTop = el.scrollHeight; // the newest line is in sight
+}
+
+// Relative places on screen: me at the bottom, the next player on the left
+// (spectators see seat 0 at the bottom).
 function places() {
   const n = T.snap.table.options.players;
-  const me = T.seat ?? 0;
-  const order = [];
-  for (let i = 1; i < n; i++) order.push((me + i) % n);
+  const me = T.seat ?? T.pending ?? 0;
   const names = n === 3 ? ["left", "right"] : ["left", "top", "right"];
   const out = { [me]: "bottom" };
-  order.forEach((s, i) => { out[s] = names[i]; });
+  for (let i = 1; i < n; i++) out[(me + i) % n] = names[i - 1];
   return out;
+}
+
+function myTurn() {
+  const v = T.view;
+  return !!(v && T.seat !== null && v.turn === T.seat && v.phase !== "done" && v.legal.length);
 }
 
 function renderTable() {
@@ -445,33 +568,83 @@ function renderTable() {
   if (snap.deal?.bock_factor > 1) status.push(t("table.bockDeal"));
   if (snap.deal?.ramsch_round) status.push(t("table.ramschRound"));
   if (v && v.turn !== null && v.phase !== "done") status.push(v.turn === T.seat ? t("table.yourTurn") : t("table.turn", { name: seatName(v.turn) }));
+  const coming = bockToCome(snap.deal?.pending_bock);
+  if (coming) status.push(coming);
   if (snap.list_over) status.push(t("table.listOver"));
   if (T.error) status.push(T.error);
   setStatus(status.join(" · "));
+  const leave = document.querySelector("[data-action=leave]");
+  if (leave) leave.hidden = T.seat === null || snap.table.status === "finished";
+  renderRules();
   renderJoin();
   renderBoard();
   renderControls();
   renderHand();
   renderResult();
-  document.getElementById("log").innerHTML = T.log.slice(-12).map((l) => `<p>${esc(l())}</p>`).join("");
+  renderLog();
   renderChat();
   renderSheet();
+  notifyTurn();
+}
+
+// "3 Bock deals, then 3 Ramsch deals to come", from the server's list of the
+// coming deals (`pending_bock`: "bock"/"ramsch" per deal, or "bock xF").
+function bockToCome(pending) {
+  if (!pending || !pending.length) return "";
+  const bock = pending.filter((p) => p.startsWith("bock")).length;
+  const ramsch = pending.filter((p) => p === "ramsch").length;
+  const bits = [];
+  if (bock) bits.push(t("bock.deals", { n: bock }));
+  if (ramsch) bits.push(t("bock.ramsch", { n: ramsch }));
+  return t("bock.toCome", { what: bits.join(", ") });
+}
+
+function renderRules() {
+  const el = document.getElementById("table-rules");
+  const o = T.snap.table.options;
+  const st = T.snap.table.settings;
+  const items = [
+    t("table.roundsLine", { r: Math.round(o.deals / o.players), n: o.deals }),
+    `${t("opt.players")}: ${t(`opt.players.${o.players}`)}`,
+    `${t("opt.scoring")}: ${t(`opt.scoring.${o.scoring}`)}`,
+    `${t("opt.all_pass")}: ${t(`opt.all_pass.${o.all_pass}`)}`,
+    `${t("opt.kontra")}: ${o.kontra ? `${t("opt.on")} (${t("opt.kontra_window")} ${t(`opt.kontra_window.${o.kontra_window}`)})` : t("opt.off")}`,
+    `${t("opt.bock")}: ${o.bock ? t("opt.on") + (o.ramsch_after_bock ? ` (${t("opt.ramsch_after_bock")})` : "") : t("opt.off")}`,
+    `${t("opt.timer")}: ${t(`opt.timer.${st.timer}`)}`,
+    `${t("opt.bot")}: ${t(`opt.bot.${st.bot}`)}`,
+  ];
+  const summary = `${t("table.rules")}: ${t(`opt.scoring.${o.scoring}`)} · ${t(`opt.all_pass.${o.all_pass}`)}${o.kontra ? " · " + t("opt.kontra") : ""}${o.bock ? " · " + t("opt.bock") : ""}`;
+  el.querySelector("summary").textContent = summary;
+  el.querySelector("p").textContent = items.join(" · ");
+}
+
+function botSeats() {
+  return T.snap.seats.map((s, i) => [s, i]).filter(([s]) => s.bot && !s.human && !s.pending).map(([, i]) => i);
 }
 
 function renderJoin() {
   const el = document.getElementById("join");
   const snap = T.snap;
+  const status = snap.table.status;
   const free = snap.seats.some((s) => !s.name && !s.bot);
+  const bots = botSeats();
   let html = "";
-  if (T.seat === null && snap.table.status === "open" && free) {
-    html += `<form id="sit-form" class="sit"><h2>${esc(t("table.sitTitle"))}</h2>
-      <input id="sit-name" maxlength="24" value="${esc(store.get("skat.name", ""))}" aria-label="${esc(t("home.name"))}" placeholder="${esc(t("home.namePlaceholder"))}">
+  const nameInput = `<input id="sit-name" maxlength="24" value="${esc(store.get("skat.name", ""))}" aria-label="${esc(t("home.name"))}" placeholder="${esc(t("home.namePlaceholder"))}">`;
+  if (T.pending !== null) {
+    html += `<p class="notice" data-testid="pending">${esc(t("table.pending", { name: seatName(T.pending) }))}</p>`;
+  } else if (T.seat === null && status === "open" && free) {
+    html += `<form id="sit-form" class="sit"><h2>${esc(t("table.sitTitle"))}</h2>${nameInput}
       <button class="primary" type="submit" data-testid="sit">${esc(t("table.sit"))}</button></form>`;
+  } else if (T.seat === null && (status === "open" || status === "playing") && bots.length) {
+    const later = status === "playing" && T.view && T.view.phase !== "done";
+    html += `<form id="sit-form" class="sit" data-testid="takeover"><h2>${esc(t("table.takeTitle"))}</h2>${nameInput}
+      ${bots.map((s) => `<button class="primary" type="submit" data-seat="${s}" data-testid="take-${s}">${esc(t("table.take", { name: seatName(s) }))}</button>`).join("")}
+      <p class="help">${esc(t(later ? "table.takeNext" : "table.takeNow"))}</p></form>`;
   } else if (T.seat === null) {
     html += `<p class="help">${esc(t("table.spectating"))}</p>`;
   }
   const creator = store.get(`skat.creator.${T.id}`);
-  if (creator && snap.table.status === "open") {
+  if (creator && status === "open") {
     html += `<button class="primary" data-action="fill" data-testid="fill">${esc(t("table.fill"))}</button> <span class="help">${esc(t("table.waiting"))}</span>`;
   }
   if (T.seat !== null && snap.seats[T.seat]?.auto) {
@@ -484,9 +657,14 @@ function renderJoin() {
     if (f) f.addEventListener("submit", (e) => {
       e.preventDefault();
       const name = document.getElementById("sit-name").value.trim();
-      if (name) { store.set("skat.name", name); send({ type: "sit", name }); }
+      const seat = e.submitter?.dataset.seat;
+      if (!name) { document.getElementById("sit-name").focus(); return; }
+      store.set("skat.name", name);
+      send(seat !== undefined ? { type: "sit", name, seat: Number(seat) } : { type: "sit", name });
     });
   }
+  const share = document.getElementById("share-label");
+  if (share) share.textContent = t(free || bots.length ? "table.share" : "table.shareWatch");
 }
 
 function seatBox(seat, place) {
@@ -494,52 +672,108 @@ function seatBox(seat, place) {
   const v = T.view;
   const n = T.snap.table.options.players;
   const bits = [];
+  const out = v && n === 4 && seat === v.dealer;
   if (v) {
     const pos = v.seats.indexOf(seat);
     if (pos >= 0) bits.push(t(`pos.${pos}`));
-    if (seat === v.dealer) bits.push(t("table.dealer") + (n === 4 ? ` (${t("table.sitsOut")})` : ""));
+    if (seat === v.dealer) bits.push(t("table.dealer"));
     if (v.declarer === seat) bits.push(t("table.declarer"));
     const tricks = v.tricks.filter((tr) => tr.winner === seat).length;
-    if (v.phase === "play" || v.phase === "done") bits.push(t("table.tricks", { n: tricks }));
+    if (!out && (v.phase === "play" || v.phase === "done")) bits.push(t("table.tricks", { n: tricks }));
   }
-  if (s.bot) bits.push(t("table.computer"));
+  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${t(`opt.level.${s.level}`)})` : ""));
   if (s.auto) bits.push(t("table.auto"));
-  if (s.human && !s.connected) bits.push(t("table.offline"));
+  const offline = s.human && !s.connected;
   const turn = v && v.turn === seat && v.phase !== "done";
   const lastCall = v ? [...v.history].reverse().find(([h, a]) => h === seat && /^(bid|hold|pass)/.test(a)) : null;
   const call = v && v.phase === "bidding" && lastCall ? `<span class="call">${esc(actionText(seat, lastCall[1]).replace(/\.$/, ""))}</span>` : "";
-  const others = place !== "bottom" && v && v.hand_sizes[seat] > 0 && !(v.open_cards && v.declarer === seat)
-    ? `<span class="backs" aria-hidden="true">${backSvg()}<b>${v.hand_sizes[seat]}</b></span>` : "";
+  const backs = place !== "bottom" || T.seat === null;
+  const others = backs && v && v.hand_sizes[seat] > 0 && !(v.open_cards && v.declarer === seat)
+    ? `<span class="backs" aria-label="${esc(t("table.cardsLeft", { n: v.hand_sizes[seat] }))}">${backSvg()}<b>${v.hand_sizes[seat]}</b></span>` : "";
   const open = v && v.open_cards && v.declarer === seat && seat !== T.seat
-    ? `<div class="open" aria-label="${esc(t("table.openCards", { name: s.name }))}">${cardsRow(v.open_cards)}</div>` : "";
-  const mute = T.seat !== seat && s.name ? `<button class="mini" data-action="mute" data-seat="${seat}">${esc(T.muted?.has(seat) ? t("chat.unmute", { name: s.name }) : t("chat.mute", { name: s.name }))}</button>` : "";
-  return `<div class="seat ${place} ${turn ? "turn" : ""}" data-seat="${seat}">
-    <div class="who"><b>${esc(s.name || t("table.free"))}${seat === T.seat ? ` (${esc(t("table.you"))})` : ""}</b> ${turn ? `<span class="dot" aria-hidden="true">●</span>` : ""}
-    <span class="meta">${esc(bits.join(" · "))}</span>${call}<span class="timer" data-timer="${seat}"></span></div>${others}${open}${mute}</div>`;
+    ? `<div class="open" aria-label="${esc(t("table.openCards", { name: s.name }))}">${cardsRow(v.open_cards, "small")}</div>` : "";
+  const mute = T.seat !== seat && s.human && s.name ? `<button class="mini quiet" data-action="mute" data-seat="${seat}" aria-pressed="${!!T.muted?.has(seat)}">${esc(T.muted?.has(seat) ? t("chat.unmute", { name: s.name }) : t("chat.mute", { name: s.name }))}</button>` : "";
+  const badges = [
+    out ? `<span class="badge out">${esc(t("table.sitsOut"))}</span>` : "",
+    offline ? `<span class="badge offline">${esc(t("table.offline"))}</span>` : "",
+    s.pending ? `<span class="badge pending">${esc(t("table.takesOver", { name: s.pending }))}</span>` : "",
+  ].join("");
+  return `<div class="seat ${place} ${turn ? "turn" : ""} ${out ? "sitting-out" : ""}" data-seat="${seat}" data-testid="seat-${seat}">
+    <div class="who"><b class="name">${esc(s.name || t("table.free"))}${seat === T.seat ? ` (${esc(t("table.you"))})` : ""}</b>${turn ? ` <span class="dot" aria-hidden="true">●</span>` : ""}
+    ${badges}<span class="meta">${esc(bits.join(" · "))}</span>${call}<span class="timer" data-timer="${seat}"></span></div>${others}${open}${mute}</div>`;
+}
+
+function trickKey(v, i) {
+  return `${T.snap?.deal?.number}:${i}`;
+}
+
+// The cards of a finished trick as [seat, card] in the order played.
+function trickPairs(v, tr) {
+  const start = v.seats.indexOf(tr.leader);
+  return tr.cards.map((card, i) => [v.seats[(start + i) % 3], card]);
+}
+
+// What lies on the table now: the trick in play, or the finished one (kept
+// until its winner leads again, and at least HOLD_MS).
+function tableTrick(v) {
+  const now = Date.now();
+  // held a moment after it is complete, except when it is your turn: then
+  // the card you answer lies on the table at once
+  const held = T.hold && T.hold.until > now && T.hold.key === trickKey(v, v.tricks.length - 1) && !myTurn() ? T.hold : null;
+  if (v.trick.length && !held) return { pairs: v.trick, finished: false };
+  const last = v.tricks[v.tricks.length - 1];
+  if (last && (held || !v.trick.length) && (v.phase === "play" || v.phase === "done")) {
+    return { pairs: trickPairs(v, last), finished: true, winner: last.winner, points: last.points, key: trickKey(v, v.tricks.length - 1) };
+  }
+  return { pairs: [], finished: false };
 }
 
 function renderBoard() {
   const el = document.getElementById("board");
+  if (!T || !T.snap || !el) return;
   const v = T.view;
   const pl = places();
-  const seats = Object.keys(pl).map(Number).filter((s) => pl[s] !== "bottom");
+  const seats = Object.keys(pl).map(Number);
   let center = "";
+  let overlay = "";
   if (v) {
     const c = v.contract;
-    const game = c ? `<div class="contract"><b>${esc(gameText(c.words))}</b>${v.bid ? ` · ${esc(t("table.bid", { n: v.bid }))}` : ""}
+    const game = c ? `<div class="contract"><b>${esc(gameText(c.words))}</b>${v.declarer !== null ? ` · ${esc(seatName(v.declarer))}` : ""}${v.bid ? ` · ${esc(t("table.bid", { n: v.bid }))}` : ""}
       ${v.kontra ? `<span class="marker">${esc(v.re ? t("marker.re") : t("marker.kontra"))}</span>` : ""}
       ${T.snap.deal?.bock_factor > 1 ? `<span class="marker">${esc(t("marker.bock"))}${T.snap.deal.bock_factor > 2 ? " ×" + T.snap.deal.bock_factor : ""}</span>` : ""}</div>`
       : v.bid ? `<div class="contract">${esc(t("table.bid", { n: v.bid }))}</div>` : "";
-    const showLast = T.showLast && v.tricks.length;
-    const trick = showLast
-      ? v.tricks[v.tricks.length - 1].cards.map((card, i) => [(v.seats[(v.seats.indexOf(v.tricks[v.tricks.length - 1].leader) + i) % 3]), card])
-      : v.trick.length ? v.trick
-        : v.tricks.length && v.phase === "done" ? [] : [];
-    const slots = trick.map(([seat, card]) => `<div class="slot ${pl[seat]}">${cardHtml(card)}</div>`).join("");
-    center = `${game}<div class="trick ${showLast ? "last" : ""}" aria-label="trick">${slots || `<span class="help">${v.phase === "play" ? esc(t("table.noTrick")) : esc(t(`phase.${v.phase}`))}</span>`}</div>
-      ${v.tricks.length ? `<button class="mini" data-action="last" aria-pressed="${T.showLast}">${esc(t("act.lastTrick"))}</button>` : ""}`;
+    const shown = tableTrick(v);
+    // a finished trick that just left the table is collected toward its winner
+    if (T.lastFinished && T.lastFinished !== (shown.finished ? shown.key : "") && T.lastShown?.finished) {
+      T.collecting = { ...T.lastShown, until: Date.now() + COLLECT_MS };
+      setTimeout(() => T && renderBoard(), COLLECT_MS + 20);
+    }
+    T.lastFinished = shown.finished ? shown.key : "";
+    T.lastShown = shown;
+    const slots = shown.pairs.map(([seat, card]) => {
+      const k = `${T.snap.deal?.number}:${card}`;
+      const enter = !shown.finished && !T.seen.has(k) ? ` enter from-${pl[seat]}` : "";
+      T.seen.add(k);
+      return `<div class="slot ${pl[seat]}${enter}">${cardHtml(card)}</div>`;
+    }).join("");
+    const ghost = T.collecting && T.collecting.until > Date.now()
+      ? `<div class="trick collecting to-${pl[T.collecting.winner]}" aria-hidden="true">${T.collecting.pairs.map(([seat, card]) => `<div class="slot ${pl[seat]}">${cardHtml(card)}</div>`).join("")}</div>` : "";
+    const taken = shown.finished ? `<p class="taken" data-testid="trick-winner">${esc(t("log.trick", { name: seatName(shown.winner), p: shown.points }))}</p>` : "";
+    const idle = !slots ? `<span class="help">${v.phase === "play" ? esc(t("table.noTrick")) : esc(t(`phase.${v.phase}`))}</span>` : "";
+    const turn = myTurn() ? `<p class="your-turn" data-testid="your-turn">${esc(t("table.yourTurn"))}</p>` : "";
+    center = `${game}<div class="trick-area">${ghost}<div class="trick ${shown.finished ? "finished" : ""}" aria-label="${esc(t("table.trick"))}">${slots}${idle}</div></div>${taken}${turn}
+      ${v.tricks.length ? `<button class="mini" data-action="last" data-testid="last-trick" aria-pressed="${T.showLast}" aria-controls="last-trick">${esc(t("act.lastTrick"))}</button>` : ""}`;
+    if (T.showLast && v.tricks.length) {
+      const last = v.tricks[v.tricks.length - 1];
+      overlay = `<div id="last-trick" class="last-trick" role="dialog" aria-label="${esc(t("act.lastTrick"))}" data-testid="last-trick-box">
+        <p><b>${esc(t("act.lastTrick"))}</b>: ${esc(t("log.trick", { name: seatName(last.winner), p: last.points }))}</p>
+        <div class="last-cards">${trickPairs(v, last).map(([seat, card]) => `<figure>${cardHtml(card, { cls: "tiny" })}<figcaption>${esc(seatName(seat))}</figcaption></figure>`).join("")}</div>
+        <button class="mini" data-action="last">${esc(t("act.close"))}</button></div>`;
+    }
   }
-  el.innerHTML = `${seats.map((s) => seatBox(s, pl[s])).join("")}<div class="center">${center}</div>${T.seat !== null ? seatBox(T.seat, "bottom") : ""}`;
+  const n = T.snap.table.options.players;
+  el.className = `board players-${n}${myTurn() ? " my-turn" : ""}`;
+  el.innerHTML = `${seats.map((s) => seatBox(s, pl[s])).join("")}<div class="center">${center}</div>${overlay}`;
 }
 
 function legal() {
@@ -578,7 +812,7 @@ function renderControls() {
       html += `<button data-action="chooser" data-mode="hand" data-testid="hand">${esc(t("act.hand"))}</button>`;
       if (T.chooser === "hand") html += chooser(L.filter((a) => a.startsWith("announce")), true);
     } else if (v.phase === "discard") {
-      html += `<p class="help">${esc(t("act.discardHint"))}</p>`;
+      html += `<p class="help" data-testid="discard-hint">${esc(t("act.discardHint"))}</p>`;
       html += T.selected.length === 2
         ? button(t("act.discard"), act(`discard ${T.selected.join(" ")}`), "primary", "discard")
         : `<button disabled>${esc(t("act.discard"))}</button>`;
@@ -586,7 +820,12 @@ function renderControls() {
       html += chooser(L.filter((a) => a.startsWith("announce")), false);
     } else {
       for (const a of ["kontra", "no_kontra", "re", "no_re"]) if (L.includes(a)) html += button(t(`act.${a}`), act(a), a === "kontra" || a === "re" ? "primary" : "", a);
+      if (v.phase === "play" && setting("tap2") && L.some((a) => a.startsWith("play "))) html += `<p class="help">${esc(t(T.armed ? "set.tap2Again" : "set.tap2Hint"))}</p>`;
     }
+  }
+  if (T.snap.table.settings.hint && v && v.turn === T.seat && v.phase !== "done" && L.length) {
+    html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
+    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t("hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
   }
   if (v && v.offers && v.offers.includes("concede")) {
     html += `<button class="mini quiet" data-action="concede">${esc(t("act.concede"))}</button>`;
@@ -648,23 +887,50 @@ async function updatePreview(text, hand) {
 function renderHand() {
   const el = document.getElementById("hand");
   const v = T.view;
-  if (!v || T.seat === null || !v.hand) { el.innerHTML = ""; return; }
+  if (!v || T.seat === null || !v.hand || !v.hand.length) { el.innerHTML = ""; el.className = "hand"; return; }
   const cards = v.hand;  // in the game's display order, from the server
   const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   const discard = v.phase === "discard" && v.legal.length > 0;
+  if (T.armed && !playable.has(T.armed)) T.armed = null;
   const html = cards.map((c) => {
     if (discard) return cardHtml(c, { action: "select", selected: T.selected.includes(c), cls: "playable" });
-    if (playable.size) return cardHtml(c, { action: "play", disabled: !playable.has(c) || T.busy, cls: playable.has(c) ? "playable" : "dim" });
+    if (playable.size) return cardHtml(c, { action: "play", disabled: !playable.has(c) || T.busy, cls: playable.has(c) ? "playable" : "dim", selected: T.armed === c });
     return cardHtml(c);
   }).join("");
-  const skatInHand = v.phase === "discard" && v.skat ? `<span class="help">${esc(t("result.skat"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
+  const skatInHand = v.phase === "discard" && v.skat ? `<span class="help">${esc(t("result.skatPicked"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
+  el.className = `hand${myTurn() ? " my-turn" : ""}${discard ? " choosing" : ""}`;
   el.innerHTML = `<div class="row" role="group" aria-label="${esc(t("table.youAre", { name: seatName(T.seat) }))}">${html}</div>${skatInHand}`;
+}
+
+// Once per turn: a short tone and/or a vibration, if chosen in the settings.
+function notifyTurn() {
+  const v = T.view;
+  if (!myTurn()) { T.turnKey = ""; return; }
+  const key = `${T.snap.deal?.number}:${v.history.length}`;
+  if (T.turnKey === key) return;
+  T.turnKey = key;
+  if (setting("vibrate") && navigator.vibrate) navigator.vibrate(120);
+  if (setting("sound")) {
+    try {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      T.audio = T.audio || new Ctx();
+      const o = T.audio.createOscillator();
+      const g = T.audio.createGain();
+      o.frequency.value = 660;
+      g.gain.setValueAtTime(0.15, T.audio.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, T.audio.currentTime + 0.25);
+      o.connect(g).connect(T.audio.destination);
+      o.start();
+      o.stop(T.audio.currentTime + 0.25);
+    } catch { /* no audio here */ }
+  }
 }
 
 function resultHeadline(r) {
   if (r.kind === "passed") return t("result.passed");
   if (r.kind === "abandoned") return t("result.abandoned");
   if (r.kind === "ramsch") {
+    if (r.ramsch && r.ramsch.durchmarsch !== null) return t("result.durchmarsch", { name: seatName(r.ramsch.durchmarsch) });
     const losers = r.plain.map((e, s) => [e, s]).filter(([e]) => e < 0).map(([, s]) => seatName(s));
     return losers.length ? t("result.ramsch", { loser: losers.join(", ") }) : t("result.ramschNobody");
   }
@@ -673,39 +939,121 @@ function resultHeadline(r) {
   return t(r.won ? "result.won" : "result.lost", { name, game });
 }
 
+// "Could it have been won?": the open-card analysis of a settled game, asked
+// from the server once per deal (the solver's numbers; only the words are ours).
+function analysisText(r) {
+  if (r.kind !== "game" || !T.snap.deal) return null;
+  const n = T.snap.deal.number;
+  T.analyses = T.analyses || {};
+  const a = T.analyses[n];
+  if (a === undefined) {
+    const table = T;
+    table.analyses[n] = null;
+    fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => (res.ok ? res.json() : null)).then((d) => {
+      table.analyses[n] = d || false;
+      if (d && T === table) renderTable();  // still at this table
+    }).catch(() => { table.analyses[n] = false; });
+    return null;
+  }
+  if (!a || a.skipped || !a.positions?.length) return null;
+  const first = a.positions[0];
+  const out = ["best_declarer_points" in first
+    ? t("analysis.best", { best: first.best_declarer_points, made: a.declarer_points })
+    : t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose")];
+  const tc = a.turning_card;
+  out.push(tc
+    ? t("analysis.turn", { trick: tc.trick, name: seatName(tc.seat), card: cardName(tc.card), better: cardName(tc.better), outcome: t(a.declarer_can_win ? "analysis.won" : "analysis.lost") })
+    : t("analysis.noTurn"));
+  return out;
+}
+
+const signed = (e) => (e > 0 ? `+${e}` : `${e}`).replace("-", "−");
+
+// The factors of a deal (Kontra, Re, Bock) and the product they make.
+function factorText(r) {
+  const bits = [];
+  if (r.re) bits.push(t("factor.re"));
+  else if (r.kontra) bits.push(t("factor.kontra"));
+  if (r.bock_factor > 1) bits.push(t("factor.bock", { n: r.bock_factor }));
+  if (!bits.length) return "";
+  return t("factor.line", { bits: bits.join(" · "), f: r.factor });
+}
+
+// The result panel, as a list of sections: a later line (a hint, "could I
+// have won?") is one more entry in this list.
+function resultSections(r, v) {
+  const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
+  const scoring = T.snap.table.options.scoring;
+  if (r.kind === "game") {
+    out.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
+    if (r.overbid) out.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
+    if (r.parts) out.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(r.parts, r.contract.words) }))}</p>`);
+    const f = factorText(r);
+    if (f) out.push(`<p data-testid="factors">${esc(f)} ${esc(t("factor.sum", { v: r.value, f: r.factor, x: r.value * r.factor }))}</p>`);
+    const entry = r.plain[r.declarer];
+    if (r.won === false && entry === -2 * r.value * r.factor) out.push(`<p class="help">${esc(t("result.lostDouble", { x: r.value * r.factor, e: signed(entry) }))}</p>`);
+    if (scoring === "seeger_fabian") out.push(`<p class="help">${esc(t(r.won ? "result.sfWon" : "result.sfLost", { n: T.snap.table.options.players === 3 ? 40 : 30 }))}</p>`);
+  }
+  if (r.kind === "ramsch" && r.ramsch) {
+    const rm = r.ramsch;
+    out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(seatName(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
+    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(seatName).join(", ") }))}</p>`);
+    if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: seatName(rm.durchmarsch) }))}</p>`);
+    if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
+  }
+  const verdict = analysisText(r);
+  if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")}</div>`);
+  const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
+  out.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
+  // the skat: as dealt, and what the declarer put away after picking it up
+  const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
+  const pickedUp = r.kind === "game" && r.contract && !r.contract.hand;
+  if (pickedUp && dealtSkat && v.skat) {
+    out.push(`<div class="skats"><div data-testid="skat-dealt"><b>${esc(t("result.skatDealt"))}</b> ${cardsRow(dealtSkat, "small")}</div>
+      <div data-testid="skat-put"><b>${esc(t("result.skatPut"))}</b> ${cardsRow(v.skat, "small")}</div></div>`);
+  } else if (dealtSkat || v.skat) {
+    out.push(`<div data-testid="skat-dealt"><b>${esc(t("result.skat"))}</b> ${cardsRow(dealtSkat || v.skat, "small")}</div>`);
+  }
+  const row = T.snap.sheet?.rows?.find((x) => x.number === T.snap.deal?.number);
+  if (row && row.bock_fired && row.bock_fired.length) out.push(`<p data-testid="bock-fired">${esc(t("bock.fired", { why: row.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
+  const coming = bockToCome(T.snap.deal?.pending_bock);
+  if (coming) out.push(`<p data-testid="bock-coming">${esc(coming)}</p>`);
+  if (v.tricks.length) {
+    out.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))} (${tr.points})</div>`).join("")}</details>`);
+  }
+  if (v.dealt) {
+    out.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(h, "small")}</div>`).join("")}</details>`);
+  }
+  return out;
+}
+
+function standingsHeadline() {
+  const tot = T.snap.sheet?.totals || [];
+  const first = tot.filter((x) => x.place === 1);
+  if (!first.length) return "";
+  const names = first.map((x) => seatName(x.seat)).join(", ");
+  const line = first.length > 1 ? t("final.tied", { names, n: first[0].total }) : t("final.winner", { name: names, n: first[0].total });
+  const tie = tot.find((x) => x.tie_break === "won" || x.tie_break === "lost");
+  return `<h2 data-testid="final-winner">${esc(line)}</h2>${tie ? `<p data-testid="tie-break">${esc(t(`final.tie.${tie.tie_break}`))}</p>` : ""}`;
+}
+
 function renderResult() {
   const el = document.getElementById("result");
   const v = T.view;
   if (!v || !v.result) { el.innerHTML = ""; el.dataset.html = ""; return; }
-  const r = v.result;
-  const parts = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
-  if (r.kind === "game") {
-    parts.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
-    if (r.overbid) parts.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
-    if (r.parts) {
-      parts.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(r.parts, r.contract.words) }))}</p>`);
-    }
+  const parts = resultSections(v.result, v);
+  if (T.snap.list_over) {
+    parts.unshift(standingsHeadline());
+    parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}' data-testid="again">${esc(t("act.again"))}</button>` : ""}`);
+  } else if (T.seat !== null) {
+    parts.push(`<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`);
+  } else {
+    parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>`);
   }
-  const entries = (T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian);
-  parts.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${e > 0 ? "+" : ""}${e}`).join(", ")}</p>`);
-  if (v.skat) parts.push(`<div><b>${esc(t("result.skat"))}</b> ${cardsRow(v.skat, "small")}</div>`);
-  if (v.tricks.length) {
-    parts.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))}</div>`).join("")}</details>`);
-  }
-  if (v.dealt) {
-    parts.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(h, "small")}</div>`).join("")}</details>`);
-  }
-  if (!T.snap.list_over) parts.push(`<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`);
-  else parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}'>${esc(t("act.again"))}</button>` : ""}`);
   const html = `<div class="result-box" role="region" aria-label="${esc(t("phase.done"))}">${parts.join("")}</div>`;
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
   const next = T.snap.table.next_table;
-  if (next) {
-    // the same people at a new table: the seat token carries over
-    const token = store.get(`skat.token.${T.id}`);
-    if (token) store.set(`skat.token.${next}`, token);
-    go(`/t/${next}`);
-  }
+  if (next) follow(next);
 }
 
 function renderChat() {
@@ -713,9 +1061,10 @@ function renderChat() {
   T.muted = T.muted || new Set();
   el.innerHTML = T.chat.slice(-30).map((c) => {
     if (c.muted || T.muted.has(c.seat)) return `<p class="muted">${esc(t("chat.muted"))}</p>`;
-    const who = c.seat === null || c.seat === undefined ? c.name || "" : seatName(c.seat);
-    return c.kind === "react" ? `<p><b>${esc(who)}</b> ${esc(c.emoji)}</p>` : `<p><b>${esc(who)}:</b> ${esc(c.text)}</p>`;
+    const who = c.seat === null || c.seat === undefined ? t("chat.spectator") : seatName(c.seat);
+    return c.kind === "react" ? `<p><b>${esc(who)}</b> <span class="reaction">${reactionIcon(c.emoji)} ${esc(reactionLabel(c.emoji))}</span></p>` : `<p><b>${esc(who)}:</b> ${esc(c.text)}</p>`;
   }).join("");
+  el.scrollTop = el.scrollHeight;
 }
 
 function renderTimer() {
@@ -734,6 +1083,7 @@ function renderTimer() {
 function renderSheet() {
   const el = document.getElementById("sheet");
   if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; return; }
+  const keepScroll = el.querySelector(".scroll")?.scrollLeft || 0;
   const sh = T.snap.sheet;
   const n = T.snap.table.options.players;
   const scoring = T.snap.table.options.scoring;
@@ -744,30 +1094,79 @@ function renderSheet() {
     const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
     entries.forEach((e, i) => { running[i] += e; });
     let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(r.contract.words)} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
-    const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? t("marker.bock") : ""].filter(Boolean).join(" ");
+    const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? `${t("marker.bock")} ×${r.bock_factor}` : ""].filter(Boolean).join(" ");
+    const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
     if (auto[String(r.number)]) game += " *";
-    return `<tr><td>${r.number}</td><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}</td><td>${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? (e > 0 ? "+" : "") + e : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+    return `<tr><th scope="row" class="first">${r.number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
   const L = n === 3 ? 40 : 30;
   const foot = scoring === "seeger_fabian" ? `
     <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
-    <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × 50 = ${-x.lost * 50}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
+  const coming = bockToCome(T.snap.deal?.pending_bock);
   el.innerHTML = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
     <h2 id="sheet-title">${esc(T.snap.list_over ? t("sheet.final") : t("sheet.title"))}</h2>
+    ${T.snap.list_over ? standingsHeadline() : ""}
+    <p class="scroll-cue" data-testid="scroll-cue" hidden>${esc(t("sheet.scrollCue"))}</p>
     <div class="scroll"><table class="sheet-table" data-testid="sheet">
-      <thead><tr><th>${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
+      <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
       <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
       <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
       <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
     </table></div>
+    ${coming ? `<p data-testid="sheet-bock-coming">${esc(coming)}</p>` : ""}
     <p class="help">${esc(t("sheet.auto"))}</p>
     <p class="help">${esc(t("sheet.verify"))}: <code>${esc(T.snap.table.commitment.slice(0, 16))}…</code></p>
-    <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a download href="/api/tables/${T.id}/games.iss">ISS</a></p>
+    <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a href="/api/tables/${T.id}/games.iss" data-action="iss" data-testid="iss">ISS</a></p>
+    <p id="download-msg" class="help" role="status" data-testid="download-msg"></p>
     <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
   </div></div>`;
+  const box = el.querySelector(".scroll");
+  box.scrollLeft = keepScroll;
+  const cue = () => {
+    const more = box.scrollWidth > box.clientWidth + 1;
+    el.querySelector(".scroll-cue").hidden = !more;
+    box.classList.toggle("more-right", more && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  };
+  box.addEventListener("scroll", cue);
+  cue();
+}
+
+// The ISS file is fetched first: a table the ISS format cannot hold gets a
+// message on the page instead of an empty file.
+async function downloadIss() {
+  const msg = document.getElementById("download-msg");
+  const res = await fetch(`/api/tables/${T.id}/games.iss`);
+  if (!res.ok) { msg.textContent = t("sheet.noIss"); return; }
+  const blob = await res.blob();
+  const name = (res.headers.get("content-disposition") || "").match(/filename="([^"]+)"/)?.[1] || `skat-${T.id}.iss`;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  msg.textContent = "";
+}
+
+async function copyLink(b) {
+  const input = document.getElementById("share");
+  const msg = document.getElementById("copy-msg");
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(input.value); copied = true; } catch { copied = false; }
+  }
+  input.focus();
+  input.select();
+  if (!copied) {
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+  }
+  // say only what happened: where nothing could be copied, the link is selected
+  msg.textContent = copied ? t("table.copied") : t("table.selected");
+  b.blur();
 }
 
 function onTableClick(e) {
@@ -793,8 +1192,16 @@ function onTableClick(e) {
     renderControls();
     setTimeout(renderControls, 850);
   } else if (a === "play") {
+    const card = b.dataset.card;
+    if (setting("tap2") && T.armed !== card) { // first tap selects, the second plays
+      T.armed = card;
+      renderHand();
+      renderControls();
+      return;
+    }
     T.busy = true;
-    send(act(`play ${b.dataset.card}`));
+    T.armed = null;
+    send(act(`play ${card}`));
     renderHand();
   } else if (a === "select") {
     const c = b.dataset.card;
@@ -813,23 +1220,38 @@ function onTableClick(e) {
     T.pick[b.dataset.flag] = b.checked;
     T.preview = "";
     renderControls();
+  } else if (a === "setting") {
+    store.set(`skat.set.${b.dataset.key}`, b.checked ? "1" : "0");
+    T.armed = null;
+    renderHand();
+    renderControls();
   } else if (a === "sheet") {
     T.showSheet = !T.showSheet;
     renderSheet();
+  } else if (a === "iss") {
+    e.preventDefault();
+    downloadIss();
   } else if (a === "last") {
     T.showLast = !T.showLast;
     renderBoard();
   } else if (a === "copy") {
-    const input = document.getElementById("share");
-    navigator.clipboard?.writeText(input.value).catch(() => {});
-    input.select();
-    b.textContent = t("table.copied");
+    copyLink(b);
   } else if (a === "fill") {
     send({ type: "fill", creator: store.get(`skat.creator.${T.id}`) });
   } else if (a === "reclaim") {
     send({ type: "reclaim" });
+  } else if (a === "leave") {
+    if (!confirm(t(T.snap.table.status === "playing" ? "act.leaveConfirmBot" : "act.leaveConfirm"))) return;
+    send({ type: "leave" });
+    store.set(`skat.token.${T.id}`, "");
+    T.seat = null;
+    renderTable();
   } else if (a === "concede") {
     if (confirm(t("act.concedeConfirm"))) send(act("concede"));
+  } else if (a === "hint") {
+    T.hint = "…";
+    send({ type: "hint" });
+    renderTable();
   } else if (a === "react") {
     send({ type: "react", emoji: b.dataset.emoji });
   } else if (a === "mute") {
@@ -853,19 +1275,32 @@ function onHandKey(e) {
 }
 
 // ------------------------------------------------------------- calculator
+const CALC_GAMES = [...GAMES, "ramsch"];
+const RAMSCH_NAMES = ["A", "B", "C"]; // the three players who play, in seat order
+
 function calculatorPage() {
   const jacks = ["CJ", "SJ", "HJ", "DJ"];
+  const ramschRows = RAMSCH_NAMES.map((who, i) => `<tr><th scope="row">${who}</th>
+      <td><input id="c-rp-${i}" name="rp${i}" type="number" min="0" max="120" value="${[61, 41, 18][i]}" aria-label="${esc(t("calc.ramschPointsOf", { who }))}"></td>
+      <td><input id="c-rt-${i}" name="rt${i}" type="number" min="0" max="10" aria-label="${esc(t("calc.ramschTricksOf", { who }))}"></td></tr>`).join("");
   app.innerHTML = `<section class="calc">
     <h1>${esc(t("calc.title"))}</h1><p class="lead">${esc(t("calc.lead"))}</p>
     <form id="calc-form">
       <div class="opt"><label for="c-game">${esc(t("calc.game"))}</label>
-        <select id="c-game" name="game">${GAMES.map((g) => `<option value="${g}" ${g === "clubs" ? "selected" : ""}>${esc(t(`game.${g}`))}</option>`).join("")}</select></div>
+        <select id="c-game" name="game">${CALC_GAMES.map((g) => `<option value="${g}" ${g === "clubs" ? "selected" : ""}>${esc(t(`game.${g}`))}</option>`).join("")}</select></div>
+      <div id="c-game-fields">
       <fieldset class="opt"><legend>${esc(t("calc.cards"))}</legend><div id="c-cards" class="pick-cards"></div><p class="help">${esc(t("calc.cardsHelp"))}</p></fieldset>
       <div class="flags">${["hand", "schneider", "schwarz", "ouvert"].map((f) => `<label><input type="checkbox" name="${f}"> ${esc(t(`ann.${f}`))}</label>`).join("")}
         <label><input type="checkbox" name="kontra"> ${esc(t("act.kontra"))}</label><label><input type="checkbox" name="re"> ${esc(t("act.re"))}</label></div>
       <div class="opt"><label for="c-bid">${esc(t("calc.bid"))}</label><input id="c-bid" name="bid" type="number" min="18" max="264" value="18"></div>
       <div class="opt"><label for="c-points">${esc(t("calc.points"))}</label><input id="c-points" name="points" type="number" min="0" max="120" value="61"></div>
       <div class="opt"><label for="c-tricks">${esc(t("calc.tricks"))}</label><input id="c-tricks" name="tricks" type="number" min="0" max="10" value="5"></div>
+      </div>
+      <fieldset id="c-ramsch-fields" hidden><legend>${esc(t("calc.ramschPlayers"))}</legend>
+        <table class="ramsch-table"><thead><tr><th></th><th scope="col">${esc(t("calc.ramschPoints"))}</th><th scope="col">${esc(t("calc.ramschTricks"))}</th></tr></thead>
+        <tbody>${ramschRows}</tbody></table>
+        <p class="help">${esc(t("calc.ramschHelp"))}</p></fieldset>
+      <div class="flags"><label><input type="checkbox" name="bock"> ${esc(t("calc.bock"))}</label></div>
       <div class="opt"><label for="c-players">${esc(t("calc.players"))}</label><select id="c-players" name="players"><option>3</option><option>4</option></select></div>
       <button class="primary" type="submit" data-testid="calc-go">${esc(t("calc.go"))}</button>
     </form>
@@ -873,8 +1308,11 @@ function calculatorPage() {
   const picked = new Set(["CJ", "SJ"]);
   const drawPicker = () => {
     const game = document.getElementById("c-game").value;
+    const ramsch = game === "ramsch";
+    document.getElementById("c-game-fields").hidden = ramsch;
+    document.getElementById("c-ramsch-fields").hidden = !ramsch;
     const suit = { clubs: "C", spades: "S", hearts: "H", diamonds: "D" }[game];
-    const trumps = game === "null" ? [] : [...jacks, ...(suit ? ["A", "T", "K", "Q", "9", "8", "7"].map((r) => suit + r) : [])];
+    const trumps = game === "null" || ramsch ? [] : [...jacks, ...(suit ? ["A", "T", "K", "Q", "9", "8", "7"].map((r) => suit + r) : [])];
     document.getElementById("c-cards").innerHTML = trumps.map((c) => cardHtml(c, { action: "pickcard", selected: picked.has(c), cls: "playable" })).join("");
   };
   drawPicker();
@@ -889,20 +1327,57 @@ function calculatorPage() {
   document.getElementById("calc-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const f = new FormData(e.target);
-    const body = {
-      game: f.get("game"), hand: !!f.get("hand"), schneider_announced: !!f.get("schneider"),
-      schwarz_announced: !!f.get("schwarz"), ouvert: !!f.get("ouvert"), kontra: !!f.get("kontra"), re: !!f.get("re"),
-      bid: Number(f.get("bid")), points: Number(f.get("points")), tricks: Number(f.get("tricks")), players: Number(f.get("players")),
-    };
-    if (body.game !== "null") body.cards = [...picked].join(" ");
+    let body;
+    if (f.get("game") === "ramsch") {
+      const tricks = RAMSCH_NAMES.map((_, i) => f.get(`rt${i}`));
+      body = { game: "ramsch", points: RAMSCH_NAMES.map((_, i) => Number(f.get(`rp${i}`))), bock: !!f.get("bock"), players: Number(f.get("players")) };
+      if (tricks.some((x) => x !== "")) body.tricks = tricks.map(Number); // all three, or none (R9.1)
+    } else {
+      body = {
+        game: f.get("game"), hand: !!f.get("hand"), schneider_announced: !!f.get("schneider"),
+        schwarz_announced: !!f.get("schwarz"), ouvert: !!f.get("ouvert"), kontra: !!f.get("kontra"), re: !!f.get("re"),
+        bock: !!f.get("bock"), bid: Number(f.get("bid")), points: Number(f.get("points")), tricks: Number(f.get("tricks")), players: Number(f.get("players")),
+      };
+      if (body.game !== "null") body.cards = [...picked].join(" ");
+    }
     const res = await fetch("/api/value", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const d = await res.json();
     const out = document.getElementById("calc-out");
-    if (!res.ok) { out.textContent = errorText(d.error?.code || "BAD_REQUEST"); return; }
+    if (!res.ok) { out.innerHTML = `<p data-testid="calc-error">${esc(errorText(d.error?.code || "BAD_REQUEST"))}</p>`; return; }
+    if (d.game === "ramsch") {
+      const entries = d.entries.map((n, i) => `${RAMSCH_NAMES[i]} ${fmt(n)}`).join(", ");
+      out.innerHTML = `<p data-testid="calc-explanation">${esc(t("calc.ramschResult", { explanation: explainRamsch(d) }))}</p>
+        <p data-testid="calc-entries">${esc(t("calc.ramschEntries", { entries }))}</p>`;
+      return;
+    }
     const sf = d.seeger_fabian;
     out.innerHTML = `<p data-testid="calc-explanation">${esc(t("result.explanation", { explanation: explain(d.parts, d.words) }))}</p>
       <p>${esc(d.won ? t("calc.won", { plain: fmt(d.score), sf: fmt(sf.declarer) }) : t("calc.lost", { plain: fmt(d.score), sf: fmt(sf.declarer), others: fmt(sf.others[0]) }))}</p>`;
   });
+}
+
+// A Ramsch reckoning in the page's language, from the structured answer
+// (R9.1): "most card points: A with 72; Jungfrau (C took no trick) x 2: loses 144".
+function explainRamsch(d) {
+  const names = (list) => {
+    const w = list.map((i) => RAMSCH_NAMES[i]);
+    return w.length === 1 ? w[0] : `${w.slice(0, -1).join(", ")} ${t("ramsch.and")} ${w[w.length - 1]}`;
+  };
+  const mods = [];
+  if (d.jungfrau.length) mods.push(t("ramsch.jungfrau", { who: names(d.jungfrau) }));
+  if (d.bock) mods.push(t("ramsch.bock"));
+  let head, tail;
+  if (d.durchmarsch !== null) {
+    head = t("ramsch.durchmarsch", { who: RAMSCH_NAMES[d.durchmarsch] });
+    tail = t("ramsch.wins", { n: d.entries[d.durchmarsch] });
+  } else {
+    head = t("ramsch.most", { who: names(d.losers), top: d.points[d.losers[0]] });
+    const n = -d.entries[d.losers[0]];
+    tail = t(d.losers.length === 1 ? "ramsch.loses" : "ramsch.eachLoses", { n });
+  }
+  let text = [head, ...mods].join("; ") + (mods.length ? ": " : ", ") + tail;
+  if (d.players === 4) text += ` (${t("ramsch.dealer")})`;
+  return text;
 }
 
 // The value explanation in the page's language from the server's reckoning

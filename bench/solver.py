@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Open-card solver speed: the compiled core against the pure-Python one, same positions.
+
+    .venv/bin/python bench/solver.py --positions 200 --python-positions 6 [--cpu]
+
+Positions: random deals bid, picked up, discarded and announced by the
+`heuristic` player (so the discard and the contract are real ones), suit and
+Grand games only, taken before trick 1. For each position and core it times
+``reaches(pos, 61)`` and ``best_points(pos)`` from an empty transposition
+table (each measurement starts with ``clear()``). The pure-Python core runs on
+the first ``--python-positions`` of the same positions. Prints medians, p95 and
+the ratios python / c.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from skat.engine import Deal, GameType, Phase
+from skat.players import make_player
+from skat.players.solver import Position
+from skat.players.solver import python as pysolver
+from skat.players.solver.api import Api, make_api
+from skat.players.solver.position import card_orders
+
+
+def positions(n: int, seed: int) -> list[Position]:
+    """``n`` positions before trick 1 of suit and Grand games chosen by `heuristic`."""
+    rng = random.Random(seed)
+    out: list[Position] = []
+    while len(out) < n:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = Deal(deck)
+        players = [make_player("heuristic", random.Random(rng.random())) for _ in range(3)]
+        while not deal.is_terminal() and deal.phase is not Phase.PLAY:
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(players[seat].choose(deal.view(seat)), seat)
+        c = deal.contract
+        if deal.phase is Phase.PLAY and c is not None and c.game not in (GameType.NULL,):
+            out.append(Position.from_deal(deal))
+    return out
+
+
+def _time(fn: Callable[[], object], clear: Callable[[], None]) -> float:
+    clear()
+    t = CLOCK()
+    fn()
+    return CLOCK() - t
+
+
+#: Wall clock by default; ``--cpu`` takes the thread's CPU time, which other
+#: processes on a shared machine disturb far less.
+CLOCK: Callable[[], float] = time.perf_counter
+
+
+def measure(api: Api, clear: Callable[[], None], pos: list[Position]) -> dict[str, list[float]]:
+    reach = [_time(lambda p=p: api.reaches(p, 61), clear) for p in pos]  # type: ignore[misc]
+    exact = [_time(lambda p=p: api.best_points(p), clear) for p in pos]  # type: ignore[misc]
+    return {"reaches(61)": reach, "best_points": exact}
+
+
+def p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(0.95 * len(s)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--positions", type=int, default=200)
+    ap.add_argument("--python-positions", type=int, default=6)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cpu", action="store_true", help="measure thread CPU time, not wall time")
+    args = ap.parse_args()
+    if args.cpu:
+        global CLOCK
+        CLOCK = time.thread_time
+    pos = positions(args.positions, args.seed)
+    from skat.players.solver import _csolver
+
+    _csolver.init(card_orders())
+    c_api = make_api(_csolver.test, _csolver.exact)
+    py_api = make_api(pysolver.test, pysolver.exact)
+    c = measure(c_api, _csolver.clear, pos)
+    games = {g: sum(1 for p in pos if p.game == g) for g in GameType}
+    print(f"{len(pos)} positions ({', '.join(f'{g}: {n}' for g, n in games.items() if n)})")
+    for q, xs in c.items():
+        print(
+            f"C      {q:12} median {statistics.median(xs) * 1e3:8.2f} ms"
+            f"  p95 {p95(xs) * 1e3:8.2f} ms  max {max(xs) * 1e3:8.2f} ms",
+            flush=True,
+        )
+    k = args.python_positions
+    py = measure(py_api, pysolver.clear, pos[:k]) if k else {}
+    for q, ys in py.items():
+        same = c[q][: len(ys)]
+        ratio = statistics.median(ys) / statistics.median(same)
+        print(
+            f"python {q:12} median {statistics.median(ys) * 1e3:8.2f} ms"
+            f"  max {max(ys) * 1e3:8.2f} ms"
+            f"  (C on the same {len(ys)}: median {statistics.median(same) * 1e3:.2f} ms;"
+            f" ratio {ratio:.0f}x)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+"""\"Could I have won?\": the open-card analysis of a played game (issue 9, point 4).
+
+For a game that reached trick play (suit, Grand, Null), with all cards open:
+
+- per trick from 1 (the dealt hands after the discard) to the last trick
+  played, the declarer's best final card points (suit and Grand, skat
+  included) or whether the Null declarer could still win, when everyone plays
+  perfectly from the start of that trick;
+- the turning card: the first card actually played that changed the
+  open-card outcome, who played it (table seat), in which trick, and a card
+  that would have kept the outcome.
+
+The outcome is the contract's card condition: 61 card points, 90 with
+Schneider announced, every trick with Schwarz announced (and Ouvert), no
+trick in Null. Whether the game value covers the bid (R7) is not part of it:
+the cards cannot change the value, only the Schneider and Schwarz levels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Deal, GameType, Phase, Play
+from ..engine.cards import CARDS
+from ..engine.game import SORT_KEY
+from .solver import Position, best_points, card_values, null_wins, reaches, takes_all
+
+
+@dataclass
+class TurningCard:
+    seat: int
+    trick: int
+    card: str
+    better: str
+    kept_win: bool  # the declarer was winning before the card (not part of the JSON form)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "trick": self.trick, "card": self.card, "better": self.better}
+
+
+@dataclass
+class GameAnalysis:
+    """The open-card analysis of one game (``skipped`` says why there is none)."""
+
+    id: str | None
+    skipped: str | None = None
+    contract: str | None = None
+    declarer_seat: int | None = None
+    declarer_points: int | None = None  # what the declarer actually made
+    won: bool | None = None  # the actual result (the value and the bid included)
+    can_win: bool | None = None  # open-card verdict of the dealt hands after the discard
+    positions: list[dict[str, Any]] = field(default_factory=list)
+    turning_card: TurningCard | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.skipped is not None:
+            return {"id": self.id, "skipped": self.skipped}
+        return {
+            "id": self.id,
+            "contract": self.contract,
+            "declarer_seat": self.declarer_seat,
+            "declarer_points": self.declarer_points,
+            "won": self.won,
+            "declarer_can_win": self.can_win,
+            "positions": self.positions,
+            "turning_card": None if self.turning_card is None else self.turning_card.to_dict(),
+        }
+
+    def describe(self) -> str:
+        """One or two readable lines."""
+        head = f"{self.id or 'game'}:"
+        if self.skipped is not None:
+            return f"{head} not analysed ({self.skipped})"
+        head += f" {self.contract} by seat {self.declarer_seat}"
+        first = self.positions[0] if self.positions else {}
+        if "best_declarer_points" in first:
+            best = first["best_declarer_points"]
+            verdict = f"the declarer could have made {best} with perfect play"
+            verdict += f" (made {self.declarer_points}"
+        else:
+            can = "could" if first.get("declarer_can_win") else "could not"
+            verdict = f"the declarer {can} have won the Null with perfect play (made"
+            verdict += f" {'no trick' if self.won else 'a trick'}"
+        verdict += f", {'won' if self.won else 'lost'})"
+        t = self.turning_card
+        if t is None:
+            turn = "no card turned the open-card outcome"
+        else:
+            kept = "the win" if t.kept_win else "the defenders' win"
+            turn = (
+                f"trick {t.trick}: seat {t.seat} played {t.card}, {t.better} would have kept {kept}"
+            )
+        return f"{head}: {verdict}; {turn}"
+
+
+def _target(deal: Deal) -> tuple[str, int]:
+    c = deal.contract
+    assert c is not None
+    if c.game == GameType.NULL:
+        return "null", 0
+    c = c.normalised()
+    if c.schwarz:
+        return "schwarz", 0
+    return "points", 90 if c.schneider else 61
+
+
+def _outcome(pos: Position, target: tuple[str, int]) -> bool:
+    kind, points = target
+    if kind == "null":
+        return null_wins(pos)
+    if kind == "schwarz":
+        return takes_all(pos)
+    return reaches(pos, points)
+
+
+def _start(deal: Deal) -> tuple[Deal, int]:
+    """A fresh replay of ``deal`` up to its play phase; the index of the next action."""
+    fresh = Deal(
+        deal.deck,
+        rules=deal.rules,
+        dealer=deal.dealer,
+        ramsch=deal.forced_ramsch,
+        bock_factor=deal.bock_factor,
+    )
+    history = deal.history
+    i = 0
+    while i < len(history) and fresh.phase not in (Phase.PLAY, Phase.KONTRA):
+        seat, action = history[i]
+        fresh.apply(action, seat)
+        i += 1
+    return fresh, i
+
+
+def analyse_deal(deal: Deal, rid: str | None = None) -> GameAnalysis:
+    """The open-card analysis of a finished (or abandoned) deal."""
+    r = deal.result
+    if r is None:
+        return GameAnalysis(rid, skipped="the deal is not over")
+    if r.kind == "passed":
+        return GameAnalysis(rid, skipped="passed: thrown in")
+    if r.kind == "ramsch":
+        return GameAnalysis(rid, skipped="Ramsch: no declarer")
+    if r.kind != "game" or deal.contract is None:
+        return GameAnalysis(rid, skipped="abandoned before trick play")
+    fresh, i = _start(deal)
+    if fresh.phase not in (Phase.PLAY, Phase.KONTRA):
+        return GameAnalysis(rid, skipped="abandoned before trick play")
+    contract = deal.contract
+    target = _target(deal)
+    null = contract.game == GameType.NULL
+    out = GameAnalysis(
+        rid,
+        contract=contract.describe(),
+        declarer_seat=r.declarer_seat,
+        declarer_points=r.declarer_points,
+        won=r.won,
+    )
+    pos = Position.from_deal(fresh)
+    plays = [(s, a.card) for s, a in deal.history[i:] if isinstance(a, Play)]
+    before = _outcome(pos, target)
+    out.can_win = before
+    for n, (seat, card) in enumerate(plays):
+        if not pos.trick:  # the start of a trick
+            out.positions.append(_position(pos, len(out.positions) + 1, null))
+        after_pos = pos.play(int(card))
+        after = _outcome(after_pos, target)
+        if after != before and out.turning_card is None:
+            better = _better(pos, target, before, null)
+            out.turning_card = TurningCard(seat, n // 3 + 1, str(card), better, before)
+        pos, before = after_pos, after
+    if not out.positions:
+        out.positions.append(_position(pos, 1, null))
+    return out
+
+
+def _position(pos: Position, trick: int, null: bool) -> dict[str, Any]:
+    if null:
+        return {"trick": trick, "declarer_can_win": null_wins(pos)}
+    return {"trick": trick, "best_declarer_points": best_points(pos)}
+
+
+def _better(pos: Position, target: tuple[str, int], keep: bool, null: bool) -> str:
+    """A card of the mover that keeps the outcome ``keep``: the best one by card points."""
+    key = SORT_KEY[pos.game]
+    cards = sorted(pos.legal_cards(), key=lambda c: key[c])
+    if target[0] == "points" and not null:
+        values = card_values(pos)
+        mine = pos.to_move == pos.declarer
+        cards.sort(key=lambda c: -values[c] if mine else values[c])
+    for c in cards:
+        if _outcome(pos.play(c), target) == keep:
+            return str(CARDS[c])
+    raise AssertionError("the outcome changed although no card can change it")  # pragma: no cover

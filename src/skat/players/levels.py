@@ -1,0 +1,74 @@
+"""Strength levels offered to people (issue 9): a level names a registered
+player. "beginner" plays any legal card (`random`), "casual" plays like a
+normal club player (`heuristic`, fast), "strong" searches (`search`,
+Perfect Information Monte Carlo over the open-card solver, within a time
+budget). The server, the terminal game and
+`skat selfplay` take a level or a player name."""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Action, View
+from .base import make_player, player_names
+
+LEVELS: dict[str, str] = {"beginner": "random", "casual": "heuristic", "strong": "search"}
+DEFAULT_LEVEL = "casual"
+
+
+def player_for(level_or_name: str) -> str:
+    """The registered player of a level (a player's own name passes through);
+    raises `ValueError` for anything else."""
+    name = LEVELS.get(level_or_name, level_or_name)
+    if name not in player_names():
+        raise ValueError(
+            f"no player named {level_or_name!r}; levels: {', '.join(LEVELS)}; "
+            f"players: {', '.join(player_names())}"
+        )
+    return name
+
+
+def level_of(name: str | None) -> str | None:
+    """The level a registered player stands for, if any."""
+    for level, player in LEVELS.items():
+        if player == name:
+            return level
+    return None
+
+
+def choose_within(name: str, view: View, seed: int, budget: float | None) -> str:
+    """One decision by a fresh player ``name`` (for a worker process: the
+    arguments and the answer pickle). A player with a ``time_budget`` is
+    given ``budget`` seconds. Returns the action's text."""
+    player = make_player(name, random.Random(seed))
+    if budget is not None and hasattr(player, "time_budget"):
+        player.time_budget = budget
+    return str(player.choose(view))
+
+
+def fallback(view: View) -> Action:
+    """What a computer player that failed or ran out of time does instead:
+    `heuristic`'s choice, never merely the first legal action."""
+    return make_player("heuristic", random.Random(0)).choose(view)
+
+
+def offturn_within(name: str, view: View, seed: int) -> str | None:
+    """An off-turn decision (Kontra, R9.3) by a fresh player ``name``: the
+    action's text or None to decline (players without ``offturn`` decline)."""
+    player = make_player(name, random.Random(seed))
+    ask = getattr(player, "offturn", None)
+    if ask is None:
+        return None
+    action = ask(view)
+    return None if action is None else str(action)
+
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "choose_within",
+    "fallback",
+    "level_of",
+    "offturn_within",
+    "player_for",
+]

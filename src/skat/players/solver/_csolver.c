@@ -1,0 +1,600 @@
+/* The compiled core of the open-card solver (skat.players.solver._csolver).
+ *
+ * The same search as python.py: fail-soft alpha-beta over single card plays,
+ * a transposition table at trick starts with lower and upper bounds of the
+ * future score and the best lead, equivalent cards merged, move ordering,
+ * zero-window tests and MTD(f) for the exact value. See docs/players.md.
+ *
+ * Cards are renumbered per game type so that each effective suit (trumps
+ * first) is a run of bits with its strongest card lowest: following suit is
+ * one AND, "is there a remaining card between these two" is one mask, and a
+ * card beats another of its suit when its index is smaller.
+ *
+ * Every search runs with the GIL released. The transposition table belongs
+ * to the calling thread (a pthread key), so threads never share one; it stays
+ * valid across calls with the same game type, declarer and mode.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { POINTS_MODE = 0, ALL_MODE = 1, NULL_MODE = 2 };
+#define NGAMES 6
+#define NULL_GAME 5
+#ifndef TT_BITS
+#define TT_BITS 20
+#endif
+#define TT_SIZE (1u << TT_BITS)
+#define MAX_GEN 63
+
+static const uint8_t RANK_POINTS[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+
+typedef struct {
+    uint8_t to_idx[32];     /* card -> index */
+    uint8_t group[32];      /* index -> effective suit group (0 = trumps when there are any) */
+    uint32_t group_mask[5]; /* indices of each group */
+    uint8_t pts[32];        /* card points by index */
+    uint32_t pmask[5];      /* indices worth 11, 10, 4, 3, 2 */
+    int trump;              /* the trump group (0) or -1 in Null */
+} Game;
+
+static Game GAMES[NGAMES];
+static int initialised = 0;
+
+typedef struct {
+    uint32_t h0, h1, h2;
+    uint8_t meta; /* leader | generation << 2; 0 = empty */
+    uint8_t lo, hi, best;
+} Entry;
+
+typedef struct {
+    Entry *e;
+    int gen, game, decl, mode;
+} Table;
+
+typedef struct {
+    const Game *G;
+    Table *tt;
+    uint32_t h[3];
+    int trick[3];
+    int nt;
+    int decl, mode;
+} Search;
+
+/* Statistics of the calling thread's last call (for the benchmark). */
+static __thread long stat_nodes, stat_passes;
+
+static pthread_key_t tt_key;
+static pthread_once_t tt_once = PTHREAD_ONCE_INIT;
+
+static void tt_free(void *p) {
+    Table *t = (Table *)p;
+    if (t) {
+        free(t->e);
+        free(t);
+    }
+}
+
+static void tt_make_key(void) { pthread_key_create(&tt_key, tt_free); }
+
+/* The calling thread's table, set up for this context; NULL if out of memory. */
+static Table *tt_get(int game, int decl, int mode) {
+    pthread_once(&tt_once, tt_make_key);
+    Table *t = (Table *)pthread_getspecific(tt_key);
+    if (!t) {
+        t = (Table *)calloc(1, sizeof(Table));
+        if (!t) return NULL;
+        t->e = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        if (!t->e) {
+            free(t);
+            return NULL;
+        }
+        t->gen = 1;
+        t->game = game;
+        t->decl = decl;
+        t->mode = mode;
+        pthread_setspecific(tt_key, t);
+        return t;
+    }
+    if (t->game != game || t->decl != decl || t->mode != mode) {
+        t->game = game;
+        t->decl = decl;
+        t->mode = mode;
+        if (++t->gen > MAX_GEN) {
+            memset(t->e, 0, TT_SIZE * sizeof(Entry));
+            t->gen = 1;
+        }
+    }
+    return t;
+}
+
+static void tt_clear(void) {
+    pthread_once(&tt_once, tt_make_key);
+    Table *t = (Table *)pthread_getspecific(tt_key);
+    if (t) {
+        memset(t->e, 0, TT_SIZE * sizeof(Entry));
+        t->gen = 1;
+        t->game = -1;
+    }
+}
+
+static inline uint32_t slot_of(uint32_t h0, uint32_t h1, uint32_t h2, int leader) {
+    uint64_t k = (uint64_t)h0 * 0x9E3779B97F4A7C15ULL;
+    k ^= (((uint64_t)h1 << 32) | h2) * 0xC2B2AE3D27D4EB4FULL;
+    k ^= (uint64_t)leader * 0x165667B19E3779F9ULL;
+    k ^= k >> 31;
+    return (uint32_t)(k >> (64 - TT_BITS)) & ~1u; /* two entries per bucket */
+}
+
+static inline int popc(uint32_t m) { return __builtin_popcount(m); }
+static inline int lowest(uint32_t m) { return __builtin_ctz(m); }
+static inline int highest(uint32_t m) { return 31 - __builtin_clz(m); }
+
+static inline int mask_points(const Game *G, uint32_t m) {
+    return 11 * popc(m & G->pmask[0]) + 10 * popc(m & G->pmask[1]) + 4 * popc(m & G->pmask[2]) +
+           3 * popc(m & G->pmask[3]) + 2 * popc(m & G->pmask[4]);
+}
+
+/* Does card x beat the card ``best`` that is winning the trick so far? */
+static inline int beats(const Game *G, int x, int best) {
+    int gx = G->group[x], gb = G->group[best];
+    if (gx == gb) return x < best;
+    return gx == G->trump;
+}
+
+/* Position (offset from the leader 0..2) that wins the trick a, b, c. */
+static inline int winner_offset(const Game *G, int a, int b, int c) {
+    int w = 0, best = a;
+    if (beats(G, b, best)) {
+        w = 1;
+        best = b;
+    }
+    if (beats(G, c, best)) w = 2;
+    return w;
+}
+
+static inline int trick_score(const Search *s, int w, int a, int b, int c) {
+    if (s->mode == POINTS_MODE)
+        return w == s->decl ? s->G->pts[a] + s->G->pts[b] + s->G->pts[c] : 0;
+    if (s->mode == NULL_MODE) return w != s->decl;
+    return w == s->decl;
+}
+
+static int future_max(const Search *s) {
+    uint32_t rest = s->h[0] | s->h[1] | s->h[2];
+    if (s->mode == POINTS_MODE) {
+        int p = mask_points(s->G, rest);
+        for (int i = 0; i < s->nt; i++) p += s->G->pts[s->trick[i]];
+        return p;
+    }
+    return (popc(rest) + s->nt) / 3;
+}
+
+/* Legal cards of p with equivalent cards merged, best first (move ordering). */
+static int gen_moves(const Search *s, int p, int *out) {
+    const Game *G = s->G;
+    uint32_t own = s->h[p], hand = own;
+    uint32_t rest = s->h[0] | s->h[1] | s->h[2];
+    int nt = s->nt;
+    for (int i = 0; i < nt; i++) rest |= 1u << s->trick[i];
+    if (nt) {
+        uint32_t f = hand & G->group_mask[G->group[s->trick[0]]];
+        if (f) hand = f;
+    }
+    int n = 0;
+    int score[10];
+    int by_points = s->mode == POINTS_MODE;
+    int declarer = p == s->decl;
+    int best = -1, wpos = -1;
+    if (nt) {
+        best = s->trick[0];
+        wpos = 0;
+        if (nt == 2 && beats(G, s->trick[1], best)) {
+            best = s->trick[1];
+            wpos = 1;
+        }
+    }
+    /* Does the side of p win the trick so far? */
+    int lead_pos = (p + 3 - nt) % 3;
+    int friend_wins = 0;
+    if (nt) {
+        int wp = (lead_pos + wpos) % 3;
+        friend_wins = (wp == s->decl) == declarer;
+    }
+    for (uint32_t m = hand; m; m &= m - 1) {
+        int c = lowest(m);
+        int g = G->group[c];
+        uint32_t above = rest & G->group_mask[g] & ((1u << c) - 1);
+        if (above) {
+            int u = highest(above);
+            if ((own >> u & 1) && (!by_points || G->pts[u] == G->pts[c])) continue;
+        }
+        int pts = G->pts[c], sc;
+        if (s->mode == NULL_MODE) {
+            if (!nt) {
+                sc = c; /* lead low cards */
+            } else if (declarer) {
+                sc = beats(G, c, best) ? 50 - c : 100 - c; /* stay under with the highest */
+            } else {
+                sc = beats(G, c, best) ? c : 100 - c;
+            }
+        } else if (!nt) {
+            int o1 = (p + 1) % 3, o2 = (p + 2) % 3;
+            uint32_t gm = G->group_mask[g];
+            if (!above) {
+                sc = 200 + pts; /* a master: it takes the trick */
+                if (g != G->trump) {
+                    /* ... unless an opponent is void there and can trump it */
+                    uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0;
+                    for (int k = 0; k < 2; k++) {
+                        int q = k ? o2 : o1;
+                        if ((q == s->decl) == declarer) continue;
+                        if (!(s->h[q] & gm) && (s->h[q] & tm)) sc = 60 + pts;
+                    }
+                }
+            } else if (declarer && g == G->trump) {
+                sc = 100 + (32 - c);
+                if (!((s->h[o1] | s->h[o2]) & gm)) sc = 40 - pts; /* no trumps left to draw */
+            } else {
+                sc = 50 - pts;
+                if (!declarer) /* lead low to the partner's master */ {
+                    int partner = o1 == s->decl ? o2 : o1;
+                    uint32_t top = rest & gm;
+                    if (top && (s->h[partner] >> lowest(top) & 1)) sc = 150 - pts;
+                }
+            }
+        } else if (friend_wins) {
+            int b = beats(G, c, best);
+            sc = b ? 40 - pts : 100 + pts; /* smear points on a partner's trick */
+        } else if (beats(G, c, best)) {
+            sc = 150 + pts + (nt == 2) * 50; /* take the trick, with the most points */
+        } else {
+            sc = 100 - pts;
+        }
+        int i = n++;
+        while (i > 0 && score[i - 1] < sc) {
+            score[i] = score[i - 1];
+            out[i] = out[i - 1];
+            i--;
+        }
+        score[i] = sc;
+        out[i] = c;
+    }
+    return n;
+}
+
+static int start(Search *s, int leader, int alpha, int beta);
+
+static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
+    int moves[10];
+    int nt = s->nt;
+    stat_nodes++;
+    int p = (leader + nt) % 3;
+    int n = gen_moves(s, p, moves);
+    if (ttmove >= 0) {
+        for (int i = 1; i < n; i++)
+            if (moves[i] == ttmove) {
+                memmove(moves + 1, moves, (size_t)i * sizeof(int));
+                moves[0] = ttmove;
+                break;
+            }
+    }
+    int maximise = p == s->decl;
+    int best = maximise ? -1 : 1 << 10;
+    int bm = moves[0];
+    for (int i = 0; i < n; i++) {
+        int c = moves[i], v;
+        s->h[p] ^= 1u << c;
+        s->trick[nt] = c;
+        if (nt == 2) {
+            int a = s->trick[0], b = s->trick[1];
+            int w = (leader + winner_offset(s->G, a, b, c)) % 3;
+            int sc = trick_score(s, w, a, b, c);
+            s->nt = 0;
+            v = sc + start(s, w, alpha - sc, beta - sc);
+            s->nt = 2;
+            s->trick[0] = a;
+            s->trick[1] = b;
+        } else {
+            s->nt = nt + 1;
+            v = node(s, leader, alpha, beta, -1, NULL);
+            s->nt = nt;
+        }
+        s->h[p] ^= 1u << c;
+        if (maximise) {
+            if (v > best) {
+                best = v;
+                bm = c;
+                if (best > alpha) {
+                    alpha = best;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else if (v < best) {
+            best = v;
+            bm = c;
+            if (best < beta) {
+                beta = best;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    if (bestmove) *bestmove = bm;
+    return best;
+}
+
+/* A trick start: the last trick directly, else through the table. */
+static int start(Search *s, int leader, int alpha, int beta) {
+    uint32_t h0 = s->h[0], h1 = s->h[1], h2 = s->h[2];
+    uint32_t rest = h0 | h1 | h2;
+    if (!rest) return 0;
+    if (popc(rest) == 3) {
+        int a = lowest(s->h[leader]), b = lowest(s->h[(leader + 1) % 3]),
+            c = lowest(s->h[(leader + 2) % 3]);
+        int w = (leader + winner_offset(s->G, a, b, c)) % 3;
+        return trick_score(s, w, a, b, c);
+    }
+    Table *t = s->tt;
+    uint32_t i = slot_of(h0, h1, h2, leader);
+    uint8_t meta = (uint8_t)(leader | t->gen << 2);
+    Entry *e = NULL;
+    for (int k = 0; k < 2; k++) {
+        Entry *x = &t->e[i + k];
+        if (x->meta == meta && x->h0 == h0 && x->h1 == h1 && x->h2 == h2) {
+            e = x;
+            break;
+        }
+    }
+    int lo, hi, ttmove = -1;
+    if (e) {
+        lo = e->lo;
+        hi = e->hi;
+        ttmove = e->best;
+        if (lo >= beta) return lo;
+        if (hi <= alpha || lo == hi) return hi;
+    } else {
+        lo = 0;
+        s->nt = 0;
+        hi = future_max(s);
+        if (hi <= alpha) return hi;
+        if (beta <= 0) return 0;
+    }
+    int a = alpha > lo ? alpha : lo;
+    int b = beta < hi ? beta : hi;
+    int bm = -1;
+    int v = node(s, leader, a, b, ttmove, &bm);
+    if (v <= a)
+        hi = v;
+    else if (v >= b)
+        lo = v;
+    else
+        lo = hi = v;
+    if (!e) {
+        /* replace a stale entry, else the one with fewer cards left */
+        Entry *x0 = &t->e[i], *x1 = &t->e[i + 1];
+        if ((x0->meta >> 2) != t->gen)
+            e = x0;
+        else if ((x1->meta >> 2) != t->gen)
+            e = x1;
+        else
+            e = popc(x0->h0 | x0->h1 | x0->h2) <= popc(x1->h0 | x1->h1 | x1->h2) ? x0 : x1;
+        e->h0 = h0;
+        e->h1 = h1;
+        e->h2 = h2;
+        e->meta = meta;
+    }
+    e->lo = (uint8_t)lo;
+    e->hi = (uint8_t)hi;
+    e->best = (uint8_t)bm;
+    return v;
+}
+
+static int root(Search *s, int leader, int alpha, int beta) {
+    if (s->nt) return node(s, leader, alpha, beta, -1, NULL);
+    return start(s, leader, alpha, beta);
+}
+
+/* ------------------------------------------------------------ Python glue */
+static uint32_t remap(const Game *G, uint32_t m) {
+    uint32_t out = 0;
+    for (; m; m &= m - 1) out |= 1u << G->to_idx[lowest(m)];
+    return out;
+}
+
+static int parse_position(PyObject *args, Search *s, int *leader, int *extra, int want_extra) {
+    int game, decl, mode = POINTS_MODE, thr = 0;
+    unsigned int h0, h1, h2;
+    PyObject *trick;
+    int ok;
+    if (want_extra)
+        ok = PyArg_ParseTuple(args, "iIIIiiO!ii", &game, &h0, &h1, &h2, &decl, leader,
+                              &PyTuple_Type, &trick, &mode, &thr);
+    else
+        ok = PyArg_ParseTuple(args, "iIIIiiO!", &game, &h0, &h1, &h2, &decl, leader,
+                              &PyTuple_Type, &trick);
+    if (!ok) return 0;
+    if (!initialised) {
+        PyErr_SetString(PyExc_RuntimeError, "_csolver.init() has not been called");
+        return 0;
+    }
+    if (game < 0 || game >= NGAMES || decl < 0 || decl > 2 || *leader < 0 || *leader > 2 ||
+        mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "game, declarer, leader or mode out of range");
+        return 0;
+    }
+    Py_ssize_t nt = PyTuple_GET_SIZE(trick);
+    if (nt > 2) {
+        PyErr_SetString(PyExc_ValueError, "a trick in progress holds at most two cards");
+        return 0;
+    }
+    const Game *G = &GAMES[game];
+    s->G = G;
+    s->h[0] = remap(G, h0);
+    s->h[1] = remap(G, h1);
+    s->h[2] = remap(G, h2);
+    s->nt = (int)nt;
+    for (Py_ssize_t i = 0; i < nt; i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(trick, i));
+        if (c == -1 && PyErr_Occurred()) return 0;
+        if (c < 0 || c > 31) {
+            PyErr_SetString(PyExc_ValueError, "a card is 0..31");
+            return 0;
+        }
+        s->trick[i] = G->to_idx[c];
+    }
+    s->decl = decl;
+    s->mode = mode;
+    if (want_extra) *extra = thr;
+    return 1;
+}
+
+static PyObject *py_test(PyObject *self, PyObject *args) {
+    Search s;
+    int leader, thr, v = 0;
+    if (!parse_position(args, &s, &leader, &thr, 1)) return NULL;
+    int game = (int)(s.G - GAMES), failed = 0;
+    stat_nodes = 0;
+    stat_passes = 1;
+    Py_BEGIN_ALLOW_THREADS;
+    s.tt = tt_get(game, s.decl, s.mode);
+    if (s.tt)
+        v = root(&s, leader, thr - 1, thr);
+    else
+        failed = 1;
+    Py_END_ALLOW_THREADS;
+    if (failed) return PyErr_NoMemory();
+    return PyBool_FromLong(v >= thr);
+}
+
+static PyObject *py_exact(PyObject *self, PyObject *args) {
+    Search s;
+    int leader, lo = 0, hi;
+    if (!parse_position(args, &s, &leader, NULL, 0)) return NULL;
+    s.mode = POINTS_MODE;
+    int game = (int)(s.G - GAMES), failed = 0;
+    hi = future_max(&s);
+    stat_nodes = stat_passes = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    s.tt = tt_get(game, s.decl, POINTS_MODE);
+    if (s.tt) {
+        /* MTD(f), with the step doubled while the passes fail the same way */
+        int guess = hi / 2, dir = 0, step = 1;
+        while (lo < hi) {
+            stat_passes++;
+            int beta = guess == lo ? guess + 1 : guess;
+            int v = root(&s, leader, beta - 1, beta);
+            if (v < beta) {
+                hi = v;
+                step = dir < 0 ? step * 2 : 1;
+                dir = -1;
+                guess = v - step + 1;
+            } else {
+                lo = v;
+                step = dir > 0 ? step * 2 : 1;
+                dir = 1;
+                guess = v + step - 1;
+            }
+            if (guess < lo) guess = lo;
+            if (guess > hi) guess = hi;
+        }
+    } else {
+        failed = 1;
+    }
+    Py_END_ALLOW_THREADS;
+    if (failed) return PyErr_NoMemory();
+    return PyLong_FromLong(lo);
+}
+
+static PyObject *py_clear(PyObject *self, PyObject *noargs) {
+    tt_clear();
+    Py_RETURN_NONE;
+}
+
+static PyObject *py_stats(PyObject *self, PyObject *noargs) {
+    return Py_BuildValue("{s:l,s:l}", "nodes", stat_nodes, "passes", stat_passes);
+}
+
+/* init(orders): per game type 0..5, a sequence of effective suits (trumps
+ * first, when the game has them), each a sequence of cards strongest first. */
+static PyObject *py_init(PyObject *self, PyObject *args) {
+    PyObject *orders;
+    if (!PyArg_ParseTuple(args, "O", &orders)) return NULL;
+    PyObject *seq = PySequence_Fast(orders, "orders must be a sequence");
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != NGAMES) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "one order per game type 0..5");
+        return NULL;
+    }
+    Game games[NGAMES];
+    memset(games, 0, sizeof(games));
+    for (int g = 0; g < NGAMES; g++) {
+        Game *G = &games[g];
+        G->trump = g == NULL_GAME ? -1 : 0;
+        PyObject *groups = PySequence_Fast(PySequence_Fast_GET_ITEM(seq, g), "groups");
+        if (!groups) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        Py_ssize_t ng = PySequence_Fast_GET_SIZE(groups);
+        int idx = 0, bad = ng > 5;
+        uint32_t seen = 0;
+        for (Py_ssize_t k = 0; k < ng && !bad; k++) {
+            PyObject *cards = PySequence_Fast(PySequence_Fast_GET_ITEM(groups, k), "cards");
+            if (!cards) {
+                Py_DECREF(groups);
+                Py_DECREF(seq);
+                return NULL;
+            }
+            for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(cards); j++) {
+                long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(cards, j));
+                if (c < 0 || c > 31 || (seen >> c & 1) || idx >= 32) {
+                    bad = 1;
+                    break;
+                }
+                seen |= 1u << c;
+                G->to_idx[c] = (uint8_t)idx;
+                G->group[idx] = (uint8_t)k;
+                G->group_mask[k] |= 1u << idx;
+                G->pts[idx] = RANK_POINTS[c & 7];
+                idx++;
+            }
+            Py_DECREF(cards);
+        }
+        Py_DECREF(groups);
+        if (bad || idx != 32) {
+            Py_DECREF(seq);
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "each order must hold the 32 cards once");
+            return NULL;
+        }
+        static const int values[5] = {11, 10, 4, 3, 2};
+        for (int i = 0; i < 32; i++)
+            for (int v = 0; v < 5; v++)
+                if (G->pts[i] == values[v]) G->pmask[v] |= 1u << i;
+    }
+    Py_DECREF(seq);
+    memcpy(GAMES, games, sizeof(games));
+    initialised = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"init", py_init, METH_VARARGS, "init(orders): the card order of each game type"},
+    {"test", py_test, METH_VARARGS,
+     "test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool"},
+    {"exact", py_exact, METH_VARARGS,
+     "exact(game, h0, h1, h2, declarer, leader, trick) -> future declarer card points"},
+    {"stats", py_stats, METH_NOARGS, "stats(): nodes and zero-window passes of the last call"},
+    {"clear", py_clear, METH_NOARGS, "clear(): empty this thread's transposition table"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_csolver", "Compiled core of the open-card Skat solver.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__csolver(void) { return PyModule_Create(&module); }

@@ -1,0 +1,89 @@
+"""The public questions, asked of either core (compiled or pure Python).
+
+A core answers two primitive questions about the future of a position, from
+the trick in progress to the last trick, as a sum of per-trick scores (see
+the modes in `position`): ``test(..., mode, threshold)`` is the zero-window
+search "does the declarer score at least ``threshold``", and ``exact`` is the
+exact card-point value (MTD(f) over zero-window searches).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from ...engine import GameType
+from ...engine.cards import mask_points
+from .position import ALL_MODE, NULL_MODE, POINTS_MODE, Position
+
+# test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool
+TestFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, int], bool]
+# exact(game, h0, h1, h2, declarer, leader, trick) -> future declarer card points
+ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...]], int]
+
+
+class Api(NamedTuple):
+    best_points: Callable[[Position], int]
+    reaches: Callable[[Position, int], bool]
+    takes_all: Callable[[Position], bool]
+    null_wins: Callable[[Position], bool]
+    card_values: Callable[[Position], dict[int, int]]
+
+
+def _left_points(pos: Position) -> int:
+    h0, h1, h2 = pos.hands
+    return mask_points(h0 | h1 | h2) + sum(mask_points(1 << c) for c in pos.trick)
+
+
+def make_api(test: TestFn, exact: ExactFn) -> Api:
+    """The five public functions on top of a core's ``test`` and ``exact``."""
+
+    def _args(pos: Position) -> tuple[int, int, int, int, int, int, tuple[int, ...]]:
+        h0, h1, h2 = pos.hands
+        return (int(pos.game), h0, h1, h2, pos.declarer, pos.leader, pos.trick)
+
+    def _not_null(pos: Position, what: str) -> None:
+        if pos.game == GameType.NULL:
+            raise ValueError(f"{what} is a question for suit and Grand games, not Null")
+
+    def best_points(pos: Position) -> int:
+        """The declarer's final card points (skat included) with perfect play from here."""
+        _not_null(pos, "best_points")
+        if pos.tricks_left == 0:
+            return pos.declarer_points
+        return pos.declarer_points + exact(*_args(pos))
+
+    def reaches(pos: Position, points: int) -> bool:
+        """Whether the declarer ends with at least ``points`` card points (61, 90, 31)."""
+        _not_null(pos, "reaches")
+        need = points - pos.declarer_points
+        if need <= 0:
+            return True
+        if need > _left_points(pos):
+            return False
+        return test(*_args(pos), POINTS_MODE, need)
+
+    def takes_all(pos: Position) -> bool:
+        """Whether the declarer has taken and can take every trick (Schwarz)."""
+        _not_null(pos, "takes_all")
+        if pos.defender_tricks:
+            return False
+        n = pos.tricks_left
+        return n == 0 or test(*_args(pos), ALL_MODE, n)
+
+    def null_wins(pos: Position) -> bool:
+        """Null: whether the declarer has avoided and can avoid every trick."""
+        if pos.game != GameType.NULL:
+            raise ValueError("null_wins is a question for Null games")
+        if pos.declarer_tricks:
+            return False
+        n = pos.tricks_left
+        return n == 0 or test(*_args(pos), NULL_MODE, n)
+
+    def card_values(pos: Position) -> dict[int, int]:
+        """Each legal card of `to_move` -> best_points after it (Null: 1 win, 0 loss)."""
+        if pos.game == GameType.NULL:
+            return {c: int(null_wins(pos.play(c))) for c in pos.legal_cards()}
+        return {c: best_points(pos.play(c)) for c in pos.legal_cards()}
+
+    return Api(best_points, reaches, takes_all, null_wins, card_values)

@@ -1,0 +1,299 @@
+"""The pure-Python core of the open-card solver: the same search as the C core, slower.
+
+Alpha-beta (fail-soft) over single card plays, a transposition table at
+trick starts holding lower and upper bounds of the future score, equivalent
+cards merged, MTD(f) for the exact value. The compiled core
+(`_csolver.c`) follows this file line for line in spirit; the test suite
+checks that both give the same answers.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from ...engine.cards import POINTS
+from ...engine.game import EFFECTIVE, FOLLOW, SUIT_OF, TRICK_KEY, GameType
+from .api import make_api
+from .position import NULL_MODE, POINTS_MODE
+
+__all__ = ["best_points", "card_values", "clear", "null_wins", "reaches", "takes_all"]
+
+
+def _higher(g: int) -> tuple[tuple[int, ...], ...]:
+    """Per card: the stronger cards of its effective suit, nearest first."""
+    eff = EFFECTIVE[g]
+    out = []
+    for c in range(32):
+        keys = TRICK_KEY[g][eff[c]]
+        up = [u for u in range(32) if eff[u] == eff[c] and keys[u] > keys[c]]
+        out.append(tuple(sorted(up, key=lambda u: keys[u])))
+    return tuple(out)
+
+
+_HIGHER = tuple(_higher(g) for g in range(int(GameType.NULL) + 1))
+#: Per game type and effective suit: its cards, strongest first.
+_TOP = tuple(
+    tuple(
+        tuple(
+            sorted((c for c in range(32) if EFFECTIVE[g][c] == e), key=TRICK_KEY[g][e].__getitem__)
+        )[::-1]
+        for e in range(5)
+    )
+    for g in range(int(GameType.NULL) + 1)
+)
+_NEXT = (1, 2, 0)
+_TT_LIMIT = 1 << 20
+
+
+class _Search:
+    """One search context: a game, a declarer and a mode (the table stays valid across calls)."""
+
+    def __init__(self, game: int, declarer: int, mode: int) -> None:
+        self.game = game
+        self.declarer = declarer
+        self.mode = mode
+        self.tt: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+        self.hands = [0, 0, 0]
+        self.trick: list[int] = []
+        self.best_move = -1
+
+    def _future_max(self) -> int:
+        h = self.hands
+        if self.mode == POINTS_MODE:
+            rest = h[0] | h[1] | h[2]
+            return sum(POINTS[c] for c in range(32) if rest >> c & 1) + sum(
+                POINTS[c] for c in self.trick
+            )
+        return ((h[0] | h[1] | h[2]).bit_count() + len(self.trick)) // 3
+
+    def root(self, leader: int, alpha: int, beta: int) -> int:
+        if self.trick:
+            return self._node(leader, alpha, beta)
+        return self._start(leader, alpha, beta)
+
+    def _start(self, leader: int, alpha: int, beta: int) -> int:
+        """A trick start: look up and store bounds."""
+        h = self.hands
+        if not (h[0] | h[1] | h[2]):
+            return 0
+        key = (h[0], h[1], h[2], leader)
+        got = self.tt.get(key)
+        if got is None:
+            lo, hi, first = 0, self._future_max(), -1
+        else:
+            lo, hi, first = got
+        if lo >= beta:
+            return lo
+        if hi <= alpha or lo == hi:
+            return hi
+        a = max(alpha, lo)
+        b = min(beta, hi)
+        v = self._node(leader, a, b, first)
+        first = self.best_move
+        if v <= a:
+            hi = v
+        elif v >= b:
+            lo = v
+        else:
+            lo = hi = v
+        if len(self.tt) >= _TT_LIMIT:
+            self.tt.clear()
+        self.tt[key] = (lo, hi, first)
+        return v
+
+    def _moves(self, p: int, first: int = -1) -> list[int]:
+        """Legal cards of ``p`` with equivalent cards merged, in the C core's move order."""
+        g = self.game
+        h = self.hands
+        hand = own = h[p]
+        trick = self.trick
+        nt = len(trick)
+        eff = EFFECTIVE[g]
+        if trick:
+            follow = hand & FOLLOW[g][trick[0]]
+            if follow:
+                hand = follow
+        rest = h[0] | h[1] | h[2]
+        for c in trick:
+            rest |= 1 << c
+        mode = self.mode
+        declarer = p == self.declarer
+        keys = TRICK_KEY[g][eff[trick[0]]] if trick else TRICK_KEY[g][0]
+        best = friend_wins = 0
+        if trick:
+            best, wpos = trick[0], 0
+            if nt == 2 and keys[trick[1]] > keys[best]:
+                best, wpos = trick[1], 1
+            winner = (p + 3 - nt + wpos) % 3
+            friend_wins = (winner == self.declarer) == declarer
+        trumps = SUIT_OF[g][4] if g != GameType.NULL else 0
+        o1, o2 = _NEXT[p], _NEXT[_NEXT[p]]
+        scored: list[tuple[int, int]] = []
+        for c in range(32):
+            if not hand >> c & 1:
+                continue
+            above = -1  # the nearest stronger card of the suit still out
+            for u in _HIGHER[g][c]:
+                if rest >> u & 1:
+                    above = u
+                    break
+            if above >= 0 and own >> above & 1:
+                if mode != POINTS_MODE or POINTS[above] == POINTS[c]:
+                    continue  # equivalent to ``above``, which is searched instead
+            pts = POINTS[c]
+            strength = TRICK_KEY[g][eff[c]][c]
+            if c == first:
+                sc = 1 << 20
+            elif mode == NULL_MODE:
+                if not trick:
+                    sc = -strength
+                elif keys[c] > keys[best]:
+                    sc = 50 - strength if declarer else -strength
+                else:
+                    sc = 100 + strength
+            elif not trick:
+                suit = SUIT_OF[g][eff[c]]
+                if above < 0:
+                    sc = 200 + pts
+                    if suit != trumps:
+                        for q in (o1, o2):
+                            opponent = (q == self.declarer) != declarer
+                            if opponent and not h[q] & suit and h[q] & trumps:
+                                sc = 60 + pts
+                elif declarer and suit == trumps:
+                    sc = 100 + strength if (h[o1] | h[o2]) & suit else 40 - pts
+                else:
+                    sc = 50 - pts
+                    if not declarer:
+                        partner = o2 if o1 == self.declarer else o1
+                        top = [u for u in _TOP[g][eff[c]] if rest >> u & 1]
+                        if top and h[partner] >> top[0] & 1:
+                            sc = 150 - pts
+            elif friend_wins:
+                sc = 40 - pts if keys[c] > keys[best] else 100 + pts
+            elif keys[c] > keys[best]:
+                sc = 150 + pts + (50 if nt == 2 else 0)
+            else:
+                sc = 100 - pts
+            scored.append((-sc, c))
+        scored.sort()
+        return [c for _, c in scored]
+
+    def _node(self, leader: int, alpha: int, beta: int, first: int = -1) -> int:
+        """Fail-soft alpha-beta below one card play; sets `best_move`."""
+        trick = self.trick
+        p = (leader + len(trick)) % 3
+        h = self.hands
+        maximise = p == self.declarer
+        best = -1 if maximise else 1 << 10
+        moves = self._moves(p, first)
+        bm = moves[0]
+        for c in moves:
+            h[p] ^= 1 << c
+            trick.append(c)
+            if len(trick) == 3:
+                g = self.game
+                keys = TRICK_KEY[g][EFFECTIVE[g][trick[0]]]
+                k0, k1, k2 = keys[trick[0]], keys[trick[1]], keys[trick[2]]
+                if k0 >= k1 and k0 >= k2:
+                    w = leader
+                elif k1 >= k2:
+                    w = _NEXT[leader]
+                else:
+                    w = _NEXT[_NEXT[leader]]
+                if self.mode == POINTS_MODE:
+                    s = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]]
+                    s = s if w == self.declarer else 0
+                elif self.mode == NULL_MODE:
+                    s = int(w != self.declarer)
+                else:
+                    s = int(w == self.declarer)
+                self.trick = []
+                v = s + self._start(w, alpha - s, beta - s)
+                self.trick = trick
+            else:
+                v = self._node(leader, alpha, beta)
+            trick.pop()
+            h[p] ^= 1 << c
+            if maximise:
+                if v > best:
+                    best, bm = v, c
+                    if best > alpha:
+                        alpha = best
+                        if alpha >= beta:
+                            break
+            elif v < best:
+                best, bm = v, c
+                if best < beta:
+                    beta = best
+                    if alpha >= beta:
+                        break
+        self.best_move = bm
+        return best
+
+
+_local = threading.local()
+
+
+def _context(game: int, declarer: int, mode: int) -> _Search:
+    s: _Search | None = getattr(_local, "search", None)
+    if s is None or (s.game, s.declarer, s.mode) != (game, declarer, mode):
+        s = _Search(game, declarer, mode)
+        _local.search = s
+    return s
+
+
+def _setup(
+    game: int, h0: int, h1: int, h2: int, declarer: int, trick: tuple[int, ...], mode: int
+) -> _Search:
+    s = _context(game, declarer, mode)
+    s.hands = [h0, h1, h2]
+    s.trick = list(trick)
+    return s
+
+
+def test(
+    game: int,
+    h0: int,
+    h1: int,
+    h2: int,
+    declarer: int,
+    leader: int,
+    trick: tuple[int, ...],
+    mode: int,
+    threshold: int,
+) -> bool:
+    """Zero-window search: does the declarer's future score reach ``threshold``?"""
+    s = _setup(game, h0, h1, h2, declarer, trick, mode)
+    return s.root(leader, threshold - 1, threshold) >= threshold
+
+
+def exact(
+    game: int, h0: int, h1: int, h2: int, declarer: int, leader: int, trick: tuple[int, ...]
+) -> int:
+    """The declarer's future card points with perfect play (MTD(f))."""
+    s = _setup(game, h0, h1, h2, declarer, trick, POINTS_MODE)
+    lo, hi = 0, s._future_max()
+    guess = hi // 2
+    while lo < hi:
+        beta = guess + 1 if guess == lo else guess
+        v = s.root(leader, beta - 1, beta)
+        if v < beta:
+            hi = v
+        else:
+            lo = v
+        guess = v
+    return lo
+
+
+def clear() -> None:
+    """Forget this thread's transposition table."""
+    _local.search = None
+
+
+_api = make_api(test, exact)
+best_points = _api.best_points
+reaches = _api.reaches
+takes_all = _api.takes_all
+null_wins = _api.null_wins
+card_values = _api.card_values

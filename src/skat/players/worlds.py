@@ -1,0 +1,355 @@
+"""Worlds: the hidden cards of a deal dealt out consistently with one seat's view.
+
+A *world* places every card the seat cannot see (SKAT-RULES.md R3.7) in the
+other hands and the skat, so that the solver can play it with all cards open.
+Only the `View` is read, never the deal:
+
+- the seat's own hand, the cards played (R4), the skat when the seat knows it
+  (the declarer after pickup, R3.1/R3.2) and the declarer's open cards
+  (Ouvert, R3.4) are fixed;
+- a seat that did not follow suit (R4.2) holds no card of that effective
+  suit, trumps included (the voids);
+- every other seat holds exactly as many cards as its hand size shows, and
+  the skat two (unless the seat knows it).
+
+`Sampler.sample` draws worlds **exactly uniformly** among all deals that fit
+these hard facts (counting the completions per group of cards that share
+the same possible holders, then choosing a split with probability
+proportional to its count), deterministically for a given `random.Random`.
+`Sampler.weighted` then weights them by what the auction and the game choice
+say about the hidden hands (`Inference`), with the same hand evaluation the
+bidding of `heuristic` uses (`heuristic.plans`), and resamples in proportion
+to the weight (importance resampling, duplicates merged into a count).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from math import comb
+
+from ..engine import BID_VALUES, GameType, Phase, View
+from ..engine.cards import ALL_CARDS, JACKS
+from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
+from .heuristic import null_risk, plans
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """Current hands by position (0 forehand, 1 middlehand, 2 rearhand) and the skat."""
+
+    hands: tuple[int, int, int]
+    skat: int
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows of a deal, by position (see the module docstring)."""
+
+    me: int
+    game: GameType | None
+    declarer: int  # position, -1 before the auction ends
+    known: list[int]  # cards known to be in each position's hand now
+    sizes: list[int]  # hand size of each position now
+    skat: int | None  # the skat when this seat knows it
+    skat_in_hand: bool  # the declarer holds twelve cards (discard phase)
+    played_by: list[int]  # cards each position has played
+    voids: list[int]  # cards each position cannot hold (shown voids)
+    unknown: int  # the cards to place
+    named: list[int] = field(default_factory=lambda: [0, 0, 0])  # highest value bid or held
+    passed_at: list[int] = field(default_factory=lambda: [-1, -1, -1])  # auction value at pass
+    hand_game: bool = False  # the declarer did not pick up the skat
+
+    @classmethod
+    def from_view(cls, view: View) -> Knowledge:
+        me = view.position
+        if me is None:
+            raise ValueError("a seat outside the deal has no worlds")
+        pos_of = {s: p for p, s in enumerate(view.seats)}
+        declarer = -1 if view.declarer_seat is None else pos_of[view.declarer_seat]
+        contract = view.contract
+        game = contract.game if contract is not None else None
+        sizes = [view.hand_sizes[s] for s in view.seats]
+        known = [0, 0, 0]
+        known[me] = view.hand.mask
+        if view.open_cards is not None and declarer >= 0:
+            known[declarer] |= view.open_cards.mask
+        played_by = [0, 0, 0]
+        voids = [0, 0, 0]
+        played = 0
+        eff = EFFECTIVE[game] if game is not None else None
+        suit_of = SUIT_OF[game] if game is not None else None
+        for t in view.tricks:
+            _note(t.leader, [int(c) for c in t.cards], played_by, voids, eff, suit_of)
+        if view.trick:
+            leader = pos_of[view.trick[0][0]]
+            _note(leader, [int(c) for _, c in view.trick], played_by, voids, eff, suit_of)
+        for m in played_by:
+            played |= m
+        skat_in_hand = view.phase is Phase.DISCARD and me == declarer
+        skat: int | None = None
+        if view.skat is not None and me == declarer:
+            skat = view.skat.mask
+        hand_game = False
+        if contract is not None and contract.hand:
+            hand_game = True
+        seen = played | known[0] | known[1] | known[2] | (skat or 0)
+        unknown = ALL_CARDS & ~seen
+        k = cls(
+            me=me,
+            game=game,
+            declarer=declarer,
+            known=known,
+            sizes=sizes,
+            skat=skat,
+            skat_in_hand=skat_in_hand,
+            played_by=played_by,
+            voids=voids,
+            unknown=unknown,
+            hand_game=hand_game,
+        )
+        k._read_auction(view, pos_of)
+        return k
+
+    def _read_auction(self, view: View, pos_of: dict[int, int]) -> None:
+        value = 0
+        for seat, text in view.history:
+            p = pos_of.get(seat)
+            if p is None:
+                continue
+            word, _, rest = text.partition(" ")
+            if word == "bid" and rest.isdigit():
+                value = int(rest)
+                self.named[p] = max(self.named[p], value)
+            elif word == "hold":
+                self.named[p] = max(self.named[p], value)
+            elif word == "pass" and self.passed_at[p] < 0:
+                self.passed_at[p] = value
+            elif word not in ("bid", "hold", "pass"):
+                break  # the auction is over
+
+    @property
+    def skat_need(self) -> int:
+        """Unknown cards that lie in the skat."""
+        return 0 if self.skat is not None or self.skat_in_hand else 2
+
+    def needs(self) -> list[int]:
+        """Unknown cards each other position holds (index = position; own = 0)."""
+        out = [0, 0, 0]
+        for p in range(3):
+            if p != self.me:
+                out[p] = self.sizes[p] - self.known[p].bit_count()
+        return out
+
+
+def _note(
+    leader: int,
+    cards: list[int],
+    played_by: list[int],
+    voids: list[int],
+    eff: tuple[int, ...] | None,
+    suit_of: tuple[int, ...] | None,
+) -> None:
+    for i, c in enumerate(cards):
+        p = (leader + i) % 3
+        played_by[p] |= 1 << c
+        if eff is not None and suit_of is not None and i > 0:
+            led = eff[cards[0]]
+            if eff[c] != led:
+                voids[p] |= suit_of[led]  # R4.2: did not follow, so holds none of it
+
+
+class Sampler:
+    """Exactly uniform worlds for a `Knowledge` (see the module docstring)."""
+
+    def __init__(self, know: Knowledge) -> None:
+        self.know = know
+        self.holders: list[int] = [p for p in range(3) if p != know.me]  # positions; -1 = skat
+        needs = know.needs()
+        self.need: list[int] = [needs[p] for p in self.holders]
+        if know.skat_need:
+            self.holders.append(-1)
+            self.need.append(know.skat_need)
+        if sum(self.need) != know.unknown.bit_count():
+            raise ValueError("the view's hand sizes do not add up")
+        groups: dict[int, list[int]] = {}
+        for c in range(32):
+            if not know.unknown >> c & 1:
+                continue
+            pattern = 0
+            for i, h in enumerate(self.holders):
+                if h < 0 or not know.voids[h] >> c & 1:
+                    pattern |= 1 << i
+            groups.setdefault(pattern, []).append(c)
+        self.groups = sorted(groups.items())
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        if self.ways(0, tuple(self.need)) == 0:
+            raise ValueError("no deal fits the view")
+
+    def _splits(self, pattern: int, n: int, rem: tuple[int, ...]) -> list[tuple[int, ...]]:
+        """Ways to split ``n`` cards among the allowed holders within ``rem``."""
+        allowed = [i for i in range(len(rem)) if pattern >> i & 1]
+        out: list[tuple[int, ...]] = []
+
+        def rec(j: int, left: int, acc: list[int]) -> None:
+            if j == len(allowed) - 1:
+                i = allowed[j]
+                if left <= rem[i]:
+                    acc[i] = left
+                    out.append(tuple(acc))
+                    acc[i] = 0
+                return
+            i = allowed[j]
+            for k in range(min(left, rem[i]) + 1):
+                acc[i] = k
+                rec(j + 1, left - k, acc)
+            acc[i] = 0
+
+        if allowed:
+            rec(0, n, [0] * len(rem))
+        return out
+
+    def ways(self, g: int, rem: tuple[int, ...]) -> int:
+        """Number of completions from group ``g`` on with ``rem`` cards still needed."""
+        if g == len(self.groups):
+            return 1 if not any(rem) else 0
+        key = (g, rem)
+        got = self._ways.get(key)
+        if got is not None:
+            return got
+        pattern, cards = self.groups[g]
+        total = 0
+        for split in self._splits(pattern, len(cards), rem):
+            rest = tuple(r - k for r, k in zip(rem, split, strict=True))
+            w = self.ways(g + 1, rest)
+            if w:
+                total += _multinomial(len(cards), split) * w
+        self._ways[key] = total
+        return total
+
+    def sample(self, rng: random.Random) -> World:
+        """One world, uniformly among those consistent with the view."""
+        know = self.know
+        rem = tuple(self.need)
+        got = [0] * len(self.holders)
+        for g, (pattern, cards) in enumerate(self.groups):
+            options: list[tuple[int, tuple[int, ...]]] = []
+            for split in self._splits(pattern, len(cards), rem):
+                rest = tuple(r - k for r, k in zip(rem, split, strict=True))
+                w = self.ways(g + 1, rest)
+                if w:
+                    options.append((_multinomial(len(cards), split) * w, split))
+            pick = rng.randrange(sum(w for w, _ in options))
+            chosen = options[-1][1]
+            for w, option in options:
+                if pick < w:
+                    chosen = option
+                    break
+                pick -= w
+            split = chosen
+            order = cards[:]
+            rng.shuffle(order)
+            at = 0
+            for i, k in enumerate(split):
+                for c in order[at : at + k]:
+                    got[i] |= 1 << c
+                at += k
+            rem = tuple(r - k for r, k in zip(rem, split, strict=True))
+        hands = list(know.known)
+        skat = know.skat or 0
+        for i, h in enumerate(self.holders):
+            if h < 0:
+                skat |= got[i]
+            else:
+                hands[h] |= got[i]
+        return World((hands[0], hands[1], hands[2]), skat)
+
+    def weighted(
+        self, rng: random.Random, count: int, candidates: int | None = None
+    ) -> list[tuple[World, int]]:
+        """``count`` worlds drawn in proportion to their `likelihood`, as
+        (world, multiplicity) pairs in the order first drawn."""
+        n = candidates if candidates is not None else 3 * count
+        pool = [self.sample(rng) for _ in range(max(n, count))]
+        weights = [likelihood(self.know, w) for w in pool]
+        total = sum(weights)
+        out: dict[World, int] = {}
+        for _ in range(count):
+            x = rng.random() * total
+            chosen = pool[-1]
+            for w, world in zip(weights, pool, strict=True):
+                x -= w
+                if x <= 0:
+                    chosen = world
+                    break
+            out[chosen] = out.get(chosen, 0) + 1
+        return list(out.items())
+
+
+def _multinomial(n: int, split: tuple[int, ...]) -> int:
+    out = 1
+    for k in split:
+        out *= comb(n, k)
+        n -= k
+    return out
+
+
+# ------------------------------------------------------------------ inference
+#: How much less likely a hand is when it contradicts what its seat did
+#: (soft, since other players bid differently from `heuristic`).
+BID_MISS = 0.2
+PASS_MISS = 0.3
+
+
+def bid_limit(hand10: int) -> int:
+    """The highest value `heuristic` would bid with these ten cards (its own rule)."""
+    return max((p.value for p in plans(hand10, True)), default=0)
+
+
+def _next_bid(value: int) -> int:
+    for b in BID_VALUES:
+        if b > value:
+            return b
+    return 10_000
+
+
+def likelihood(know: Knowledge, world: World) -> float:
+    """How well the hidden hands of ``world`` fit the auction and the game chosen.
+
+    A seat that bid or held a value X is likely to hold a hand whose bidding
+    limit is at least X; one that passed at value V one whose limit is below
+    the next value. The declarer's chosen game should have trumps (suit),
+    jacks (Grand) or a Null-safe hand. The hand evaluated is the seat's ten
+    dealt cards: its current hand plus what it played (for a declarer who
+    picked up, his final ten cards instead)."""
+    w = 1.0
+    for p in range(3):
+        if p == know.me:
+            continue
+        ten = world.hands[p] | know.played_by[p]
+        if ten.bit_count() != 10:
+            continue
+        limit: int | None = None
+        if know.named[p]:
+            limit = bid_limit(ten)
+            if limit < know.named[p]:
+                w *= BID_MISS
+        if know.passed_at[p] >= 0 and p != know.declarer:
+            if limit is None:
+                limit = bid_limit(ten)
+            if limit >= _next_bid(know.passed_at[p]):
+                w *= PASS_MISS
+        if p == know.declarer and know.game is not None:
+            w *= _game_fit(know.game, ten)
+    return w
+
+
+def _game_fit(game: GameType, ten: int) -> float:
+    if game.is_suit:
+        n = (ten & TRUMPS[game]).bit_count()
+        return 1.0 if n >= 5 else 0.5 if n == 4 else 0.15
+    if game == GameType.GRAND:
+        return 1.0 if (ten & JACKS).bit_count() >= 2 else 0.3
+    if game == GameType.NULL:
+        return 1.0 if null_risk(ten) <= 1 else 0.3
+    return 1.0

@@ -1,0 +1,388 @@
+"""The ``search`` player (issue 9, point 2) and its worlds (`skat.players.worlds`).
+
+Worlds must fit everything the seat's view shows (SKAT-RULES.md R3.7): its
+own cards, the cards played, the voids shown by not following suit (R4.2),
+the skat when it knows it, the declarer's open cards, the hand sizes; and
+nothing else. The player must never play an illegal action under any option
+set, must not see hidden cards (the leak test of tests/test_players.py), and
+must find the card that is right in every world.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skat.engine import Deal, GameType, Phase, Play, Rules
+from skat.engine.cards import ALL_CARDS, mask_points
+from skat.engine.game import EFFECTIVE, SUIT_OF
+from skat.players import make_player, play_deal, play_list, player_names
+from skat.players import solver as solver_module
+from skat.players.search import SearchPlayer
+from skat.players.worlds import Knowledge, Sampler, World, likelihood
+from skat.series import ListOptions, Series
+from skat.series.shuffle import deal_deck
+
+from .test_players import LEAK_CONFIGS, _may_know, _reshuffled
+
+
+def _seed(i: int) -> bytes:
+    return i.to_bytes(4, "big") * 8
+
+
+def _cheap(rng: random.Random, *, strict: bool = True) -> SearchPlayer:
+    """A search player with few worlds: enough to exercise every path."""
+    return SearchPlayer(rng, worlds=3, bid_worlds=2, strict=strict)
+
+
+def _advance(deal: Deal, steps: int, rng: random.Random) -> None:
+    """Play ``steps`` actions with heuristic players (or until the end)."""
+    players = [make_player("heuristic", random.Random(rng.random())) for _ in range(deal.players)]
+    for _ in range(steps):
+        if deal.is_terminal():
+            return
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply(players[seat].choose(deal.view(seat)), seat)
+
+
+def _advance_to_play(deal: Deal, rng: random.Random) -> None:
+    """Play heuristic actions until the first card of a declared game is due."""
+    players = [make_player("heuristic", random.Random(rng.random())) for _ in range(deal.players)]
+    while not deal.is_terminal() and deal.phase is not Phase.PLAY:
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply(players[seat].choose(deal.view(seat)), seat)
+
+
+def _voids_from_deal(deal: Deal) -> list[int]:
+    """Cards each position cannot hold, worked out from the deal's tricks (R4.2)."""
+    voids = [0, 0, 0]
+    if deal.contract is None:
+        return voids
+    g = deal.contract.game
+    eff = EFFECTIVE[g]
+    tricks = [(t.leader, list(t.cards)) for t in deal.tricks]
+    if deal.current_trick:
+        first_seat = deal.view(None).trick[0][0]
+        lead = deal.position_of(first_seat)
+        assert lead is not None
+        tricks.append((lead, list(deal.current_trick)))
+    for leader, cards in tricks:
+        for i, c in enumerate(cards[1:], start=1):
+            if eff[c] != eff[cards[0]]:
+                voids[(leader + i) % 3] |= SUIT_OF[g][eff[cards[0]]]
+    return voids
+
+
+# ------------------------------------------------------------------ worlds
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    number=st.integers(1, 10_000),
+    steps=st.integers(0, 40),
+    rules=st.sampled_from([Rules(), Rules(players=4, kontra=True), Rules(kontra=True)]),
+    seed=st.integers(0, 2**32),
+)
+def test_sampled_worlds_fit_the_view(number: int, steps: int, rules: Rules, seed: int) -> None:
+    """Every world keeps the seat's cards and every card it saw, gives each
+    seat its hand size, puts no card in a suit a seat showed void in, and the
+    true deal is one of the worlds the sampler can draw."""
+    deal = Deal(deal_deck(_seed(3), number), rules=rules, dealer=number % rules.players)
+    _advance(deal, steps, random.Random(seed))
+    if deal.is_terminal() or (deal.contract and deal.contract.game == GameType.RAMSCH):
+        return
+    seat = deal.current_seat
+    assert seat is not None
+    view = deal.view(seat)
+    know = Knowledge.from_view(view)
+    me = know.me
+    sampler = Sampler(know)
+    true_voids = _voids_from_deal(deal)
+    played = 0
+    for t in deal.tricks:
+        for c in t.cards:
+            played |= 1 << c
+    for c in deal.current_trick:
+        played |= 1 << c
+    true_hands = tuple(deal.hand(deal.seat_of(p)).mask for p in range(3))
+    # the truth fits the hard facts
+    assert all(true_hands[p] & know.voids[p] == 0 for p in range(3))
+    assert know.voids == true_voids
+    rng = random.Random(seed)
+    for world, _ in sampler.weighted(rng, 6):
+        h = world.hands
+        assert h[me] == true_hands[me] == view.hand.mask
+        for p in range(3):
+            assert h[p].bit_count() == true_hands[p].bit_count()
+            assert h[p] & true_voids[p] == 0, (p, view.phase)
+            assert h[p] & played == 0
+        assert world.skat.bit_count() == (0 if know.skat_in_hand else 2)
+        assert h[0] | h[1] | h[2] | world.skat | played == ALL_CARDS
+        assert (h[0] & h[1]) | (h[0] & h[2]) | (h[1] & h[2]) | (
+            world.skat & (h[0] | h[1] | h[2])
+        ) == 0
+        if know.skat is not None:
+            assert world.skat == know.skat  # the declarer knows his skat
+        if view.open_cards is not None and know.declarer >= 0:
+            assert h[know.declarer] == view.open_cards.mask
+        assert likelihood(know, world) > 0
+
+
+def _brute_force_worlds(know: Knowledge) -> set[World]:
+    """Every consistent world, by enumeration (small cases only)."""
+    holders = [p for p in range(3) if p != know.me]
+    needs = know.needs()
+    unknown = [c for c in range(32) if know.unknown >> c & 1]
+    skat_need = know.skat_need
+    out: set[World] = set()
+    for a in itertools.combinations(unknown, needs[holders[0]]):
+        rest = [c for c in unknown if c not in a]
+        for b in itertools.combinations(rest, needs[holders[1]]):
+            s = [c for c in rest if c not in b]
+            if len(s) != skat_need:
+                continue
+            hands = list(know.known)
+            hands[holders[0]] |= sum(1 << c for c in a)
+            hands[holders[1]] |= sum(1 << c for c in b)
+            if any(hands[p] & know.voids[p] for p in range(3)):
+                continue
+            skat = (know.skat or 0) | sum(1 << c for c in s)
+            out.add(World((hands[0], hands[1], hands[2]), skat))
+    return out
+
+
+def test_sampler_counts_and_draws_uniformly_late_in_a_deal() -> None:
+    """Late in a deal the worlds can be listed: the sampler's count matches
+    the enumeration, and its draws cover them evenly."""
+    checked = 0
+    for number in range(1, 60):
+        deal = Deal(deal_deck(_seed(8), number))
+        _advance(deal, 40, random.Random(number))
+        if deal.is_terminal() or deal.phase is not Phase.PLAY or len(deal.tricks) < 6:
+            continue
+        if deal.contract is None or deal.contract.game == GameType.RAMSCH:
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        know = Knowledge.from_view(deal.view(seat))
+        sampler = Sampler(know)
+        every = _brute_force_worlds(know)
+        assert sampler.ways(0, tuple(sampler.need)) == len(every)
+        if 2 <= len(every) <= 20:
+            rng = random.Random(number)
+            draws = Counter(sampler.sample(rng) for _ in range(300 * len(every)))
+            assert set(draws) == every
+            assert min(draws.values()) > 200  # expected 300 each
+            checked += 1
+    assert checked >= 3
+
+
+def test_inference_prefers_hands_that_fit_the_auction() -> None:
+    """A seat that bid high is given strong hands more often than a uniform draw would."""
+    from skat.players.worlds import bid_limit
+
+    high = 0
+    for number in range(1, 200):
+        deal = Deal(deal_deck(_seed(9), number))
+        _advance_to_play(deal, random.Random(number))
+        if deal.phase is not Phase.PLAY or deal.contract is None:
+            continue
+        if deal.contract.game == GameType.RAMSCH or deal.tricks or deal.current_trick:
+            continue
+        if deal.bid < 24 or deal.declarer is None:
+            continue
+        d = deal.declarer
+        defender = next(p for p in range(3) if p != d)
+        know = Knowledge.from_view(deal.view(deal.seat_of(defender)))
+        sampler = Sampler(know)
+        rng = random.Random(number)
+        uniform = [sampler.sample(rng) for _ in range(60)]
+        weighted = [w for w, m in sampler.weighted(rng, 60, 180) for _ in range(m)]
+
+        def strong(ws: list[World], d: int, bid: int) -> float:
+            return sum(bid_limit(w.hands[d]) >= bid for w in ws) / len(ws)
+
+        high += strong(weighted, d, deal.bid) >= strong(uniform, d, deal.bid)
+        if high >= 5:
+            break
+    assert high >= 5
+
+
+# ------------------------------------------------------------------ the player
+def test_search_is_registered_beside_heuristic() -> None:
+    assert {"search", "heuristic"} <= set(player_names())
+    p = make_player("search", random.Random(1))
+    assert isinstance(p, SearchPlayer) and p.name == "search"
+    assert p.time_budget is None  # reproducible by default (the arena's choice)
+
+
+def test_search_does_not_see_hidden_cards() -> None:
+    """The leak test of tests/test_players.py, for `search` (few worlds)."""
+    rng = random.Random(99)
+    checks = 0
+    phases: Counter[Phase] = Counter()
+    for number in range(1, 19):
+        label, rules, extra = LEAK_CONFIGS[number % len(LEAK_CONFIGS)]
+        n = rules.players
+        deal = Deal(deal_deck(_seed(78), number), rules=rules, dealer=number % n, **extra)  # type: ignore[arg-type]
+        players = [make_player("heuristic", random.Random(number * 10 + s)) for s in range(n)]
+        step = 0
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            step += 1
+            if len(view.legal_actions) > 1 and rng.random() < 0.5:
+                new = _reshuffled(deal, seat, rng)
+                if new is not None:
+                    key = number * 1000 + step
+                    a = _cheap(random.Random(key)).choose(view)
+                    b = _cheap(random.Random(key)).choose(new.view(seat))
+                    assert a == b, (label, number, step, view.phase, a, b)
+                    assert view.known_cards().mask & ~_may_know(deal, seat) == 0
+                    checks += 1
+                    phases[view.phase] += 1
+            action = players[seat].choose(view)
+            deal.apply(action, seat)
+    assert checks > 60, checks
+    assert phases[Phase.PLAY] > 0 and phases[Phase.BIDDING] > 0, phases
+
+
+OPTION_SETS: list[dict[str, object]] = [
+    {},
+    {"all_pass": "ramsch"},
+    {"kontra": True, "bock": True},
+    {"kontra": True, "kontra_window": "first_lead"},
+    {"kontra": True, "kontra_window": "trick_one", "kontra_requires_bid": True},
+    {"enforce_reachable_announcement": True},
+    {"players": 4, "all_pass": "ramsch", "kontra": True, "bock": True, "ramsch_after_bock": True},
+    {"players": 4, "kontra": True, "kontra_window": "first_lead"},
+]
+
+
+@pytest.mark.parametrize("opts", OPTION_SETS, ids=lambda o: ",".join(map(str, o)) or "isko")
+def test_search_never_plays_an_illegal_action(opts: dict[str, object]) -> None:
+    """Lists under every option set with `search` in every seat but one;
+    ``strict`` lets any internal error out instead of hiding it behind the
+    fallback, and any refused action raises PlayerError."""
+    options = ListOptions.from_dict({**opts, "deals": 4})
+    series = Series(options, seed=_seed(4000 + len(str(opts))))
+    n = options.players
+    players = [
+        _cheap(random.Random(s)) if s else make_player("heuristic", random.Random(s))
+        for s in range(n)
+    ]
+    play_list(series, players)
+    assert series.is_over()
+
+
+def test_a_full_list_of_search_players_completes() -> None:
+    options = ListOptions(deals=3, kontra=True, bock=True, all_pass="ramsch")
+    series = Series(options, seed=_seed(4242))
+    play_list(series, [_cheap(random.Random(s)) for s in range(3)])
+    assert series.is_over() and len(series.rows) == 3
+
+
+def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:
+    """With the solver broken, every decision is heuristic's."""
+
+    class Broken(SearchPlayer):
+        def _choose(self, view, clock):  # type: ignore[no-untyped-def]
+            raise RuntimeError("no solver today")
+
+    for number in range(1, 4):
+        deal = Deal(deal_deck(_seed(12), number))
+        p = Broken(random.Random(1), worlds=2, bid_worlds=2)
+        h = make_player("heuristic", random.Random(2))
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            assert p.choose(view) == h.choose(view)
+            deal.apply(h.choose(view), seat)
+        assert p.fallbacks > 0
+
+
+def _clear_cards(deal: Deal, seat: int) -> tuple[set[int], set[int]] | None:
+    """For a declarer's decision late in a suit/Grand game: the cards that
+    reach 61 in every world the view allows, and the cards that miss it in
+    the true deal; None unless both sets are non-empty."""
+    know = Knowledge.from_view(deal.view(seat))
+    every = _brute_force_worlds(know)
+    c = deal.contract
+    assert c is not None
+    d = deal.declarer
+    assert d is not None
+    won = [t for t in deal.tricks if t.winner == d]
+    points = sum(t.points for t in won) + deal.skat.points
+    sure: set[int] | None = None
+    for w in every:
+        pos = solver_module.Position(
+            c.game,
+            w.hands,
+            d,
+            deal.tricks[-1].winner,
+            (),
+            points,
+            len(won),
+            len(deal.tricks) - len(won),
+        )
+        good = {card for card in pos.legal_cards() if solver_module.reaches(pos.play(card), 61)}
+        sure = good if sure is None else sure & good
+    truth = solver_module.Position.from_deal(deal)
+    bad = {card for card in truth.legal_cards() if not solver_module.reaches(truth.play(card), 61)}
+    if not sure or not bad:
+        return None
+    return sure, bad
+
+
+def test_the_declarer_does_not_give_away_the_61st_point() -> None:
+    """Positions where one card makes the game in every world the declarer's
+    view allows and another loses it: search plays a winning card."""
+    found = 0
+    for number in range(1, 400):
+        deal = Deal(deal_deck(_seed(21), number))
+        rng = random.Random(number)
+        _advance(deal, 12, rng)
+        c = deal.contract
+        if (
+            deal.phase is not Phase.PLAY
+            or c is None
+            or not (c.game.is_suit or c.game == GameType.GRAND)
+        ):
+            continue
+        d = deal.declarer
+        assert d is not None
+        players = [make_player("heuristic", random.Random(s)) for s in range(3)]
+        while not deal.is_terminal() and len(deal.tricks) < 8:
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            if len(deal.tricks) >= 6 and not deal.current_trick and deal.position_of(seat) == d:
+                clear = _clear_cards(deal, seat)
+                if clear is not None:
+                    sure, _ = clear
+                    action = SearchPlayer(random.Random(number), worlds=12, strict=True).choose(
+                        view
+                    )
+                    assert isinstance(action, Play) and action.card in sure, (number, action, sure)
+                    found += 1
+                    break
+            deal.apply(players[seat].choose(view), seat)
+        if found >= 4:
+            break
+    assert found >= 4
+
+
+def test_time_budget_still_answers_legally() -> None:
+    """With a tiny time budget the player still answers (search or fallback)."""
+    deal = Deal(deal_deck(_seed(31), 2))
+    players = [SearchPlayer(random.Random(s), time_budget=0.01) for s in range(3)]
+    result = play_deal(deal, players)
+    assert result.kind in ("game", "passed")
+    assert mask_points(ALL_CARDS) == 120
