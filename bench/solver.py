@@ -5,7 +5,8 @@
 
 Positions: random deals bid, picked up, discarded and announced by the
 `heuristic` player (so the discard and the contract are real ones), suit and
-Grand games only, taken before trick 1. For each position and core it times
+Grand games only, taken before trick 1; and ``--null-positions`` Null hands
+(see `null_positions`) for ``null_wins``. For each position and core it times
 ``reaches(pos, 61)`` and ``best_points(pos)`` from an empty transposition
 table (each measurement starts with ``clear()``). The pure-Python core runs on
 the first ``--python-positions`` of the same positions. Prints medians, p95 and
@@ -47,6 +48,25 @@ def positions(n: int, seed: int) -> list[Position]:
     return out
 
 
+def null_positions(n: int, seed: int) -> list[Position]:
+    """``n`` Null positions before trick 1 with Null-shaped declarer hands.
+
+    The declarer (forehand) gets the ten lowest of 16 random cards (Null
+    order), so that a fair share of the hands can win and must be proved.
+    """
+    rng = random.Random(seed)
+    null_rank = (0, 4, 1, 2, 3, 5, 6, 7)  # A T K Q J 9 8 7 -> Null strength index, A highest
+    out = []
+    for _ in range(n):
+        cards = list(range(32))
+        rng.shuffle(cards)
+        pool = sorted(cards[:16], key=lambda c: -null_rank[c & 7])
+        rest = pool[10:] + cards[16:]
+        hands = (sum(1 << c for c in pool[:10]), sum(1 << c for c in rest[:10]))
+        out.append(Position(GameType.NULL, (*hands, sum(1 << c for c in rest[10:20])), 0, 0))
+    return out
+
+
 def _time(fn: Callable[[], object], clear: Callable[[], None]) -> float:
     clear()
     t = CLOCK()
@@ -75,6 +95,7 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--python-positions", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--null-positions", type=int, default=200)
     ap.add_argument("--cpu", action="store_true", help="measure thread CPU time, not wall time")
     args = ap.parse_args()
     if args.cpu:
@@ -93,6 +114,16 @@ def main() -> None:
         print(
             f"C      {q:12} median {statistics.median(xs) * 1e3:8.2f} ms"
             f"  p95 {p95(xs) * 1e3:8.2f} ms  max {max(xs) * 1e3:8.2f} ms",
+            flush=True,
+        )
+    nulls = null_positions(args.null_positions, args.seed)
+    if nulls:
+        ys = [_time(lambda p=p: c_api.null_wins(p), _csolver.clear) for p in nulls]  # type: ignore[misc]
+        wins = sum(c_api.null_wins(p) for p in nulls)
+        print(
+            f"C      null_wins    median {statistics.median(ys) * 1e3:8.2f} ms"
+            f"  p95 {p95(ys) * 1e3:8.2f} ms  max {max(ys) * 1e3:8.2f} ms"
+            f"  ({len(nulls)} Null hands, {wins} won)",
             flush=True,
         )
     k = args.python_positions

@@ -739,7 +739,7 @@ def test_choosing_strong_computer_players_and_asking_for_a_hint(
     page.click("[data-testid=fill]")
     page.wait_for_selector("#hand .card", timeout=15_000)
     for place in ("left", "right"):
-        assert "computer (Strong)" in page.inner_text(f".seat.{place}")
+        assert "computer (strong)" in page.inner_text(f".seat.{place}")
     wait_phase(page, timeout=60)
     legal_before = page.inner_text("#controls")
     page.click("[data-testid=hint]")

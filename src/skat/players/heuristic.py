@@ -58,13 +58,14 @@ PICKUP_GRAND = (4.8, 0.7)
 HAND_SUIT = (6.0, 0.45)
 HAND_GRAND = (6.6, 0.6)
 COUNTED_SUIT = (6.9, 0.65)
-COUNTED_GRAND = (7.6, 1.2)
+COUNTED_GRAND = (5.8, 1.2)
 FOREHAND_GRAND = 0.4  # forehand leads first: worth this much in Grand
 NULL_EXCESS = 0.07  # Null danger of a suit whose first unsafe card is a rank too high
 NULL_EXTRA = 0.07  # ... and per further card above it
 KONTRA_SUIT = 7.2  # defence strength at which a defender says Kontra against a suit game
 KONTRA_GRAND = 6.4  # ... against Grand
 SMEAR_KEEPS_MASTERS = True
+HAND_MARGIN = 5.0  # how much more a Hand game must promise than the best pickup game
 DEFENCE_LEADS = True  # defenders keep aces the declarer would ruff, lead into the partner's void
 SKAT_POINTS_PER_UNIT = 15.0  # card points in the discarded skat worth one strength unit
 BID_EV = 0.0  # expected score a pickup game must beat for a bid (passing and defending)
@@ -461,7 +462,7 @@ class HeuristicPlayer(BasePlayer):
         hands = [p for p in options if p.hand]
         if hands:
             h = max(hands, key=lambda p: expected_score(p.win, p.value))
-            if expected_score(h.win, h.value) > best_pick + 5:
+            if expected_score(h.win, h.value) > best_pick + HAND_MARGIN:
                 target = Contract(h.game, hand=True, ouvert=h.ouvert).normalised()
                 for a in legal:
                     if isinstance(a, Announce) and a.contract == target:

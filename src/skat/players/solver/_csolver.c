@@ -173,6 +173,17 @@ static int future_max(const Search *s) {
     return (popc(rest) + s->nt) / 3;
 }
 
+/* Can a player holding hq beat x, the card winning a trick led in group led? */
+static inline int can_beat(const Game *G, uint32_t hq, int led, int x) {
+    uint32_t f = hq & G->group_mask[led];
+    if (f) return G->group[x] == led && (f & ((1u << x) - 1)) != 0;
+    if (G->trump < 0) return 0;
+    uint32_t t = hq & G->group_mask[G->trump];
+    if (!t) return 0;
+    if (G->group[x] == G->trump) return (t & ((1u << x) - 1)) != 0;
+    return 1;
+}
+
 /* Legal cards of p with equivalent cards merged, best first (move ordering). */
 static int gen_moves(const Search *s, int p, int *out) {
     const Game *G = s->G;
@@ -224,17 +235,16 @@ static int gen_moves(const Search *s, int p, int *out) {
         } else if (!nt) {
             int o1 = (p + 1) % 3, o2 = (p + 2) % 3;
             uint32_t gm = G->group_mask[g];
-            if (!above) {
-                sc = 200 + pts; /* a master: it takes the trick */
-                if (g != G->trump) {
-                    /* ... unless an opponent is void there and can trump it */
-                    uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0;
-                    for (int k = 0; k < 2; k++) {
-                        int q = k ? o2 : o1;
-                        if ((q == s->decl) == declarer) continue;
-                        if (!(s->h[q] & gm) && (s->h[q] & tm)) sc = 60 + pts;
-                    }
-                }
+            /* a sure winner: no opponent can follow higher or trump it */
+            int sure = 1;
+            for (int k = 0; k < 2; k++) {
+                int q = k ? o2 : o1;
+                if ((q == s->decl) != declarer && can_beat(G, s->h[q], g, c)) sure = 0;
+            }
+            if (sure) {
+                sc = 200 + pts;
+            } else if (!above) {
+                sc = 60 + pts; /* a master an opponent can trump */
             } else if (declarer && g == G->trump) {
                 sc = 100 + (32 - c);
                 if (!((s->h[o1] | s->h[o2]) & gm)) sc = 40 - pts; /* no trumps left to draw */
@@ -246,11 +256,23 @@ static int gen_moves(const Search *s, int p, int *out) {
                     if (top && (s->h[partner] >> lowest(top) & 1)) sc = 150 - pts;
                 }
             }
-        } else if (friend_wins) {
-            int b = beats(G, c, best);
-            sc = b ? 40 - pts : 100 + pts; /* smear points on a partner's trick */
+        } else if (nt == 1) {
+            /* second hand: smear only on a trick the third player cannot take,
+             * and prefer the cards that surely take it */
+            uint32_t h3 = s->h[(p + 1) % 3];
+            int led = G->group[s->trick[0]];
+            if (friend_wins) {
+                int sure = !can_beat(G, h3, led, best);
+                sc = beats(G, c, best) ? 40 - pts : (sure ? 100 + pts : 100 - pts);
+            } else if (beats(G, c, best)) {
+                sc = can_beat(G, h3, led, c) ? 150 + pts : 200 + pts;
+            } else {
+                sc = 100 - pts;
+            }
+        } else if (friend_wins) { /* third hand: smear points on the own side's trick */
+            sc = beats(G, c, best) ? 40 - pts : 100 + pts;
         } else if (beats(G, c, best)) {
-            sc = 150 + pts + (nt == 2) * 50; /* take the trick, with the most points */
+            sc = 200 + pts; /* take the trick, with the most points */
         } else {
             sc = 100 - pts;
         }

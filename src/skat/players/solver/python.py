@@ -42,6 +42,24 @@ _TOP = tuple(
     for g in range(int(GameType.NULL) + 1)
 )
 _NEXT = (1, 2, 0)
+
+
+def _can_beat(g: int, hand: int, led: int, x: int) -> bool:
+    """Can a player holding ``hand`` beat ``x``, winning a trick led in effective suit ``led``?"""
+    keys = TRICK_KEY[g][led]
+    follow = hand & SUIT_OF[g][led]
+    if follow:
+        return EFFECTIVE[g][x] == led and any(
+            keys[u] > keys[x] for u in range(32) if follow >> u & 1
+        )
+    trumps = hand & SUIT_OF[g][4]
+    if not trumps:
+        return False
+    if EFFECTIVE[g][x] == 4:
+        return any(keys[u] > keys[x] for u in range(32) if trumps >> u & 1)
+    return True
+
+
 _TT_LIMIT = 1 << 20
 
 
@@ -153,13 +171,14 @@ class _Search:
                     sc = 100 + strength
             elif not trick:
                 suit = SUIT_OF[g][eff[c]]
-                if above < 0:
+                sure = all(
+                    (q == self.declarer) == declarer or not _can_beat(g, h[q], eff[c], c)
+                    for q in (o1, o2)
+                )
+                if sure:
                     sc = 200 + pts
-                    if suit != trumps:
-                        for q in (o1, o2):
-                            opponent = (q == self.declarer) != declarer
-                            if opponent and not h[q] & suit and h[q] & trumps:
-                                sc = 60 + pts
+                elif above < 0:
+                    sc = 60 + pts  # a master an opponent can trump
                 elif declarer and suit == trumps:
                     sc = 100 + strength if (h[o1] | h[o2]) & suit else 40 - pts
                 else:
@@ -169,10 +188,22 @@ class _Search:
                         top = [u for u in _TOP[g][eff[c]] if rest >> u & 1]
                         if top and h[partner] >> top[0] & 1:
                             sc = 150 - pts
+            elif nt == 1:
+                third = h[o1]
+                led = eff[trick[0]]
+                if friend_wins:
+                    if keys[c] > keys[best]:
+                        sc = 40 - pts
+                    else:
+                        sc = 100 - pts if _can_beat(g, third, led, best) else 100 + pts
+                elif keys[c] > keys[best]:
+                    sc = 150 + pts if _can_beat(g, third, led, c) else 200 + pts
+                else:
+                    sc = 100 - pts
             elif friend_wins:
                 sc = 40 - pts if keys[c] > keys[best] else 100 + pts
             elif keys[c] > keys[best]:
-                sc = 150 + pts + (50 if nt == 2 else 0)
+                sc = 200 + pts
             else:
                 sc = 100 - pts
             scored.append((-sc, c))

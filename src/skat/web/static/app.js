@@ -681,7 +681,7 @@ function seatBox(seat, place) {
     const tricks = v.tricks.filter((tr) => tr.winner === seat).length;
     if (!out && (v.phase === "play" || v.phase === "done")) bits.push(t("table.tricks", { n: tricks }));
   }
-  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${t(`opt.level.${s.level}`)})` : ""));
+  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${t(`table.level.${s.level}`)})` : ""));
   if (s.auto) bits.push(t("table.auto"));
   const offline = s.human && !s.connected;
   const turn = v && v.turn === seat && v.phase !== "done";
