@@ -88,8 +88,8 @@ class Knowledge:
             played |= m
         skat_in_hand = view.phase is Phase.DISCARD and me == declarer
         skat: int | None = None
-        if view.skat is not None and me == declarer:
-            skat = view.skat.mask
+        if view.skat is not None and me == declarer and not skat_in_hand:
+            skat = view.skat.mask  # put away (before the discard it is in the hand)
         hand_game = False
         if contract is not None and contract.hand:
             hand_game = True
