@@ -23,9 +23,10 @@ Bidding, Hand or pickup, the discard and the game
     each plausible game (suits with four trumps or more, Grand, Null and
     Null Ouvert, each as pickup with a quick per-game discard and as Hand,
     Hand with Schneider announced) the fraction of worlds in which the
-    declarer reaches 61 points plus a margin (the open-card solve is
-    optimistic for a declarer who will not see the cards) and 90. The bid
-    goes up while the expected entry beats what passing is worth. After the
+    declarer reaches 61 and 90 points plus ``margin`` (-8: the open-card
+    defence is stronger than a real one, so the solve is pessimistic for
+    the declarer; see docs/players.md for the calibration). The bid goes
+    up while the expected entry beats what passing is worth. After the
     pickup, every plausible game with its best few discards (of the 66) is
     solved in new worlds of the opponents' hands.
 
@@ -153,8 +154,9 @@ class SearchPlayer(BasePlayer):
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
         lets errors out instead of falling back (for tests); ``margin``: card
-        points a declarer must exceed 61 by in the open-card games before
-        play; ``pass_value``: what passing is worth (a defender's share)."""
+        points added to 61 and 90 in the open-card games solved before play
+        (negative: those solves are pessimistic); ``pass_value``: what
+        passing is worth (a defender's share)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
