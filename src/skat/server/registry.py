@@ -5,8 +5,10 @@ tables, and finished tables kept rendered for their downloads."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -23,6 +25,7 @@ from .table import Settings, TableState
 from .tokens import hash_token
 
 log = logging.getLogger("skat.server")
+WORKER_NICENESS = 10  # searching computer players run below the server's priority
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
@@ -31,6 +34,12 @@ LIVE = ("open", "playing")
 
 class TableBroken(Exception):
     """A stored table that cannot be rebuilt; it is marked `BROKEN`."""
+
+
+def _lower_priority() -> None:
+    """A worker process's start: below the server's priority (where the OS allows)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(WORKER_NICENESS)
 
 
 class Tables:
@@ -42,8 +51,11 @@ class Tables:
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
         # searching computer players think in processes of their own, so that
         # the server keeps serving while they do (processes start on first use)
+        # at a lower priority: the event loop wins the CPU whenever it needs it
         self.workers = ProcessPoolExecutor(
-            max_workers=config.search_workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=config.search_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_lower_priority,
         )
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
