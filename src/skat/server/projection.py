@@ -16,6 +16,7 @@ from ..engine import DealResult, GameRecord, Trick, View
 from ..engine.cards import CardSet
 from ..engine.game import Contract, sorted_cards
 from ..engine.iss import to_iss
+from ..engine.values import seeger_fabian_others
 from ..players.levels import level_of
 from ..series import Series
 from ..series.record import list_record
@@ -89,6 +90,7 @@ def result_json(r: DealResult) -> dict[str, Any]:
         "bock_factor": r.bock_factor,
         "plain": list(r.plain),
         "seeger_fabian": list(r.seeger_fabian),
+        "others_bonus": seeger_fabian_others(False, r.players),  # R8.2, for the words
         "ramsch_points": _per_seat(r, r.ramsch_points) if r.ramsch_points else None,
     }
 
@@ -248,6 +250,8 @@ def sheet_json(state: TableState) -> dict[str, Any]:
         "rows": [r.to_dict() for r in series.rows],
         "totals": [t.__dict__ for t in series.totals()],
         "auto_moves": {str(k): v for k, v in state.auto_moves.items()},
+        # R8.2: what each other player gets for a declarer's lost game (40, or 30 at four)
+        "others_bonus": seeger_fabian_others(False, state.options.players),
     }
 
 

@@ -992,7 +992,7 @@ function resultSections(r, v) {
     if (f) out.push(`<p data-testid="factors">${esc(f)} ${esc(t("factor.sum", { v: r.value, f: r.factor, x: r.value * r.factor }))}</p>`);
     const entry = r.plain[r.declarer];
     if (r.won === false && entry === -2 * r.value * r.factor) out.push(`<p class="help">${esc(t("result.lostDouble", { x: r.value * r.factor, e: signed(entry) }))}</p>`);
-    if (scoring === "seeger_fabian") out.push(`<p class="help">${esc(t(r.won ? "result.sfWon" : "result.sfLost", { n: T.snap.table.options.players === 3 ? 40 : 30 }))}</p>`);
+    if (scoring === "seeger_fabian") out.push(`<p class="help">${esc(t(r.won ? "result.sfWon" : "result.sfLost", { n: r.others_bonus }))}</p>`);
   }
   if (r.kind === "ramsch" && r.ramsch) {
     const rm = r.ramsch;
@@ -1100,7 +1100,7 @@ function renderSheet() {
     return `<tr><th scope="row" class="first">${r.number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
-  const L = n === 3 ? 40 : 30;
+  const L = sh.others_bonus;  // R8.2, from the server
   const foot = scoring === "seeger_fabian" ? `
     <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
