@@ -510,12 +510,12 @@ class TableActor:
             text = projection.act_texts(st.series, seat)
             for version, event, ref in self.history:
                 if version > last:
-                    message = projection.event_json(
-                        event,
-                        seat,
-                        conn.muted,
-                        lambda ref=ref: text(ref),  # type: ignore[misc]
-                    )
+
+                    def move_text(ref: projection.ActRef | None = ref) -> str:
+                        assert ref is not None  # only an Act asks for its text
+                        return text(ref)
+
+                    message = projection.event_json(event, seat, conn.muted, move_text)
                     await conn.send(
                         {"type": "event", "version": version, "event": message, "replayed": True}
                     )
