@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import sys
 from collections import Counter
@@ -643,6 +644,19 @@ def selfplay_cmd(
     show_default=True,
     help="Messages waiting for one connection before it is dropped.",
 )
+@click.option(
+    "--worker",
+    default="main",
+    show_default=True,
+    help="This process's name, unique among the processes sharing one database.",
+)
+@click.option(
+    "--lease-ttl",
+    type=click.FloatRange(min=1.0, max=600.0),
+    default=5.0,
+    show_default=True,
+    help="Seconds before another process takes over the tables of a dead one.",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -657,6 +671,8 @@ def serve_cmd(
     max_open_tables: int,
     send_timeout: float,
     send_queue: int,
+    worker: str,
+    lease_ttl: float,
     log_level: str,
 ) -> None:
     """Run the online server (tables by link, computer players, live sheet).
@@ -679,7 +695,11 @@ def serve_cmd(
         max_open_tables=max_open_tables,
         send_timeout=send_timeout,
         send_queue=send_queue,
+        worker=worker,
+        lease_ttl=lease_ttl,
     )
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", worker):
+        raise click.UsageError("--worker: 1 to 64 letters, digits, '_', '.' or '-'")
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     click.echo(f"skat: starting the server (database {url}) ...")
     app = create_app(url, config)
@@ -704,6 +724,52 @@ def serve_cmd(
         )
     )
     server.run()
+
+
+@main.command("cluster")
+@click.option("--workers", type=click.IntRange(1, 16), default=2, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where PostgreSQL's data, nginx's files and the logs go (default: a new temporary one).",
+)
+@click.option("--db", "db_url", help="Use this database instead of starting PostgreSQL.")
+@click.option(
+    "--lease-ttl", type=click.FloatRange(min=1.0, max=600.0), default=5.0, show_default=True
+)
+def cluster_cmd(
+    workers: int, port: int, folder: str | None, db_url: str | None, lease_ttl: float
+) -> None:
+    """Run a site of several server processes on this machine: PostgreSQL,
+    WORKERS `skat serve` processes and nginx in front (docs/deploy.md).
+    Prints the address to open and each worker's process id; a worker that
+    dies is restarted; Ctrl+C or SIGTERM stops everything."""
+    import tempfile
+    from pathlib import Path
+
+    from .server.cluster import Cluster, nginx_binary, run
+    from .server.services import postgres_available
+
+    if nginx_binary() is None:
+        raise click.ClickException("nginx is not installed (Debian: apt-get install nginx)")
+    if db_url is None and not postgres_available():
+        raise click.ClickException(
+            "PostgreSQL is not installed (Debian: apt-get install postgresql), or give --db"
+        )
+    where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="skat-cluster-"))
+    cluster = Cluster(
+        where,
+        workers=workers,
+        port=port,
+        db_url=db_url,
+        worker_args=("--lease-ttl", str(lease_ttl), "--log-level", "warning"),
+    )
+    try:
+        run(cluster, click.echo)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 # ------------------------------------------------------------------- arena

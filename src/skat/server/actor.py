@@ -13,6 +13,7 @@ seat changes leave a thinking computer player and a running timer alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -28,7 +29,7 @@ from . import events as ev
 from . import projection
 from . import protocol as p
 from .errors import CommandError, ErrorCode
-from .store import Store
+from .store import LEASE_TTL, NotOwner, Store
 from .table import TableState
 from .tokens import hash_token, new_token, token_matches
 
@@ -59,10 +60,14 @@ class ServerConfig:
     send_queue: int = 512  # messages waiting for one connection before it is dropped
     send_timeout: float = 10.0  # seconds one message may take to send before the drop
     finished_cache: int = 64  # closed tables kept rendered for downloads
+    worker: str = "main"  # this server process's name, unique in a deployment (docs/deploy.md)
+    lease_ttl: float = LEASE_TTL  # seconds a table's lease lasts unless its owner renews it
 
 
 #: Close code of a connection that does not read what it is sent (docs/protocol.md).
 CLOSE_TOO_SLOW = 4408
+#: Close code: another server process serves the table now; the client reconnects.
+CLOSE_MOVED = 4503
 
 
 class Conn:
@@ -161,6 +166,25 @@ class Conn:
         except Exception:
             pass
 
+    def moved(self, message: str) -> None:
+        """Tell the client that another server process serves its table now,
+        then close it (4503): it reconnects, and the proxy sends it there."""
+        if self.closed:
+            return
+        self.push(CommandError(ErrorCode.TABLE_MOVED, message).to_message())
+        if self._close is not None:
+            self._closing = asyncio.create_task(self._close_moved(), name="conn-moved")
+
+    async def _close_moved(self) -> None:
+        assert self._close is not None
+        for _ in range(50):  # what is queued goes out first (at most a second)
+            if not self._out or self.closed:
+                break
+            await asyncio.sleep(0.02)
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._close(CLOSE_MOVED, ErrorCode.TABLE_MOVED.value), 5)
+
     def stop(self) -> None:
         """The connection ended: stop its writer."""
         self.closed = True
@@ -257,6 +281,10 @@ class TableActor:
         # builds the next table and stores this table's `Again` event, in one
         # transaction (registry.Tables.again); returns the event to apply
         self.on_again: Callable[[TableState], Awaitable[ev.Again]] | None = None
+        # called once when a store append finds the table's lease gone (another
+        # server process took the table over): the registry drops this actor
+        self.on_lost: Callable[[], None] | None = None
+        self.lost = False
 
     # ---------------------------------------------------------------- life
     def start(self) -> None:
@@ -275,9 +303,18 @@ class TableActor:
                 except (asyncio.CancelledError, Exception):
                     pass
         self._task = self._timer = self._offturn = None
+        while not self.queue.empty():  # nobody handles these any more: release the waiters
+            item = self.queue.get_nowait()
+            if item.done is not None and not item.done.done():
+                item.done.set_result(None)
 
     async def submit(self, command: Command) -> None:
-        """Queue a command and wait until it has been handled."""
+        """Queue a command and wait until it has been handled (at once if
+        the actor has stopped: another server process serves the table)."""
+        if self._task is None or self.lost:
+            if isinstance(command, Inbound):
+                command.conn.moved("this table is served by another server process now")
+            return
         done = asyncio.get_running_loop().create_future()
         await self.queue.put(_Queued(command, done))
         await done
@@ -301,6 +338,9 @@ class TableActor:
                     await conn.send(exc.to_message())
                 if isinstance(item.command, BotMove):
                     self._wait_key = None  # a refused computer move: think again
+            except NotOwner:  # nothing was stored or applied: the new owner serves it
+                log.warning("table %s: its lease is gone; another worker serves it", self.state.id)
+                self.lose()
             except Exception:  # a bug must not kill the table
                 log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
                 if conn is not None:
@@ -538,8 +578,24 @@ class TableActor:
             self.post(Disconnected(conn.seat))
 
     # ----------------------------------------------------- bots and timers
+    def lose(self) -> None:
+        """Another server process serves this table now: wait for nothing,
+        send the clients there (they reconnect), let the registry drop it."""
+        if self.lost:
+            return
+        self.lost = True
+        for t in (self._timer, self._offturn):
+            if t is not None:
+                t.cancel()
+        for c in list(self.conns):
+            c.moved("this table is served by another server process now")
+        if self.on_lost is not None:
+            self.on_lost()
+
     def _schedule(self) -> None:
         """Arm what the table waits for, unless it is armed already."""
+        if self.lost:
+            return
         self._schedule_offturn()
         key, wait = self._waiting()
         if key is not None and key == self._wait_key:

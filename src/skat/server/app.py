@@ -26,9 +26,9 @@ from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
 from ..series import ListOptions
 from . import projection
 from . import protocol as p
-from .actor import Conn, Inbound, ServerConfig
+from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
-from .registry import TableBroken, Tables
+from .registry import TableBroken, TableElsewhere, Tables
 from .store import Store
 from .table import TIMERS, Settings, TableState
 
@@ -72,8 +72,9 @@ async def read_body(request: Request, limit: int) -> bytes:
 class SecurityHeaders:
     """ASGI middleware: `SECURITY_HEADERS` on every HTTP answer."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, worker: str) -> None:
         self.app = app
+        self.worker = worker  # named on every answer: which process served it
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -85,6 +86,7 @@ class SecurityHeaders:
                 headers = MutableHeaders(scope=message)
                 for key, value in SECURITY_HEADERS.items():
                     headers.setdefault(key, value)
+                headers.setdefault("X-Skat-Worker", self.worker)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -135,7 +137,7 @@ def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONR
 def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     """The app factory (ARCHITECTURE.md practice 12)."""
     config = config or ServerConfig()
-    store = Store(db_url)
+    store = Store(db_url, worker=config.worker, lease_ttl=config.lease_ttl)
     tables = Tables(store, config)
 
     @contextlib.asynccontextmanager
@@ -152,12 +154,22 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
                 except Exception:
                     log.exception("sweep failed")
 
+        async def keeper() -> None:  # table ownership (docs/deploy.md)
+            while True:
+                await asyncio.sleep(config.lease_ttl / 4)
+                try:
+                    await tables.keep()
+                except Exception:
+                    log.exception("lease upkeep failed")
+
         task = asyncio.create_task(sweeper())
+        keeping = asyncio.create_task(keeper())
         app.state.tables = tables
         try:
             yield
         finally:
             task.cancel()
+            keeping.cancel()
             await tables.close()
             await store.close()
 
@@ -337,7 +349,7 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
         return JSONResponse(result.to_dict())
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "tables": len(tables.actors)})
+        return JSONResponse({"ok": True, "worker": config.worker, "tables": len(tables.actors)})
 
     async def ws_endpoint(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")
@@ -352,6 +364,12 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
             error = CommandError(ErrorCode.TABLE_BROKEN, "this table's record cannot be loaded")
             await ws.send_text(p.encode(error.to_message()))
             await ws.close(code=1011)
+            return
+        except TableElsewhere as exc:  # the client retries; the proxy or a handover settles it
+            await ws.accept()
+            error = CommandError(ErrorCode.TABLE_MOVED, f"{exc}; reconnect")
+            await ws.send_text(p.encode(error.to_message()))
+            await ws.close(code=CLOSE_MOVED)
             return
         await ws.accept()
         if actor is None:
@@ -424,7 +442,11 @@ def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
     static = WEB / "static"
     if static.exists():
         routes.append(Mount("/static", StaticFiles(directory=static), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(SecurityHeaders, worker=config.worker)],
+    )
     app.state.store = store
     app.state.config = config
     return app

@@ -21,6 +21,7 @@ class ErrorCode(StrEnum):
     TABLE_BROKEN = "TABLE_BROKEN"  # a stored table that cannot be loaded (skipped, logged)
     TOO_SLOW = "TOO_SLOW"  # close reason: the client did not read its messages (close 4408)
     SEAT_LOST = "SEAT_LOST"  # a notice: this connection's seat went to someone else; it watches
+    TABLE_MOVED = "TABLE_MOVED"  # another server process serves this table: reconnect (close 4503)
     # the table
     BAD_NAME = "BAD_NAME"
     TABLE_CLOSED = "TABLE_CLOSED"  # finished or expired

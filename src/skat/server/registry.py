@@ -36,6 +36,14 @@ class TableBroken(Exception):
     """A stored table that cannot be rebuilt; it is marked `BROKEN`."""
 
 
+class TableElsewhere(Exception):
+    """Another server process holds the table's lease (docs/deploy.md)."""
+
+    def __init__(self, table_id: str, owner: str | None) -> None:
+        super().__init__(f"table {table_id} is served by {owner or 'another worker'}")
+        self.owner = owner
+
+
 def _lower_priority() -> None:
     """A worker process's start: below the server's priority (where the OS allows)."""
     with contextlib.suppress(AttributeError, OSError):
@@ -63,6 +71,7 @@ class Tables:
         self._created: dict[str, deque[float]] = {}  # client address -> creation times
         # closed tables not loaded: their state and what was rendered of it
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
+        self._stopping: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------- creating
     def _new(self, options: ListOptions, settings: Settings) -> tuple[StoredTable, TableState, str]:
@@ -170,6 +179,9 @@ class Tables:
                 return None
             if t.status == BROKEN:
                 raise TableBroken(table_id)
+            if not await self.store.claim(table_id):
+                # the proxy sent its players here: ask the owner to hand it over
+                raise TableElsewhere(table_id, await self.store.want(table_id))
             events = await self.store.events(table_id)
             # recent events, so that clients reconnecting after a restart get
             # what they missed (the moves' texts come from the engine's views)
@@ -180,6 +192,7 @@ class Tables:
                     if state.version > len(events) - HISTORY:
                         recent.append((state.version, event, state.act_ref(event)))
             except Exception as exc:
+                await self.store.release([table_id])
                 raise await self._broken(table_id, exc) from exc
             self._closed.pop(table_id, None)
             actor = self._start(state)
@@ -189,6 +202,7 @@ class Tables:
     def _start(self, state: TableState) -> TableActor:
         actor = TableActor(state, self.store, self.pool, self.config, self.workers)
         actor.on_again = self.again
+        actor.on_lost = lambda: self._forget(state.id, actor)
         self.actors[state.id] = actor
         actor.start()
         return actor
@@ -213,18 +227,59 @@ class Tables:
                 continue
             try:
                 await self.actor(t.id)
-            except TableBroken:
+            except (TableBroken, TableElsewhere):
                 continue
             restored += 1
         return restored
 
     async def _expire_stored(self, table_id: str, version: int) -> None:
-        """Expire a table that is not loaded: its `Expire` event, no replay."""
+        """Expire a table that is not loaded: its `Expire` event, no replay
+        (only with its lease: no other worker serves it meanwhile)."""
+        if not await self.store.claim(table_id):
+            return
         kind, payload = ev.to_row(ev.Expire())
         try:
             await self.store.append(table_id, version + 1, kind, payload, status="expired")
         except Exception:  # someone else wrote it first: it is live after all
             log.info("table %s: not expired (it changed meanwhile)", table_id)
+        await self.store.release([table_id])
+
+    # ------------------------------------------------------------ ownership
+    def _forget(self, table_id: str, actor: TableActor) -> None:
+        """An actor whose lease is gone: out of the table, stopped."""
+        if self.actors.get(table_id) is actor:
+            del self.actors[table_id]
+        task = asyncio.get_running_loop().create_task(actor.stop())
+        self._stopping.add(task)
+        task.add_done_callback(self._stopping.discard)
+
+    async def keep(self) -> None:
+        """One round of ownership upkeep (every quarter of the lease time):
+        renew this process's leases, drop the tables it lost, hand over the
+        ones another worker asks for, and adopt tables whose owner died."""
+        async with self._lock:
+            owned, wanted = await self.store.renew()
+            for table_id, actor in list(self.actors.items()):
+                if table_id not in owned:
+                    log.warning("table %s: lease lost; another worker serves it", table_id)
+                    actor.lose()
+                    self._forget(table_id, actor)
+            for table_id, to in wanted.items():
+                leaving = self.actors.pop(table_id, None)
+                if leaving is not None:
+                    actor = leaving
+                    actor.lost = True  # waits for nothing more, stores nothing more
+                    await actor.stop()
+                    for c in list(actor.conns):
+                        c.moved(f"this table moves to the server process {to}")
+                await self.store.hand_over(table_id, to)
+                log.info("table %s handed over to %s", table_id, to)
+        for table_id in await self.store.orphans(LIVE):
+            try:
+                await self.actor(table_id)
+                log.info("table %s adopted (its owner's lease ran out)", table_id)
+            except (TableBroken, TableElsewhere):
+                continue
 
     # ---------------------------------------------------------------- again
     async def again(self, old: TableState) -> ev.Again:
@@ -241,7 +296,7 @@ class Tables:
         again = ev.Again(table=state.id)
         rows.append((old.id, old.version + 1, *ev.to_row(again)))
         stored.status = state.status
-        await self.store.create_table(stored, rows)
+        await self.store.create_table(stored, rows, own=True)
         async with self._lock:
             self._start(state)
         return again
@@ -281,6 +336,7 @@ class Tables:
             if st.closed() and not actor.conns and idle > 60:
                 await actor.stop()
                 self.actors.pop(table_id, None)
+                await self.store.release([table_id])
                 self._remember(st)  # downloads without a replay
         for table_id in await self.store.unvisited(
             now - min(cfg.unvisited_timeout, cfg.idle_timeout)
@@ -296,4 +352,4 @@ class Tables:
         self.workers.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["BROKEN", "TableBroken", "Tables"]
+__all__ = ["BROKEN", "TableBroken", "TableElsewhere", "Tables"]

@@ -6,6 +6,13 @@ Every change of a table is one event row ``(table_id, version, kind,
 payload)``; the primary key makes versions unique, and the actor appends
 each event **before** it publishes it, so an accepted action is never lost
 and never applied twice.
+
+**Ownership** (docs/deploy.md): several server processes ("workers") may
+share one database; each table has at most one owner, recorded as a lease
+row ``(table_id, owner, token, expires_at, wanted_by)``. Every append checks,
+in its own transaction, that this process still holds the lease of every
+table it writes, so a worker that lost a table (it stalled past the lease,
+and another took the table over) can never store a move for it.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,10 +35,13 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     func,
+    or_,
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 metadata = MetaData()
@@ -57,6 +68,28 @@ events_t = Table(
     Column("payload", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+leases_t = Table(
+    "skat_leases",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the worker's name
+    Column("token", String(32), nullable=False),  # that worker process's incarnation
+    Column("expires_at", Float, nullable=False),
+    Column("wanted_by", String(64), nullable=True),  # a worker the proxy sends it to
+)
+
+#: Seconds a lease lasts unless renewed (the owner renews it every quarter).
+LEASE_TTL = 5.0
+
+
+class NotOwner(Exception):
+    """An append for a table whose lease this process does not hold."""
+
+    def __init__(self, table_ids: Sequence[str]) -> None:
+        super().__init__(f"not the owner of {', '.join(sorted(table_ids))}")
+        self.table_ids = tuple(table_ids)
 
 
 def default_db_url(data_dir: str | Path) -> str:
@@ -88,8 +121,11 @@ class Event:
 class Store:
     """The event store of all tables."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, worker: str = "main", lease_ttl: float = LEASE_TTL) -> None:
         self.url = url
+        self.worker = worker  # stable name, unique in a deployment
+        self.token = secrets.token_hex(8)  # this process's incarnation
+        self.lease_ttl = lease_ttl
         self.engine: AsyncEngine = create_async_engine(url)
         self._pending: asyncio.Queue[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = (
             asyncio.Queue()
@@ -110,13 +146,23 @@ class Store:
         await self.engine.dispose()
 
     async def create_table(
-        self, t: StoredTable, events: Sequence[tuple[str, int, str, dict[str, Any]]] = ()
+        self,
+        t: StoredTable,
+        events: Sequence[tuple[str, int, str, dict[str, Any]]] = (),
+        own: bool = False,
     ) -> None:
         """Store a new table and, in the same transaction, ``events`` as
         ``(table_id, version, kind, payload)`` rows (its own first events and
-        another table's, as for "again"): all of it or nothing."""
+        another table's, as for "again"): all of it or nothing. ``own``: this
+        process takes the new table's lease in that transaction; the other
+        tables written to must be this process's (else `NotOwner`)."""
         now = time.time()
         async with self.engine.begin() as conn:
+            if own:
+                await conn.execute(leases_t.insert().values(self._lease_row(t.id, now)))
+            others = {table_id for table_id, *_ in events} - {t.id}
+            if others:
+                await self._check_leases(conn, others, now)
             await conn.execute(
                 tables_t.insert().values(
                     id=t.id,
@@ -235,6 +281,7 @@ class Store:
         self, batch: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]]
     ) -> None:
         async with self.engine.begin() as conn:
+            await self._check_leases(conn, {row["table_id"] for row, _, _ in batch}, time.time())
             await conn.execute(events_t.insert(), [row for row, _, _ in batch])
             for row, status, _ in batch:
                 if status is not None:
@@ -243,6 +290,131 @@ class Store:
                         .where(tables_t.c.id == row["table_id"])
                         .values(status=status, updated_at=row["at"])
                     )
+
+    # ------------------------------------------------------------ ownership
+    def _lease_row(self, table_id: str, now: float) -> dict[str, Any]:
+        return {
+            "table_id": table_id,
+            "owner": self.worker,
+            "token": self.token,
+            "expires_at": now + self.lease_ttl,
+            "wanted_by": None,
+        }
+
+    def _mine(self) -> Any:
+        return (leases_t.c.owner == self.worker) & (leases_t.c.token == self.token)
+
+    async def _check_leases(self, conn: Any, table_ids: set[str], now: float) -> None:
+        """Inside a writing transaction: renew this process's leases of
+        ``table_ids`` or raise `NotOwner`. The UPDATE locks the lease rows
+        until the commit, so a takeover waits for it and then sees the
+        renewed lease (PostgreSQL); SQLite has one writer at a time anyway."""
+        result = await conn.execute(
+            update(leases_t)
+            .where(leases_t.c.table_id.in_(table_ids), self._mine())
+            .values(expires_at=now + self.lease_ttl)
+        )
+        if result.rowcount != len(table_ids):
+            mine = await conn.execute(
+                select(leases_t.c.table_id).where(leases_t.c.table_id.in_(table_ids), self._mine())
+            )
+            raise NotOwner(sorted(table_ids - {r.table_id for r in mine}))
+
+    async def claim(self, table_id: str) -> bool:
+        """Take the table's lease: free, expired, or held under this
+        worker's name (by this process, or by an earlier life of it that
+        died). False while another worker holds it."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            taken = await conn.execute(
+                update(leases_t)
+                .where(
+                    leases_t.c.table_id == table_id,
+                    or_(leases_t.c.owner == self.worker, leases_t.c.expires_at < now),
+                )
+                .values(
+                    owner=self.worker,
+                    token=self.token,
+                    expires_at=now + self.lease_ttl,
+                    wanted_by=None,
+                )
+            )
+            if taken.rowcount:
+                return True
+        try:
+            async with self.engine.begin() as conn:
+                await conn.execute(leases_t.insert().values(self._lease_row(table_id, now)))
+        except IntegrityError:  # another worker holds it
+            return False
+        return True
+
+    async def renew(self) -> tuple[set[str], dict[str, str]]:
+        """Renew all of this process's leases; returns the tables it owns and,
+        of those, the ones another worker asks for (table -> that worker)."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(leases_t).where(self._mine()).values(expires_at=now + self.lease_ttl)
+            )
+            rows = (
+                await conn.execute(
+                    select(leases_t.c.table_id, leases_t.c.wanted_by).where(self._mine())
+                )
+            ).all()
+        owned = {r.table_id for r in rows}
+        wanted = {r.table_id: r.wanted_by for r in rows if r.wanted_by}
+        return owned, wanted
+
+    async def release(self, table_ids: Sequence[str]) -> None:
+        """Give up this process's leases of ``table_ids`` (after their actors stopped)."""
+        if not table_ids:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                delete(leases_t).where(leases_t.c.table_id.in_(table_ids), self._mine())
+            )
+
+    async def hand_over(self, table_id: str, to: str, grace: float = 2.0) -> None:
+        """Give this process's lease of a table to the worker ``to`` (its
+        actor here has stopped): ``to`` claims it by name at once; if it
+        does not within ``grace`` seconds, any worker may adopt it."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(leases_t)
+                .where(leases_t.c.table_id == table_id, self._mine())
+                .values(owner=to, token="", expires_at=time.time() + grace, wanted_by=None)
+            )
+
+    async def want(self, table_id: str) -> str | None:
+        """Ask the table's owner to hand it over (the proxy sends its players
+        here); returns that owner's name, or None if nobody holds it."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(leases_t)
+                .where(leases_t.c.table_id == table_id, leases_t.c.owner != self.worker)
+                .values(wanted_by=self.worker)
+            )
+            owner = await conn.scalar(
+                select(leases_t.c.owner).where(leases_t.c.table_id == table_id)
+            )
+        return None if owner is None else str(owner)
+
+    async def orphans(self, statuses: tuple[str, ...], limit: int = 50) -> list[str]:
+        """Unfinished tables whose owner's lease ran out (it died or hangs)."""
+        query = (
+            select(leases_t.c.table_id)
+            .join(tables_t, tables_t.c.id == leases_t.c.table_id)
+            .where(leases_t.c.expires_at < time.time(), tables_t.c.status.in_(statuses))
+            .limit(limit)
+        )
+        async with self.engine.connect() as conn:
+            return [r.table_id for r in (await conn.execute(query)).all()]
+
+    async def owners(self) -> dict[str, tuple[str, float]]:
+        """Every lease: table -> (owner, expires_at); for tests and operators."""
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(select(leases_t))).all()
+        return {r.table_id: (r.owner, r.expires_at) for r in rows}
 
     async def unvisited(self, before: float) -> list[str]:
         """Open tables created before ``before`` that have no event at all."""

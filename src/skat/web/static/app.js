@@ -333,11 +333,18 @@ function connect() {
     send({ type: "hello", token: token || null, last_version: T.version });
   };
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-  ws.onclose = () => {
+  ws.onclose = (e) => {
     T && (T.connected = false);
     if (!T || T.closed) return;
+    if (e.code === 4503) {
+      // another server process serves the table now: go there at once
+      // (the proxy sends us; a little jitter spreads the table's clients)
+      setStatus(t("conn.moved"));
+      setTimeout(() => T && !T.closed && connect(), 200 + Math.random() * 400);
+      return;
+    }
     setStatus(t("conn.lost"));
-    T.retry = Math.min(T.retry + 1, 6);
+    T.retry = Math.min(T.retry + 1, 4);
     setTimeout(() => T && !T.closed && connect(), 300 * 2 ** T.retry);
   };
 }
@@ -386,6 +393,7 @@ function onMessage(m) {
       renderTable();
       break;
     case "error":
+      if (m.code === "TABLE_MOVED") return;  // the close that follows reconnects
       if (T.hint === "…") T.hint = null;
       T.busy = false;
       T.error = errorText(m.code);

@@ -236,6 +236,7 @@ export default {
   "deck.two": "To farver",
 
   "conn.lost": "Forbindelsen blev afbrudt – forbinder igen…",
+  "conn.moved": "Skifter til en anden server – forbinder igen…",
   "conn.back": "Forbundet.",
 
   "err.NOT_YOUR_TURN": "Det er ikke din tur.",

@@ -236,6 +236,7 @@ export default {
   "deck.two": "Zweifarbig",
 
   "conn.lost": "Verbindung weg – verbinde neu…",
+  "conn.moved": "Wechsel zu einem anderen Server – verbinde neu…",
   "conn.back": "Verbunden.",
 
   "err.NOT_YOUR_TURN": "Du bist nicht dran.",

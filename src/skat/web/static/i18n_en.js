@@ -237,6 +237,7 @@ export default {
   "deck.two": "Two colours",
 
   "conn.lost": "Connection lost – reconnecting…",
+  "conn.moved": "Moving to another server – reconnecting…",
   "conn.back": "Connected.",
 
   "err.NOT_YOUR_TURN": "It is not your turn.",

@@ -1,0 +1,341 @@
+"""A site of several server processes on one machine: PostgreSQL, N
+``skat serve`` workers and nginx in front, all on loopback (docs/deploy.md).
+
+nginx sends every request and websocket of one table to one worker (a
+consistent hash of the table id in the URL); the database decides who owns
+a table (a lease per table, `store.Store.claim`), so a proxy that disagrees
+with the workers for a while costs a reconnect, never a split table. The
+same classes start the cluster for ``skat cluster`` and for the tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+#: The table id in a table's URLs (`/t/ID`, `/ws/ID`, `/api/tables/ID...`).
+TABLE_URL = r"^/(?:t|ws|api/tables)/(?<skat_table>[A-Za-z0-9_-]{1,32})"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def nginx_binary() -> str | None:
+    """Debian's nginx, if installed."""
+    for candidate in (shutil.which("nginx"), "/usr/sbin/nginx"):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def nginx_config(folder: Path, port: int, upstreams: Sequence[int]) -> str:
+    """nginx's configuration for workers listening on ``upstreams``.
+
+    - ``hash ... consistent``: a table's URLs reach one worker; adding or
+      losing a worker moves only that worker's share of the tables.
+    - ``max_fails=1 fail_timeout=3s`` with ``proxy_next_upstream error
+      timeout``: a dead worker's tables go to the next worker at the first
+      refused connection; it is tried again after 3 s.
+    - websockets: HTTP/1.1 with the Upgrade headers and an hour's read
+      timeout (the clients ping every 25 s).
+    """
+    servers = "\n".join(
+        f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in upstreams
+    )
+    tmp = folder / "tmp"
+    return f"""# made by skat.server.cluster; see docs/deploy.md
+worker_processes 1;
+daemon off;
+pid {folder / "nginx.pid"};
+error_log {folder / "error.log"} warn;
+events {{
+    worker_connections 4096;
+}}
+http {{
+    access_log off;
+    client_body_temp_path {tmp / "body"};
+    proxy_temp_path {tmp / "proxy"};
+    fastcgi_temp_path {tmp / "fastcgi"};
+    uwsgi_temp_path {tmp / "uwsgi"};
+    scgi_temp_path {tmp / "scgi"};
+    client_max_body_size 64k;
+    map $http_upgrade $connection_upgrade {{
+        default upgrade;
+        "" "";
+    }}
+    # the table of the URL; other URLs (the start page, creating a table)
+    # go to any worker
+    map $uri $skat_key {{
+        "~{TABLE_URL}" $skat_table;
+        default $request_id;
+    }}
+    upstream skat {{
+        hash $skat_key consistent;
+{servers}
+        keepalive 32;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://skat;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_connect_timeout 2s;
+            proxy_read_timeout 3600s;
+            proxy_send_timeout 60s;
+            proxy_next_upstream error timeout;
+            proxy_next_upstream_tries 3;
+        }}
+    }}
+}}
+"""
+
+
+@dataclass
+class Nginx:
+    """nginx in the foreground, configured by `nginx_config`."""
+
+    folder: Path
+    port: int
+    upstreams: Sequence[int]
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        binary = nginx_binary()
+        if binary is None:
+            raise RuntimeError("nginx is not installed (Debian: apt-get install nginx)")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.folder / "tmp"
+        tmp.mkdir(exist_ok=True)
+        tmp.chmod(0o777)  # nginx's own worker runs as nobody when started as root
+        conf = self.folder / "nginx.conf"
+        conf.write_text(nginx_config(self.folder, self.port, self.upstreams))
+        self.process = subprocess.Popen(
+            [binary, "-p", str(self.folder), "-c", str(conf), "-e", str(self.folder / "error.log")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                log = (self.folder / "error.log").read_text(errors="replace")[-2000:]
+                raise RuntimeError(f"nginx did not start: {log}")
+            with contextlib.suppress(OSError), socket.create_connection(
+                ("127.0.0.1", self.port), 0.2
+            ):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("nginx did not listen in time")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGQUIT)  # graceful: ends when connections do
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+@dataclass
+class Worker:
+    """One ``skat serve`` process."""
+
+    name: str
+    port: int
+    db_url: str
+    folder: Path
+    extra: Sequence[str] = ()
+    process: subprocess.Popen[bytes] | None = None
+    log: IO[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.log = open(self.folder / f"{self.name}.log", "ab")  # noqa: SIM115 (kept open)
+        command = [
+            sys.executable,
+            "-c",
+            "from skat.cli import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--worker",
+            self.name,
+            *self.extra,
+        ]
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(f"worker {self.name} exited: {self.tail()}")
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{self.port}/healthz", timeout=1
+                ) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"worker {self.name} did not answer in time: {self.tail()}")
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        """SIGKILL: what a crash or an out-of-memory kill looks like."""
+        if self.alive():
+            assert self.process is not None
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.alive():
+            assert self.process is not None
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
+    def tail(self) -> str:
+        path = self.folder / f"{self.name}.log"
+        return path.read_text(errors="replace")[-3000:] if path.exists() else ""
+
+
+@dataclass
+class Cluster:
+    """PostgreSQL (unless ``db_url`` names a database), the workers and nginx."""
+
+    folder: Path
+    workers: int = 2
+    port: int = 0  # nginx's; 0: a free one
+    db_url: str | None = None
+    worker_args: Sequence[str] = ()
+    members: list[Worker] = field(default_factory=list)
+    nginx: Nginx | None = None
+    postgres: object | None = None
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            url = self.db_url or self._start_postgres()
+            self.members = [
+                Worker(f"w{i + 1}", free_port(), url, self.folder / "workers", self.worker_args)
+                for i in range(self.workers)
+            ]
+            # the first worker creates or migrates the schema; then the others
+            first, *others = self.members
+            first.start()
+            first.wait_ready()
+            for w in others:
+                w.start()
+            for w in others:
+                w.wait_ready()
+            self.port = self.port or free_port()
+            self.nginx = Nginx(self.folder / "nginx", self.port, [w.port for w in self.members])
+            self.nginx.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start_postgres(self) -> str:
+        from .services import Postgres
+
+        pg = Postgres(self.folder / "postgres")
+        self.postgres = pg
+        pg.start()
+        pg.create_database("skat")
+        return pg.url("skat")
+
+    def worker(self, name: str) -> Worker:
+        return next(w for w in self.members if w.name == name)
+
+    def stop(self) -> None:
+        if self.nginx is not None:
+            self.nginx.stop()
+        for w in self.members:
+            w.stop()
+        pg = self.postgres
+        if pg is not None:
+            stop: Callable[[], None] = pg.stop  # type: ignore[attr-defined]
+            stop()
+            self.postgres = None
+
+    def __enter__(self) -> Cluster:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> None:
+    """Run ``cluster`` until SIGINT or SIGTERM; a worker that dies is started
+    again after a second (its tables meanwhile go to the others)."""
+    stopping = False
+
+    def on_signal(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        cluster.start()
+        say(f"skat cluster: open {cluster.address}/ in a browser (Ctrl+C stops)")
+        for w in cluster.members:
+            say(f"  worker {w.name}: pid {w.pid}, http://127.0.0.1:{w.port}/")
+        say(f"  logs: {cluster.folder}")
+        while not stopping:
+            time.sleep(0.5)
+            for w in cluster.members:
+                if not w.alive() and respawn and not stopping:
+                    say(f"  worker {w.name} died; its tables move to the others; restarting it")
+                    w.stop()
+                    time.sleep(1.0)
+                    w.start()
+                    say(f"  worker {w.name}: pid {w.pid}, http://127.0.0.1:{w.port}/")
+    finally:
+        say("skat cluster: stopping")
+        cluster.stop()
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+__all__ = ["Cluster", "Nginx", "Worker", "free_port", "nginx_binary", "nginx_config", "run"]
