@@ -597,7 +597,12 @@ def selfplay_cmd(
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8000, show_default=True)
-@click.option("--db", "db_url", help="SQLAlchemy async URL (default: SQLite in --data).")
+@click.option(
+    "--db",
+    "db_url",
+    help="Database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+    "(default: SQLite in --data; docs/storage.md).",
+)
 @click.option(
     "--data",
     "data_dir",
@@ -643,6 +648,27 @@ def selfplay_cmd(
     show_default=True,
     help="Messages waiting for one connection before it is dropped.",
 )
+@click.option(
+    "--db-pool-size",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Database connections kept open.",
+)
+@click.option(
+    "--db-max-overflow",
+    type=click.IntRange(0),
+    default=10,
+    show_default=True,
+    help="More connections opened under load.",
+)
+@click.option(
+    "--db-pool-timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for a free database connection.",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -657,19 +683,26 @@ def serve_cmd(
     max_open_tables: int,
     send_timeout: float,
     send_queue: int,
+    db_pool_size: int,
+    db_max_overflow: int,
+    db_pool_timeout: float,
     log_level: str,
 ) -> None:
     """Run the online server (tables by link, computer players, live sheet).
 
     The limits are described in docs/protocol.md (Security)."""
+    import asyncio
     import logging
 
     import uvicorn
 
     from .server import ServerConfig, create_app
-    from .server.store import default_db_url
+    from .server.store import StoreConfig, StoreError, check_database, default_db_url, shown_url
 
     url = db_url or default_db_url(data_dir)
+    store_config = StoreConfig(
+        pool_size=db_pool_size, max_overflow=db_max_overflow, pool_timeout=db_pool_timeout
+    )
     config = ServerConfig(
         bot_delay=bot_delay,
         next_delay=next_delay,
@@ -681,8 +714,13 @@ def serve_cmd(
         send_queue=send_queue,
     )
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    click.echo(f"skat: starting the server (database {url}) ...")
-    app = create_app(url, config)
+    click.echo(f"skat: starting the server (database {shown_url(url)}) ...")
+    try:  # a missing driver, a bad URL, a database out of reach: one line, no traceback
+        asyncio.run(check_database(url, store_config))
+        app = create_app(url, config, store_config)
+    except StoreError as exc:
+        click.echo(f"skat serve: {exc}", err=True)
+        sys.exit(2)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
 
     class Server(uvicorn.Server):
