@@ -61,24 +61,10 @@ def _postgres() -> Any:
     return services
 
 
-class _Sqlite:  # TEMPORARY (development before the PostgreSQL launcher lands)
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-
-    def create_database(self, name: str) -> None:
-        pass
-
-    def url(self, name: str) -> str:
-        return f"sqlite+aiosqlite:///{self.folder / name}.db"
-
-
 @pytest.fixture(scope="module")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if os.environ.get("SKAT_CLUSTER_SQLITE"):
-        yield _Sqlite(tmp_path_factory.mktemp("sq"))
-        return
+def pg_server() -> Iterator[Any]:
     services = _postgres()
-    pg = services.Postgres(tmp_path_factory.mktemp("pg"))
+    pg = services.Postgres(fast=True)  # a temporary folder PostgreSQL's user can reach
     pg.start()
     try:
         yield pg
@@ -257,9 +243,9 @@ def test_a_killed_worker_s_tables_go_on_elsewhere_and_come_back(cluster: Cluster
 
             def mid_deal_2(h: Human) -> bool:
                 v = h.view
-                return h.deal == 2 and v is not None and v["phase"] == "play" and len(
-                    v["tricks"]
-                ) >= 3
+                return (
+                    h.deal == 2 and v is not None and v["phase"] == "play" and len(v["tricks"]) >= 3
+                )
 
             plays = [asyncio.create_task(h.play(mid_deal_2, fired)) for h in humans]
             await asyncio.wait_for(fired.wait(), 40)
@@ -346,9 +332,7 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
         for _ in range(5):
             table, _ = _post(base, "/api/tables", {"players": 3})
             # both workers at once, bypassing the proxy
-            results = await asyncio.gather(
-                hello(w1.port, table["id"]), hello(w2.port, table["id"])
-            )
+            results = await asyncio.gather(hello(w1.port, table["id"]), hello(w2.port, table["id"]))
             assert "moved" in results and results.count("moved") == 1, results
             winner = w1 if results[0] != "moved" else w2
             events = await _events(cluster.db_url or "", table["id"])

@@ -598,7 +598,12 @@ def selfplay_cmd(
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", type=int, default=8000, show_default=True)
-@click.option("--db", "db_url", help="SQLAlchemy async URL (default: SQLite in --data).")
+@click.option(
+    "--db",
+    "db_url",
+    help="Database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+    "(default: SQLite in --data; docs/storage.md).",
+)
 @click.option(
     "--data",
     "data_dir",
@@ -657,6 +662,27 @@ def selfplay_cmd(
     show_default=True,
     help="Seconds before another process takes over the tables of a dead one.",
 )
+@click.option(
+    "--db-pool-size",
+    type=click.IntRange(1),
+    default=5,
+    show_default=True,
+    help="Database connections kept open.",
+)
+@click.option(
+    "--db-max-overflow",
+    type=click.IntRange(0),
+    default=10,
+    show_default=True,
+    help="More connections opened under load.",
+)
+@click.option(
+    "--db-pool-timeout",
+    type=click.FloatRange(min=0.1),
+    default=30.0,
+    show_default=True,
+    help="Seconds to wait for a free database connection.",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -673,19 +699,26 @@ def serve_cmd(
     send_queue: int,
     worker: str,
     lease_ttl: float,
+    db_pool_size: int,
+    db_max_overflow: int,
+    db_pool_timeout: float,
     log_level: str,
 ) -> None:
     """Run the online server (tables by link, computer players, live sheet).
 
     The limits are described in docs/protocol.md (Security)."""
+    import asyncio
     import logging
 
     import uvicorn
 
     from .server import ServerConfig, create_app
-    from .server.store import default_db_url
+    from .server.store import StoreConfig, StoreError, check_database, default_db_url, shown_url
 
     url = db_url or default_db_url(data_dir)
+    store_config = StoreConfig(
+        pool_size=db_pool_size, max_overflow=db_max_overflow, pool_timeout=db_pool_timeout
+    )
     config = ServerConfig(
         bot_delay=bot_delay,
         next_delay=next_delay,
@@ -701,8 +734,13 @@ def serve_cmd(
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", worker):
         raise click.UsageError("--worker: 1 to 64 letters, digits, '_', '.' or '-'")
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    click.echo(f"skat: starting the server (database {url}) ...")
-    app = create_app(url, config)
+    click.echo(f"skat: starting the server (database {shown_url(url)}) ...")
+    try:  # a missing driver, a bad URL, a database out of reach: one line, no traceback
+        asyncio.run(check_database(url, store_config))
+        app = create_app(url, config, store_config)
+    except StoreError as exc:
+        click.echo(f"skat serve: {exc}", err=True)
+        sys.exit(2)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
 
     class Server(uvicorn.Server):
@@ -759,8 +797,11 @@ def cluster_cmd(
             "PostgreSQL is not installed (Debian: apt-get install postgresql), or give --db"
         )
     where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="skat-cluster-"))
+    where.mkdir(parents=True, exist_ok=True)
+    where.chmod(0o755)  # PostgreSQL runs as its own user and keeps its data in here
     cluster = Cluster(
         where,
+        postgres_folder=where.resolve() / "postgres",
         workers=workers,
         port=port,
         db_url=db_url,

@@ -29,7 +29,7 @@ from . import protocol as p
 from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
 from .registry import TableBroken, TableElsewhere, Tables
-from .store import Store
+from .store import Store, StoreConfig, shown_url
 from .table import TIMERS, Settings, TableState
 
 log = logging.getLogger("skat.server")
@@ -134,17 +134,19 @@ def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONR
     return JSONResponse({"error": {"code": str(code), "message": message}}, status_code=status)
 
 
-def create_app(db_url: str, config: ServerConfig | None = None) -> Starlette:
+def create_app(
+    db_url: str, config: ServerConfig | None = None, store_config: StoreConfig | None = None
+) -> Starlette:
     """The app factory (ARCHITECTURE.md practice 12)."""
     config = config or ServerConfig()
-    store = Store(db_url, worker=config.worker, lease_ttl=config.lease_ttl)
+    store = Store(db_url, store_config, worker=config.worker, lease_ttl=config.lease_ttl)
     tables = Tables(store, config)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         restored = await tables.restore()
-        log.info("store %s open; %d unfinished table(s) restored", db_url, restored)
+        log.info("store %s open; %d unfinished table(s) restored", shown_url(db_url), restored)
 
         async def sweeper() -> None:
             while True:

@@ -138,8 +138,9 @@ class Nginx:
             if self.process.poll() is not None:
                 log = (self.folder / "error.log").read_text(errors="replace")[-2000:]
                 raise RuntimeError(f"nginx did not start: {log}")
-            with contextlib.suppress(OSError), socket.create_connection(
-                ("127.0.0.1", self.port), 0.2
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), 0.2),
             ):
                 return
             time.sleep(0.05)
@@ -174,7 +175,7 @@ class Worker:
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.log = open(self.folder / f"{self.name}.log", "ab")  # noqa: SIM115 (kept open)
+        self.log = open(self.folder / f"{self.name}.log", "ab")  # kept open while it runs
         command = [
             sys.executable,
             "-c",
@@ -247,6 +248,8 @@ class Cluster:
     members: list[Worker] = field(default_factory=list)
     nginx: Nginx | None = None
     postgres: object | None = None
+    postgres_folder: Path | None = None  # None: a temporary one
+    postgres_fast: bool = False  # durability off (tests only)
 
     @property
     def address(self) -> str:
@@ -278,7 +281,9 @@ class Cluster:
     def _start_postgres(self) -> str:
         from .services import Postgres
 
-        pg = Postgres(self.folder / "postgres")
+        # in the cluster's folder if PostgreSQL's own user can reach it (it
+        # stays there), else in a temporary one (removed when it stops)
+        pg = Postgres(self.postgres_folder, fast=self.postgres_fast)
         self.postgres = pg
         pg.start()
         pg.create_database("skat")

@@ -1,6 +1,6 @@
 """Durable storage of tables as an append-only event log (SQLAlchemy Core,
-async). SQLite is the embedded default; any SQLAlchemy async URL works
-(``postgresql+asyncpg://...``) without code changes.
+async). SQLite is the embedded default; PostgreSQL (``postgresql+asyncpg://``,
+the ``postgres`` extra) is tested on every run (docs/storage.md).
 
 Every change of a table is one event row ``(table_id, version, kind,
 payload)``; the primary key makes versions unique, and the actor appends
@@ -22,7 +22,7 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,12 +37,14 @@ from sqlalchemy import (
     Text,
     delete,
     func,
+    inspect,
     or_,
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 metadata = MetaData()
 
@@ -69,7 +71,7 @@ events_t = Table(
     Column("at", Float, nullable=False),
 )
 
-
+# Who runs a table (several workers on one database): one row per owned table.
 leases_t = Table(
     "skat_leases",
     metadata,
@@ -77,8 +79,117 @@ leases_t = Table(
     Column("owner", String(64), nullable=False),  # the worker's name
     Column("token", String(32), nullable=False),  # that worker process's incarnation
     Column("expires_at", Float, nullable=False),
-    Column("wanted_by", String(64), nullable=True),  # a worker the proxy sends it to
+    Column("wanted_by", String(64), nullable=True),
 )
+
+# The schema version of the database: one row (absent in databases of version 1).
+schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
+
+
+# ------------------------------------------------------------- migrations
+# Each step takes a database from version i to i + 1 (step 1: from empty) and
+# must keep creating what it created when it was written; later changes are
+# new steps. They run in one transaction at `Store.open`.
+def _v1(conn: Connection) -> None:
+    tables_t.create(conn, checkfirst=True)
+    events_t.create(conn, checkfirst=True)
+
+
+def _v2(conn: Connection) -> None:
+    leases_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2)
+SCHEMA_VERSION = len(MIGRATIONS)
+# pg_advisory_xact_lock key that serialises migrations of workers starting at once
+_MIGRATION_LOCK = 0x736B6174  # "skat"
+
+
+def _schema_version(conn: Connection) -> int:
+    """0: empty; 1: made before versions were stored (its tables exist)."""
+    names = set(inspect(conn).get_table_names())
+    if schema_t.name in names:
+        return int(conn.execute(select(func.max(schema_t.c.version))).scalar_one() or 0)
+    return 1 if tables_t.name in names else 0
+
+
+def _migrate(conn: Connection) -> int:
+    """Bring the schema up to `SCHEMA_VERSION`; the version found."""
+    found = _schema_version(conn)
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {found}, newer than this program's "
+            f"{SCHEMA_VERSION}: upgrade skat"
+        )
+    for step in MIGRATIONS[found:]:
+        step(conn)
+    if found < SCHEMA_VERSION:
+        schema_t.create(conn, checkfirst=True)
+        conn.execute(schema_t.delete())
+        conn.execute(schema_t.insert().values(version=SCHEMA_VERSION))
+    return found
+
+
+class StoreError(Exception):
+    """A database that cannot be used: a bad URL, a missing driver, a schema
+    from a newer program (one line for the operator)."""
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """Connection pool settings (docs/storage.md). The writer holds one
+    connection while it commits, reads take others."""
+
+    pool_size: int = 5  # connections kept open
+    max_overflow: int = 10  # more, opened under load and closed after
+    pool_timeout: float = 30.0  # seconds to wait for a free connection
+    connect_timeout: float = 10.0  # seconds to reach a PostgreSQL server
+
+
+def normalize_url(url: str) -> URL:
+    """The URL with an async driver: ``sqlite://`` and ``postgresql://`` get
+    the ones this package uses (aiosqlite, asyncpg)."""
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"not a database URL: {url!r}") from None
+    if u.drivername in ("sqlite", "sqlite+pysqlite"):
+        u = u.set(drivername="sqlite+aiosqlite")
+    elif u.drivername in ("postgres", "postgresql", "postgresql+psycopg2"):
+        u = u.set(drivername="postgresql+asyncpg")
+    return u
+
+
+def shown_url(url: str | URL) -> str:
+    """For logs and messages: the password hidden."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(not a URL)"
+
+
+def _engine(url: URL, config: StoreConfig) -> AsyncEngine:
+    kwargs: dict[str, Any] = {}
+    memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
+    if not memory:  # an in-memory SQLite database is one connection
+        kwargs.update(
+            pool_size=config.pool_size,
+            max_overflow=config.max_overflow,
+            pool_timeout=config.pool_timeout,
+        )
+    if url.get_backend_name() == "postgresql":
+        kwargs["connect_args"] = {"timeout": config.connect_timeout}
+        kwargs["pool_recycle"] = 3600  # firewalls drop connections idle for long
+    try:
+        return create_async_engine(url, **kwargs)
+    except ModuleNotFoundError as exc:
+        extra = " (pip install 'skat[postgres]')" if exc.name == "asyncpg" else ""
+        raise StoreError(
+            f"the database {shown_url(url)} needs the Python package {exc.name}{extra}"
+        ) from None
+    except (NoSuchModuleError, ArgumentError) as exc:
+        raise StoreError(f"cannot use the database {shown_url(url)}: {exc}") from None
+
 
 #: Seconds a lease lasts unless renewed (the owner renews it every quarter).
 LEASE_TTL = 5.0
@@ -121,22 +232,35 @@ class Event:
 class Store:
     """The event store of all tables."""
 
-    def __init__(self, url: str, worker: str = "main", lease_ttl: float = LEASE_TTL) -> None:
+    def __init__(
+        self,
+        url: str,
+        config: StoreConfig | None = None,
+        worker: str = "main",
+        lease_ttl: float = LEASE_TTL,
+    ) -> None:
         self.url = url
         self.worker = worker  # stable name, unique in a deployment
         self.token = secrets.token_hex(8)  # this process's incarnation
         self.lease_ttl = lease_ttl
-        self.engine: AsyncEngine = create_async_engine(url)
+        self.engine: AsyncEngine = _engine(normalize_url(url), config or StoreConfig())
         self._pending: asyncio.Queue[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = (
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
 
-    async def open(self) -> None:
-        async with self.engine.begin() as conn:
-            if self.url.startswith("sqlite"):
+    async def open(self) -> int:
+        """Create or migrate the schema (one transaction, one process at a
+        time: several workers may start at once); the version found."""
+        sqlite = self.engine.dialect.name == "sqlite"
+        if sqlite:
+            async with self.engine.connect() as conn:
                 await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
-            await conn.run_sync(metadata.create_all)
+        async with self.engine.connect() as conn:
+            await _lock_schema(conn, sqlite)
+            found = await conn.run_sync(_migrate)
+            await conn.commit()
+        return found
 
     async def close(self) -> None:
         if self._writer is not None:
@@ -456,6 +580,32 @@ class Store:
                 )
             ).all()
         return [Event(r.version, r.kind, json.loads(r.payload), r.at) for r in rows]
+
+
+async def _lock_schema(conn: AsyncConnection, sqlite: bool) -> None:
+    """Begin the migration transaction holding the lock other workers wait on."""
+    if sqlite:
+        # The sqlite3 module opens transactions only before DML: BEGIN
+        # IMMEDIATE takes the write lock now, so the DDL is in it too.
+        await conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        await conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+
+
+async def check_database(url: str, config: StoreConfig | None = None) -> None:
+    """Open (and migrate) the database once, turning what can go wrong into
+    a `StoreError` of one line: for ``skat serve`` before it starts."""
+    store = Store(url, config)
+    try:
+        await store.open()
+    except StoreError:
+        raise
+    except (OSError, SQLAlchemyError) as exc:
+        lines = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        reason = lines[0].strip("'\"") if lines else repr(exc)
+        raise StoreError(f"cannot open the database {shown_url(url)}: {reason}") from None
+    finally:
+        await store.engine.dispose()
 
 
 def _table(row: Any) -> StoredTable:
