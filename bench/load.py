@@ -69,6 +69,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def server_args(args: argparse.Namespace) -> list[str]:
+    """`skat serve` options of a cluster's workers (as `Server` sets them)."""
+    return [
+        "--bot-delay", "0", "--next-delay", str(args.next_delay), "--log-level", "warning",
+        "--tables-per-address", "1000000", "--max-open-tables", "1000000",
+    ]  # fmt: skip
+
+
 class Server:
     def __init__(self, folder: Path, next_delay: float) -> None:
         self.port = free_port()
@@ -473,6 +481,15 @@ def main() -> None:
     parser.add_argument(
         "--strong-tables", type=int, default=0, help="tables of strong computer players beside"
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="a cluster of this many workers behind nginx (0: one `skat serve`, no proxy)",
+    )
+    parser.add_argument(
+        "--store", choices=("sqlite", "postgres"), default="sqlite", help="the cluster's database"
+    )
     args = parser.parse_args()
     most = args.max_tables if args.ramp else args.tables
     limit = raise_nofile(3 * most + 1024)  # before the server starts: it inherits the limit
@@ -480,7 +497,14 @@ def main() -> None:
         print(f"warning: only {limit} open files allowed", file=sys.stderr)
     signal.signal(signal.SIGTERM, _terminate)
     with tempfile.TemporaryDirectory(prefix="skat-load-") as tmp:
-        server = Server(Path(tmp), args.next_delay)
+        server: Any
+        if args.workers:
+            from cluster_server import ClusterServer
+
+            server = ClusterServer(Path(tmp), args.workers, args.store, server_args(args))
+            print(f"[cluster: {args.workers} worker(s) on {args.store} behind nginx]", flush=True)
+        else:
+            server = Server(Path(tmp), args.next_delay)
         try:
             results = asyncio.run(run(args, server))
         except KeyboardInterrupt:
