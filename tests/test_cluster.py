@@ -379,3 +379,59 @@ def test_a_worker_whose_lease_was_taken_cannot_store_a_move(db_url: str) -> None
             await b.close()
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
+
+
+def test_creating_a_table_works_on_any_worker(cluster: Cluster) -> None:
+    for w in cluster.members:
+        table, served_by = _post(f"http://127.0.0.1:{w.port}", "/api/tables", {"players": 3})
+        assert served_by == w.name
+        info, _ = _get(cluster.address, f"/api/tables/{table['id']}")  # through the proxy
+        assert info["table"]["status"] == "open"
+
+
+def test_skat_cluster_prints_its_workers_and_stops_everything_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    _need("nginx", nginx_binary() is not None)
+    _postgres()
+    import signal
+    import subprocess
+    import sys
+
+    from skat.server.cluster import free_port
+
+    port = free_port()
+    folder = Path("/tmp") / f"skat-cluster-test-{tmp_path.name}"  # PostgreSQL's user reaches it
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skat.cli", "cluster", "--workers", "2", "--port", str(port),
+         "--folder", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 60
+        while len([x for x in lines if "worker w" in x]) < 2 and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            assert line, f"skat cluster ended: {lines}"
+            lines.append(line)
+        assert f"open http://127.0.0.1:{port}/" in lines[0], lines
+        pids = [int(x.split("pid ")[1].split(",")[0]) for x in lines if "worker w" in x]
+        for pid in pids:
+            os.kill(pid, 0)  # alive
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            assert json.load(r)["ok"] is True
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+        for pid in pids:
+            with pytest.raises(ProcessLookupError):
+                os.kill(pid, 0)
+        with pytest.raises(OSError):
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
