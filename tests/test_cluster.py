@@ -435,3 +435,22 @@ def test_skat_cluster_prints_its_workers_and_stops_everything_on_sigterm(
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_tables_per_address_limit_holds_across_workers(tmp_path: Path, db_url: str) -> None:
+    _need("nginx", nginx_binary() is not None)
+    import urllib.error
+
+    with Cluster(
+        tmp_path / "cluster", workers=2, db_url=db_url,
+        worker_args=("--tables-per-address", "3", "--log-level", "warning"),
+    ) as c:  # fmt: skip
+        w1, w2 = c.members
+        for _ in range(2):
+            _post(f"http://127.0.0.1:{w1.port}", "/api/tables", {})
+        _post(f"http://127.0.0.1:{w2.port}", "/api/tables", {})
+        for w in (w1, w2):  # the fourth, on either worker: refused
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                _post(f"http://127.0.0.1:{w.port}", "/api/tables", {})
+            assert refused.value.code == 429
+            assert json.load(refused.value)["error"]["code"] == "TOO_MANY_TABLES"

@@ -11,7 +11,7 @@ import multiprocessing
 import os
 import secrets
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -20,7 +20,7 @@ from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
-from .store import Store, StoredTable
+from .store import Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
 
@@ -68,7 +68,6 @@ class Tables:
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._lock = asyncio.Lock()
-        self._created: dict[str, deque[float]] = {}  # client address -> creation times
         # closed tables not loaded: their state and what was rendered of it
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
         self._stopping: set[asyncio.Task[None]] = set()
@@ -94,24 +93,19 @@ class Tables:
         client's, for the limit per address."""
         cfg = self.config
         now = time.time()
-        if address is not None:
-            times = self._created.setdefault(address, deque())
-            while times and times[0] < now - 3600:
-                times.popleft()
-            if len(times) >= cfg.tables_per_address:
-                raise CommandError(
-                    ErrorCode.TOO_MANY_TABLES,
-                    f"at most {cfg.tables_per_address} new tables an hour from one address",
-                )
+        key = None if address is None else address_key(address)
+        # counted in the database: the limit holds across all workers
+        if key is not None and await self.store.created_from(key, now - 3600) >= (
+            cfg.tables_per_address
+        ):
+            raise CommandError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"at most {cfg.tables_per_address} new tables an hour from one address",
+            )
         if await self.store.count(LIVE) >= cfg.max_open_tables:
             raise CommandError(ErrorCode.TOO_MANY_TABLES, "too many open tables; try later")
-        if address is not None:
-            self._created[address].append(now)
-            if len(self._created) > 10000:  # forget addresses quiet for an hour
-                for a in [a for a, t in self._created.items() if not t or t[-1] < now - 3600]:
-                    del self._created[a]
         stored, _, creator = self._new(options, settings)
-        await self.store.create_table(stored)
+        await self.store.create_table(stored, address=key)
         return stored.id, creator
 
     # -------------------------------------------------------------- loading
@@ -338,6 +332,7 @@ class Tables:
                 self.actors.pop(table_id, None)
                 await self.store.release([table_id])
                 self._remember(st)  # downloads without a replay
+        await self.store.forget_creations(now - 3600)
         for table_id in await self.store.unvisited(
             now - min(cfg.unvisited_timeout, cfg.idle_timeout)
         ):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import secrets
 import time
@@ -30,6 +31,7 @@ from typing import Any
 from sqlalchemy import (
     Column,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -82,6 +84,16 @@ leases_t = Table(
     Column("wanted_by", String(64), nullable=True),
 )
 
+# Tables created per client address in the last hour, for the limit that
+# holds across all workers (`Tables.create`); rows older than an hour go.
+creations_t = Table(
+    "skat_creations",
+    metadata,
+    Column("address", String(64), nullable=False),  # a hash of the client address
+    Column("at", Float, nullable=False),
+    Index("skat_creations_by_address", "address", "at"),
+)
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -99,7 +111,11 @@ def _v2(conn: Connection) -> None:
     leases_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2)
+def _v3(conn: Connection) -> None:
+    creations_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
 SCHEMA_VERSION = len(MIGRATIONS)
 # pg_advisory_xact_lock key that serialises migrations of workers starting at once
 _MIGRATION_LOCK = 0x736B6174  # "skat"
@@ -203,6 +219,12 @@ class NotOwner(Exception):
         self.table_ids = tuple(table_ids)
 
 
+def address_key(address: str) -> str:
+    """What the store keeps of a client address for the creation limit: a
+    hash (no plain addresses in the database; it is not a secret)."""
+    return hashlib.sha256(f"skat-creations:{address}".encode()).hexdigest()[:32]
+
+
 def default_db_url(data_dir: str | Path) -> str:
     path = Path(data_dir).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
@@ -274,14 +296,19 @@ class Store:
         t: StoredTable,
         events: Sequence[tuple[str, int, str, dict[str, Any]]] = (),
         own: bool = False,
+        address: str | None = None,
     ) -> None:
         """Store a new table and, in the same transaction, ``events`` as
         ``(table_id, version, kind, payload)`` rows (its own first events and
         another table's, as for "again"): all of it or nothing. ``own``: this
         process takes the new table's lease in that transaction; the other
-        tables written to must be this process's (else `NotOwner`)."""
+        tables written to must be this process's (else `NotOwner`).
+        ``address``: the creating client's (`address_key`), counted by
+        `created_from`."""
         now = time.time()
         async with self.engine.begin() as conn:
+            if address is not None:
+                await conn.execute(creations_t.insert().values(address=address, at=now))
             if own:
                 await conn.execute(leases_t.insert().values(self._lease_row(t.id, now)))
             others = {table_id for table_id, *_ in events} - {t.id}
@@ -313,6 +340,20 @@ class Store:
                         for table_id, version, kind, payload in events
                     ],
                 )
+
+    async def created_from(self, address: str, since: float) -> int:
+        """Tables created from ``address`` (`address_key`) since ``since``, by any worker."""
+        async with self.engine.connect() as conn:
+            n = await conn.scalar(
+                select(func.count())
+                .select_from(creations_t)
+                .where(creations_t.c.address == address, creations_t.c.at >= since)
+            )
+        return int(n or 0)
+
+    async def forget_creations(self, before: float) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(creations_t).where(creations_t.c.at < before))
 
     async def count(self, statuses: tuple[str, ...]) -> int:
         async with self.engine.connect() as conn:
