@@ -1234,3 +1234,32 @@ def test_no_movement_for_people_who_ask_for_less(browser: Browser, server: str) 
         finally:
             context.close()
     assert moving["no-preference"] > 0 and moving["reduce"] == 0, moving
+
+
+def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None:
+    """R6.6 claim: the declarer's button shows his cards (after a confirm);
+    the log says so, the button goes, and the deal is played on to its end."""
+    c = clients()
+    page = c.page
+    page.on("dialog", lambda d: d.accept())
+    start_with_bots(c)
+    claimed: list[bool] = []
+
+    def on_turn(ph: str) -> bool:
+        if ph != "play" or claimed:
+            return False
+        button = page.locator("[data-testid=claim]")
+        if not button.count():
+            return False
+        button.click()
+        page.wait_for_function(
+            "() => /Anna shows the cards/.test(document.getElementById('log').textContent)"
+        )
+        page.wait_for_selector("[data-testid=claim]", state="detached")
+        claimed.append(True)
+        return True
+
+    seen = play_deal(page, on_turn=on_turn)
+    assert "declare" in seen, "Anna did not win the auction"
+    assert claimed == [True], "no claim button was offered to the declarer"
+    assert seen[-1] == "done"

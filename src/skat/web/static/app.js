@@ -835,8 +835,12 @@ function renderControls() {
     html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
     if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t("hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
   }
+  if (v && v.offers && v.offers.includes("claim")) {
+    // R6.6: the declarer shows his cards; the defenders may give up or play on
+    html += `<button class="mini" data-action="claim" data-testid="claim">${esc(t("act.claim"))}</button>`;
+  }
   if (v && v.offers && v.offers.includes("concede")) {
-    html += `<button class="mini quiet" data-action="concede">${esc(t("act.concede"))}</button>`;
+    html += `<button class="mini quiet" data-action="concede" data-testid="concede">${esc(t("act.concede"))}</button>`;
   }
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
   if (T.chooser && T.preview) document.getElementById("preview")?.replaceChildren(document.createTextNode(T.preview));
@@ -1256,6 +1260,8 @@ function onTableClick(e) {
     renderTable();
   } else if (a === "concede") {
     if (confirm(t("act.concedeConfirm"))) send(act("concede"));
+  } else if (a === "claim") {
+    if (confirm(t("act.claimConfirm"))) send(act("claim"));
   } else if (a === "hint") {
     T.hint = "…";
     send({ type: "hint" });

@@ -133,6 +133,8 @@ export default {
   "act.no_re": "Ingen Re",
   "act.concede": "Opgiv",
   "act.concedeConfirm": "Opgive dette spil?",
+  "act.claim": "Vis mine kort",
+  "act.claimConfirm": "Vis dine kort til modspillerne? De kan opgive eller spille videre mod dine åbne kort.",
   "act.reclaim": "Tag min plads tilbage",
   "act.next": "Næste spil",
   "act.lastTrick": "Sidste stik",

@@ -133,6 +133,8 @@ export default {
   "act.no_re": "Kein Re",
   "act.concede": "Aufgeben",
   "act.concedeConfirm": "Dieses Spiel aufgeben?",
+  "act.claim": "Karten zeigen",
+  "act.claimConfirm": "Deine Karten den Gegenspielern zeigen? Sie können aufgeben oder gegen deine offenen Karten weiterspielen.",
   "act.reclaim": "Meinen Platz zurücknehmen",
   "act.next": "Nächstes Spiel",
   "act.lastTrick": "Letzter Stich",

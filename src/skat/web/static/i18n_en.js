@@ -134,6 +134,8 @@ export default {
   "act.no_re": "No Re",
   "act.concede": "Give up",
   "act.concedeConfirm": "Give up this deal?",
+  "act.claim": "Show my cards",
+  "act.claimConfirm": "Show your cards to the defenders? They may give up, or play on against your open cards.",
   "act.reclaim": "Take my seat back",
   "act.next": "Next deal",
   "act.lastTrick": "Last trick",
