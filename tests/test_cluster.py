@@ -454,3 +454,33 @@ def test_the_tables_per_address_limit_holds_across_workers(tmp_path: Path, db_ur
                 _post(f"http://127.0.0.1:{w.port}", "/api/tables", {})
             assert refused.value.code == 429
             assert json.load(refused.value)["error"]["code"] == "TOO_MANY_TABLES"
+
+
+def test_a_worker_stopped_on_purpose_gives_its_tables_up_at_once(
+    tmp_path: Path, db_url: str
+) -> None:
+    """SIGTERM (a planned restart): the worker releases its leases, so the
+    others take its tables long before a (here 60 s) lease would run out."""
+    _need("nginx", nginx_binary() is not None)
+    worker_args = ("--lease-ttl", "60", "--bot-delay", "0", "--log-level", "warning")
+    with Cluster(tmp_path / "cluster", workers=2, db_url=db_url, worker_args=worker_args) as c:
+        base, ws_base = c.address, c.address.replace("http", "ws")
+
+        async def scenario() -> float:
+            table_id, humans = await _table_with_people(base, ws_base, seed=5)
+            owner = await _owner(db_url, table_id)
+            assert owner is not None
+            stopped_at = time.monotonic()
+            c.worker(owner).stop()
+            url = f"{ws_base}/ws/{table_id}"
+            for h in humans:
+                await h.close()
+            await asyncio.gather(*(_seated(url, h, time.monotonic() + 20) for h in humans))
+            back = time.monotonic() - stopped_at
+            assert await _owner(db_url, table_id) not in (None, owner)
+            for h in humans:
+                await h.close()
+            return back
+
+        back = asyncio.run(asyncio.wait_for(scenario(), 60))
+        assert back < 20  # the lease (60 s) did not have to run out

@@ -343,6 +343,10 @@ class Tables:
     async def close(self) -> None:
         for actor in self.actors.values():
             await actor.stop()
+        try:  # a planned stop: the other workers may take the tables at once
+            await self.store.release(list(self.actors))
+        except Exception:
+            log.exception("releasing the leases failed (they run out by themselves)")
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.workers.shutdown(wait=False, cancel_futures=True)
 
