@@ -4,9 +4,7 @@ by `skat.server.cluster` exactly as `skat cluster` starts it."""
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -57,16 +55,9 @@ class ClusterServer:
         return self.cluster.address
 
     def create_table(self, **extra: Any) -> dict[str, Any]:
-        from load import ROUNDS  # the generator's list length
+        from load import create_table  # the generator's own request
 
-        req = urllib.request.Request(
-            f"{self.http}/api/tables",
-            data=json.dumps({"rounds": ROUNDS, "players": 3, **extra}).encode(),
-            headers={"content-type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return dict(json.load(r))
+        return create_table(self.http, **extra)
 
     def worker_cpu_seconds(self) -> float:
         return sum(_cpu(w.pid) for w in self.cluster.members if w.pid is not None)

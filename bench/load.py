@@ -69,6 +69,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def create_table(http: str, **extra: Any) -> dict[str, Any]:
+    """A new long list (`ROUNDS`) at the server or proxy at ``http``."""
+    req = urllib.request.Request(
+        f"{http}/api/tables",
+        data=json.dumps({"rounds": ROUNDS, "players": 3, **extra}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return dict(json.load(r))
+
+
 def server_args(args: argparse.Namespace) -> list[str]:
     """`skat serve` options of a cluster's workers (as `Server` sets them)."""
     return [
@@ -109,14 +121,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def create_table(self, **extra: Any) -> dict[str, Any]:
-        req = urllib.request.Request(
-            f"{self.http}/api/tables",
-            data=json.dumps({"rounds": ROUNDS, "players": 3, **extra}).encode(),
-            headers={"content-type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return dict(json.load(r))
+        return create_table(self.http, **extra)
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process (Linux /proc)."""
