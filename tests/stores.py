@@ -93,7 +93,7 @@ class Db:
         if self.path is not None:
             with contextlib.closing(sqlite3.connect(self.path)) as conn:
                 return [tuple(r) for r in conn.execute(sql, params)]
-        return _run(self._pg(sql, params, fetch=True))
+        return _run(self._pg([sql], params, fetch=True))
 
     def execute(self, *statements: str, **params: Any) -> None:
         """Run ``statements`` in one transaction."""
@@ -103,8 +103,7 @@ class Db:
                     conn.execute(sql, params)
                 conn.commit()
             return
-        for sql in statements:
-            _run(self._pg(sql, params, fetch=False))
+        _run(self._pg(list(statements), params, fetch=False))
 
     def raw(self) -> bytes:
         """Everything the store holds, as bytes: the SQLite files (with the
@@ -116,14 +115,17 @@ class Db:
             out += [repr(r) for r in self.rows(f"SELECT * FROM {table}")]
         return "\n".join(out).encode()
 
-    async def _pg(self, sql: str, params: dict[str, Any], fetch: bool) -> list[tuple[Any, ...]]:
+    async def _pg(
+        self, statements: list[str], params: dict[str, Any], fetch: bool
+    ) -> list[tuple[Any, ...]]:
         engine = create_async_engine(self.url, poolclass=NullPool)
         try:
             async with engine.begin() as conn:
-                if params:
-                    result = await conn.execute(text(sql), params)
-                else:  # no bind parsing: plpgsql bodies may hold colons
-                    result = await conn.exec_driver_sql(sql)
+                for sql in statements:
+                    if params:
+                        result = await conn.execute(text(sql), params)
+                    else:  # no bind parsing: plpgsql bodies may hold colons
+                        result = await conn.exec_driver_sql(sql)
                 return [tuple(r) for r in result.all()] if fetch else []
         finally:
             await engine.dispose()
