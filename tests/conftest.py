@@ -1,14 +1,53 @@
-"""Shared fixtures: paths into ../shared and a few helpers."""
+"""Shared fixtures: paths into ../shared, the store the server tests use
+(``--store`` or ``SKAT_TEST_DB``: sqlite or postgres, see tests/stores.py)
+and a few helpers."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from . import stores
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 ISS_FILE = SHARED / "data" / "iss" / "iss-games.sgf"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--store",
+        choices=stores.KINDS,
+        default=None,
+        help="database of the server tests (default: $SKAT_TEST_DB or sqlite)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    kind = config.getoption("--store") or os.environ.get("SKAT_TEST_DB") or "sqlite"
+    if kind not in stores.KINDS:
+        raise pytest.UsageError(f"SKAT_TEST_DB={kind!r}: one of {', '.join(stores.KINDS)}")
+    if kind == "postgres" and not stores.postgres_available():
+        raise pytest.UsageError("--store=postgres: PostgreSQL is not installed (no initdb/pg_ctl)")
+    stores.KIND = kind
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"server tests store: {stores.KIND}"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    stores.stop()
+
+
+@pytest.fixture(autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    before = stores.made()
+    yield
+    stores.drop_since(before)
 
 
 @pytest.fixture

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from .stores import db_for
+
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 except ImportError:  # pragma: no cover - depends on the machine
@@ -179,7 +181,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cmd = [
         sys.executable, "-m", "skat.cli", "serve",
         "--port", str(port),
-        "--db", f"sqlite+aiosqlite:///{tmp / 'skat.db'}",
+        "--db", db_for(tmp).url,
         "--bot-delay", "0.05",
         "--next-delay", "600",
         "--grace", "120",

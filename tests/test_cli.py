@@ -14,6 +14,7 @@ from skat.engine import Deal, Rules
 from skat.engine.records import GameRecord
 
 from .conftest import ISS_FILE
+from .stores import db_for
 
 KEYS = {
     "id", "kind", "declarer", "bid", "game", "hand", "ouvert", "schneider_announced",
@@ -183,7 +184,7 @@ def test_serve_says_where_to_go_once_the_page_answers(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "skat.cli", "serve", "--port", str(port), "--log-level", "warning"]
-    cmd += ["--db", f"sqlite+aiosqlite:///{tmp_path / 's.db'}"]
+    cmd += ["--db", db_for(tmp_path).url]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         assert proc.stdout is not None

@@ -17,7 +17,6 @@ import json
 import logging
 import random
 import socket
-import sqlite3
 import tempfile
 import time
 import urllib.error
@@ -36,6 +35,7 @@ from skat.series import ListOptions, Series
 from skat.server import ServerConfig, create_app
 from skat.server.actor import Expire
 from skat.sheetview import sheet_csv
+from tests.stores import Db, db_for
 from tests.test_recovery import PLAY_TIMEOUT, Human, Server, _free_port
 from tests.test_server import (
     Closed,
@@ -55,24 +55,19 @@ def _post(client: Any, body: Any) -> Any:
     return client.post("/api/tables", content=json.dumps(body))
 
 
-def _db_rows(db: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        return list(conn.execute(sql, args))
-
-
-def _poison(db: Path, table_id: str, options: dict[str, Any]) -> None:
+def _poison(db: Db, table_id: str, options: dict[str, Any]) -> None:
     """A table as an older server stored it: options it should have refused,
     and the `start` event that was stored before it failed to apply."""
     config = {"options": options, "settings": {"bot": "heuristic", "timer": 0}}
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        conn.execute(
-            "INSERT INTO skat_tables VALUES (?, ?, ?, 'playing', ?, ?, ?, ?)",
-            (table_id, time.time(), time.time(), json.dumps(config), "00" * 32, "0" * 64, "0" * 64),
-        )
-        conn.execute(
-            "INSERT INTO skat_events VALUES (?, 1, 'start', '{}', ?)", (table_id, time.time())
-        )
-        conn.commit()
+    db.execute(
+        "INSERT INTO skat_tables VALUES (:id, :now, :now, 'playing', :config, :seed, :c, :c)",
+        "INSERT INTO skat_events VALUES (:id, 1, 'start', '{}', :now)",
+        id=table_id,
+        now=time.time(),
+        config=json.dumps(config),
+        seed="00" * 32,
+        c="0" * 64,
+    )
 
 
 # --------------------------------------------- 1: options, proof, start-up
@@ -100,7 +95,7 @@ def test_options_are_refused_unless_exactly_right(tmp_path: Path, body: dict[str
         r = _post(client, body)
         assert r.status_code == 400, r.text
         assert r.json()["error"]["code"] == "BAD_OPTIONS"
-        assert _db_rows(db, "SELECT id FROM skat_tables") == []
+        assert db.rows("SELECT id FROM skat_tables") == []
 
 
 def test_list_length_is_the_operators_to_raise(tmp_path: Path) -> None:
@@ -120,7 +115,7 @@ def test_an_event_is_proven_to_apply_before_it_is_stored(tmp_path: Path) -> None
         anna.send(type="fill", creator=t["creator"])
         errors = [m for m in anna.barrier() if m["type"] == "error"]
         assert [e["code"] for e in errors] == ["BAD_OPTIONS"]
-        kinds = [k for (k,) in _db_rows(db, "SELECT kind FROM skat_events")]
+        kinds = [k for (k,) in db.rows("SELECT kind FROM skat_events")]
         assert "start" not in kinds and "bot" not in kinds
         assert state.status == "open"
 
@@ -148,13 +143,13 @@ def test_a_table_that_cannot_be_loaded_is_marked_broken_and_the_rest_serve(
         back = Peer(client, good["id"], "Anna again").connect(token=token)
         assert back.wait_for(lambda m: m["type"] == "welcome")["seat"] == 0
         assert public(client, good["id"])["seats"][0]["name"] == "Anna"
-    statuses = dict(_db_rows(db, "SELECT id, status FROM skat_tables"))
+    statuses = dict(db.rows("SELECT id, status FROM skat_tables"))
     assert statuses["poisoned1"] == statuses["poisoned2"] == "broken"
     assert statuses[good["id"]] == "open"
 
 
 def test_a_real_server_starts_after_a_poisoned_table(tmp_path: Path) -> None:
-    srv = Server(_free_port(), tmp_path / "skat.db", tmp_path / "server.log")
+    srv = Server(_free_port(), db_for(tmp_path), tmp_path / "server.log")
     try:
         srv.start()
         good = srv.post("/api/tables", {"rounds": 1})
@@ -273,7 +268,7 @@ async def _slow_reader_scenario(srv: Server) -> tuple[str, int, int | None]:
 
 
 def test_a_client_that_never_reads_is_dropped_and_the_table_plays_on(tmp_path: Path) -> None:
-    srv = Server(_free_port(), tmp_path / "skat.db", tmp_path / "server.log")
+    srv = Server(_free_port(), db_for(tmp_path), tmp_path / "server.log")
     srv.extra = ["--send-timeout", "1", "--send-queue", "64"]
     try:
         srv.start()
@@ -365,7 +360,7 @@ def _asgi_post(
 
 @pytest.mark.parametrize("path", ["/api/tables", "/api/value"])
 def test_request_bodies_are_refused_while_they_stream(tmp_path: Path, path: str) -> None:
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 't.db'}", ServerConfig())
+    app = create_app(db_for(tmp_path).url, ServerConfig())
     status, pulled = _asgi_post(app, path, 100_000, [])  # 100 MB, chunked
     assert status == 413
     assert pulled <= 5, f"{pulled} KiB read before the refusal"
@@ -376,7 +371,7 @@ def test_request_bodies_are_refused_while_they_stream(tmp_path: Path, path: str)
 def test_an_aborted_request_is_one_clean_log_line(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    app = create_app(f"sqlite+aiosqlite:///{tmp_path / 't.db'}", ServerConfig())
+    app = create_app(db_for(tmp_path).url, ServerConfig())
     calls = 0
 
     async def receive() -> dict[str, Any]:
@@ -447,7 +442,7 @@ def test_a_restart_loads_only_live_tables(tmp_path: Path) -> None:
         assert set(app.state.tables.actors) == {live["id"]}
         for tid in stale:
             assert public(client, tid)["table"]["status"] == "expired"
-    kinds = _db_rows(db, "SELECT table_id, version, kind FROM skat_events WHERE kind='expire'")
+    kinds = db.rows("SELECT table_id, version, kind FROM skat_events WHERE kind='expire'")
     assert sorted(kinds) == sorted((tid, 1, "expire") for tid in stale)
 
 
@@ -579,16 +574,25 @@ def _declarer(legal: list[str], rng: random.Random) -> str:
     return rng.choice(legal)
 
 
-def _crash_on_start(db: Path, on: bool) -> None:
-    with contextlib.closing(sqlite3.connect(db)) as conn:
-        if on:
-            conn.execute(
-                "CREATE TRIGGER crash BEFORE INSERT ON skat_events WHEN NEW.kind = 'start' "
-                "BEGIN SELECT RAISE(ABORT, 'simulated crash'); END"
-            )
-        else:
-            conn.execute("DROP TRIGGER crash")
-        conn.commit()
+def _crash_on_start(db: Db, on: bool) -> None:
+    """A trigger that refuses every `start` event: a crash inside the transaction."""
+    if db.kind == "sqlite" and on:
+        db.execute(
+            "CREATE TRIGGER crash BEFORE INSERT ON skat_events WHEN NEW.kind = 'start' "
+            "BEGIN SELECT RAISE(ABORT, 'simulated crash'); END"
+        )
+    elif db.kind == "sqlite":
+        db.execute("DROP TRIGGER crash")
+    elif on:
+        db.execute(
+            "CREATE FUNCTION crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "IF NEW.kind = 'start' THEN RAISE EXCEPTION 'simulated crash'; END IF; "
+            "RETURN NEW; END $$",
+            "CREATE TRIGGER crash BEFORE INSERT ON skat_events "
+            "FOR EACH ROW EXECUTE FUNCTION crash()",
+        )
+    else:
+        db.execute("DROP TRIGGER crash ON skat_events", "DROP FUNCTION crash()")
 
 
 def test_again_is_one_transaction_and_idempotent_on_retry(tmp_path: Path) -> None:
@@ -598,24 +602,24 @@ def test_again_is_one_transaction_and_idempotent_on_retry(tmp_path: Path) -> Non
         anna = join(client, t["id"], "Anna")
         anna.send(type="fill", creator=t["creator"])
         pump([anna], lambda: anna.list_over, rng, timeout=60)
-        tables_before = _db_rows(db, "SELECT count(*) FROM skat_tables")[0][0]
+        tables_before = db.rows("SELECT count(*) FROM skat_tables")[0][0]
         _crash_on_start(db, True)
         anna.send(type="again")
         assert [m["code"] for m in anna.barrier() if m["type"] == "error"] == ["SERVER_ERROR"]
         # nothing half-built: no new table, no `again` on the old one
-        assert _db_rows(db, "SELECT count(*) FROM skat_tables")[0][0] == tables_before
-        assert _db_rows(db, "SELECT count(*) FROM skat_events WHERE kind='again'") == [(0,)]
+        assert db.rows("SELECT count(*) FROM skat_tables")[0][0] == tables_before
+        assert db.rows("SELECT count(*) FROM skat_events WHERE kind='again'") == [(0,)]
         _crash_on_start(db, False)
         anna.send(type="again")
         anna.send(type="again")  # a retry changes nothing
         anna.barrier()
-        assert _db_rows(db, "SELECT count(*) FROM skat_tables")[0][0] == tables_before + 1
+        assert db.rows("SELECT count(*) FROM skat_tables")[0][0] == tables_before + 1
         nxt = public(client, t["id"])["table"]["next_table"]
         assert public(client, nxt)["table"]["status"] == "playing"
         token = anna.token
     with serve(tmp_path) as (app, client, db):
         assert nxt in app.state.tables.actors
-        assert _db_rows(db, "SELECT count(*) FROM skat_tables")[0][0] == tables_before + 1
+        assert db.rows("SELECT count(*) FROM skat_tables")[0][0] == tables_before + 1
         back = Peer(client, nxt, "Anna at the next table").connect(token=token)
         assert back.wait_for(lambda m: m["type"] == "welcome")["seat"] == 0
 
@@ -642,8 +646,8 @@ def test_chat_is_refused_at_closed_tables_and_keeps_no_table_alive(tmp_path: Pat
         assert public(client, idle["id"])["table"]["status"] == "expired"
         bert.send(type="chat", text="hello?")
         assert [m["code"] for m in bert.barrier() if m["type"] == "error"] == ["TABLE_CLOSED"]
-        kinds = [k for (k,) in _db_rows(db, "SELECT kind FROM skat_events WHERE table_id=?"
-                                        , done["id"])]  # fmt: skip
+        rows = db.rows("SELECT kind FROM skat_events WHERE table_id = :t", t=done["id"])
+        kinds = [k for (k,) in rows]
         assert "chat" not in kinds and "react" not in kinds
 
 

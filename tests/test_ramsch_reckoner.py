@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +16,8 @@ from starlette.testclient import TestClient
 from skat.cli import main
 from skat.engine import Deal, Rules
 from skat.engine.reckoner import ReckonerError, reckon_ramsch
+
+from .stores import db_for
 
 
 def _run(*args: str) -> tuple[int, str, str]:
@@ -157,8 +158,8 @@ def test_engine_refuses_what_is_not_three_card_points(points: object) -> None:
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     from skat.server import ServerConfig, create_app
 
-    db: Path = tmp_path_factory.mktemp("value") / "t.db"
-    with TestClient(create_app(f"sqlite+aiosqlite:///{db}", ServerConfig())) as c:
+    db = db_for(tmp_path_factory.mktemp("value"))
+    with TestClient(create_app(db.url, ServerConfig())) as c:
         yield c
 
 

@@ -1,10 +1,11 @@
 """Crash recovery of the online server with a real process.
 
 `skat serve` runs as a subprocess on a free loopback port with a temporary
-SQLite database. Two humans (websocket clients) and one computer player play
-a one-round list; the server is killed with SIGKILL in the middle of a deal
-and restarted on the same database; the humans reconnect with their seat
-tokens and their last seen versions and finish the list. Then the event log
+database of the test store (tests/stores.py: SQLite or PostgreSQL). Two
+humans (websocket clients) and one computer player play a one-round list;
+the server is killed with SIGKILL in the middle of a deal and restarted on
+the same database; the humans reconnect with their seat tokens and their
+last seen versions and finish the list. Then the event log
 must be gapless, the list record must verify, and every action a client had
 seen acknowledged before the kill must be in the record exactly once.
 """
@@ -18,7 +19,6 @@ import os
 import random
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -33,6 +33,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from skat.series.record import verify_list
+
+from .stores import Db, db_for
 
 START_TIMEOUT = 20.0  # seconds for the server to answer /healthz
 PLAY_TIMEOUT = 20.0  # seconds for one stretch of play
@@ -49,7 +51,7 @@ def _free_port() -> int:
 @dataclass
 class Server:
     port: int
-    db: Path
+    db: Db
     log: Path
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
@@ -69,7 +71,7 @@ class Server:
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite+aiosqlite:///{self.db}",
+            "--db", self.db.url,
             "--bot-delay", "0", "--next-delay", "0", "--grace", "30",
             "--log-level", "warning", *self.extra,
         ]  # fmt: skip
@@ -119,7 +121,7 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(_free_port(), tmp_path / "skat.db", tmp_path / "server.log")
+    srv = Server(_free_port(), db_for(tmp_path), tmp_path / "server.log")
     try:
         yield srv
     finally:
@@ -259,17 +261,13 @@ class Human:
 
 
 # ---------------------------------------------------------------------- checks
-def _db_events(db: Path, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        rows = con.execute(
-            "SELECT version, kind, payload FROM skat_events WHERE table_id = ? ORDER BY version",
-            (table_id,),
-        ).fetchall()
-        status = con.execute("SELECT status FROM skat_tables WHERE id = ?", (table_id,)).fetchone()
-    finally:
-        con.close()
-    assert status == ("finished",)
+def _db_events(db: Db, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+    rows = db.rows(
+        "SELECT version, kind, payload FROM skat_events WHERE table_id = :t ORDER BY version",
+        t=table_id,
+    )
+    status = db.rows("SELECT status FROM skat_tables WHERE id = :t", t=table_id)
+    assert status == [("finished",)]
     return [(v, k, json.loads(p)) for v, k, p in rows]
 
 

@@ -35,6 +35,8 @@ from skat.server.errors import CommandError, ErrorCode
 from skat.server.events import from_row
 from skat.server.table import Settings, TableState
 
+from .stores import Db, db_for
+
 CARD_RE = re.compile(r"\b[CSHD][AKQJT987]\b")
 FULL_DECK = (1 << 32) - 1
 # Keys whose string values are random identifiers (table ids, tokens): they may
@@ -46,9 +48,11 @@ FAST: dict[str, Any] = {"bot_delay": 0, "next_delay": 0, "grace": 30.0, "rate": 
 
 # ------------------------------------------------------------------ helpers
 @contextlib.contextmanager
-def serve(tmp_path: Path, **config: Any) -> Iterator[tuple[Any, TestClient, Path]]:
-    db = tmp_path / "t.db"
-    app = create_app(f"sqlite+aiosqlite:///{db}", ServerConfig(**{**FAST, **config}))
+def serve(tmp_path: Path, **config: Any) -> Iterator[tuple[Any, TestClient, Db]]:
+    """An app on the test store (tests/stores.py): the same database for
+    the same folder, so a second `serve` is a restart."""
+    db = db_for(tmp_path)
+    app = create_app(db.url, ServerConfig(**{**FAST, **config}))
     with TestClient(app) as client:
         try:
             yield app, client, db
@@ -1041,8 +1045,7 @@ def test_seat_tokens_are_stored_hashed_and_work_at_the_next_table(tmp_path: Path
         # the store holds no raw token, only hashes
         secrets = [anna.token, bert.token, t["creator"]]
         for tok in secrets:
-            for f in db.parent.glob(db.name + "*"):
-                assert tok.encode() not in f.read_bytes(), f.name
+            assert tok.encode() not in db.raw()
             for table_id in (tid, new_id):
                 events = client.portal.call(app.state.store.events, table_id)
                 assert tok not in json.dumps([ev.payload for ev in events])
