@@ -1133,7 +1133,7 @@ function renderSheet() {
     <p class="help">${esc(t("sheet.auto"))}</p>
     <p class="help">${esc(t("sheet.verify"))}: <code>${esc(T.snap.table.commitment.slice(0, 16))}…</code></p>
     <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a href="/api/tables/${T.id}/games.iss" data-action="iss" data-testid="iss">ISS</a></p>
-    <p id="download-msg" class="help" role="status" data-testid="download-msg"></p>
+    <p id="download-msg" class="help" role="status" data-testid="download-msg">${esc(T.downloadMsg || "")}</p>
     <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
   </div></div>`;
   const box = el.querySelector(".scroll");
@@ -1150,9 +1150,14 @@ function renderSheet() {
 // The ISS file is fetched first: a table the ISS format cannot hold gets a
 // message on the page instead of an empty file.
 async function downloadIss() {
-  const msg = document.getElementById("download-msg");
+  // kept in T: the sheet is drawn anew with every event, the message stays
+  const say = (text) => {
+    T.downloadMsg = text;
+    const msg = document.getElementById("download-msg");
+    if (msg) msg.textContent = text;
+  };
   const res = await fetch(`/api/tables/${T.id}/games.iss`);
-  if (!res.ok) { msg.textContent = t("sheet.noIss"); return; }
+  if (!res.ok) { say(t("sheet.noIss")); return; }
   const blob = await res.blob();
   const name = (res.headers.get("content-disposition") || "").match(/filename="([^"]+)"/)?.[1] || `skat-${T.id}.iss`;
   const a = document.createElement("a");
@@ -1161,7 +1166,7 @@ async function downloadIss() {
   document.body.appendChild(a);
   a.click();
   a.remove();
-  msg.textContent = "";
+  say("");
 }
 
 async function copyLink(b) {
@@ -1239,6 +1244,7 @@ function onTableClick(e) {
     renderControls();
   } else if (a === "sheet") {
     T.showSheet = !T.showSheet;
+    T.downloadMsg = "";
     renderSheet();
   } else if (a === "iss") {
     e.preventDefault();
