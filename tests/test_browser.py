@@ -8,6 +8,7 @@ when Playwright or /usr/bin/chromium is missing; no browser is downloaded.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from .stores import db_for
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("playwright (Python) is not installed", allow_module_level=True)
 
@@ -1031,13 +1033,20 @@ def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client
                         moved = True
                 ph = phase(pg)
                 if ph not in ("done", "wait"):
-                    act(pg, ph, "pass" if policy in ("pass", "kontra") else "declare")
+                    # the page may change under the click (Kontra arrives and
+                    # the cards wait for Re): then look again
+                    with contextlib.suppress(PlaywrightTimeout):
+                        act(pg, ph, "pass" if policy in ("pass", "kontra") else "declare")
                     moved = True
             if not moved:
                 time.sleep(0.05)
 
     for pg in pages:
-        pg.wait_for_function("() => document.querySelectorAll('#hand .card').length === 10")
+        pg.set_default_timeout(3000)  # a click that cannot happen is retried, not waited for
+    for pg in pages:
+        pg.wait_for_function(
+            "() => document.querySelectorAll('#hand .card').length === 10", timeout=15_000
+        )
     play_all(("pass", "pass", "pass"))  # nobody bids: Ramsch
     table = a.page.locator("[data-testid=ramsch-points]")
     rows = table.locator("tbody tr")
@@ -1051,7 +1060,7 @@ def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client
         assert "Jungfrau" in a.page.inner_text("[data-testid=jungfrau]")
     a.page.click("[data-testid=next]")
     for pg in pages:
-        pg.wait_for_selector("[data-testid=result-headline]", state="detached")
+        pg.wait_for_selector("[data-testid=result-headline]", state="detached", timeout=15_000)
     # Anna declares; Ben says Kontra, Anna Re
     policies = {0: "re", 1: "kontra", 2: "pass"}
     play_all(tuple(policies[i] for i in range(3)))
