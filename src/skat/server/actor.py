@@ -113,12 +113,17 @@ class Conn:
         self.push(message)
 
     def push(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.push_text(p.encode(message))
+
+    def push_text(self, text: str) -> None:
+        """Queue a message encoded already (one event's same text for many viewers)."""
         if self.closed:
             return
         if len(self._out) >= self._max_queue:
             self.drop("outbound queue full")
             return
-        self._out.append(p.encode(message))
+        self._out.append(text)
         if self._ready is None:
             self._ready = asyncio.Event()
         self._ready.set()
@@ -454,10 +459,20 @@ class TableActor:
         self.history.append((st.version, event, st.act_ref(event)))
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
+        # viewers who see the same (spectators, a seat's devices) get the same
+        # text, made and encoded once; the rest of the work is shared too
+        shared = projection.Shared()
+        texts: dict[tuple[int | None, frozenset[int]], str] = {}
         for conn in list(self.conns):
-            await conn.send(
-                projection.event_message(st, st.version, event, conn.seat, conn.muted, seats)
-            )
+            key = (conn.seat, frozenset(conn.muted))
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = p.encode(
+                    projection.event_message(
+                        st, st.version, event, conn.seat, conn.muted, seats, shared
+                    )
+                )
+            conn.push_text(text)
         for conn, seat in lost:
             await conn.send(
                 {

@@ -31,7 +31,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 metadata = MetaData()
 
@@ -207,35 +207,53 @@ class Store:
         await done
 
     async def _write_loop(self) -> None:
-        while True:
-            batch = [await self._pending.get()]
-            while not self._pending.empty() and len(batch) < 500:
-                batch.append(self._pending.get_nowait())
-            try:
-                await self._commit(batch)
-                results: list[BaseException | None] = [None] * len(batch)
-            except Exception:
-                # One bad row (a duplicate version) must not fail the others.
-                results = []
-                for item in batch:
-                    try:
-                        await self._commit([item])
-                        results.append(None)
-                    except Exception as exc:
-                        results.append(exc)
-            for (_, _, done), error in zip(batch, results, strict=True):
-                if done.done():
-                    continue
-                if error is None:
-                    done.set_result(None)
-                else:
-                    done.set_exception(error)
+        # One connection held across batches: checking one out of the pool
+        # and resetting it on return cost more CPU than the insert itself
+        # (docs/benchmarks.md, CPU per action). A batch that fails drops it,
+        # so a broken connection is replaced by the next batch.
+        conn: AsyncConnection | None = None
+        try:
+            while True:
+                batch = [await self._pending.get()]
+                while not self._pending.empty() and len(batch) < 500:
+                    batch.append(self._pending.get_nowait())
+                try:
+                    conn = conn or await self.engine.connect()
+                    await self._commit(conn, batch)
+                    results: list[BaseException | None] = [None] * len(batch)
+                except Exception:
+                    await _discard(conn)
+                    conn = None
+                    # One bad row (a duplicate version) must not fail the others.
+                    results = []
+                    for item in batch:
+                        try:
+                            conn = conn or await self.engine.connect()
+                            await self._commit(conn, [item])
+                            results.append(None)
+                        except Exception as exc:
+                            await _discard(conn)
+                            conn = None
+                            results.append(exc)
+                for (_, _, done), error in zip(batch, results, strict=True):
+                    if done.done():
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            await _discard(conn)
 
     async def _commit(
-        self, batch: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]]
+        self,
+        conn: AsyncConnection,
+        batch: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]],
     ) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(events_t.insert(), [row for row, _, _ in batch])
+        async with conn.begin():
+            rows = [row for row, _, _ in batch]
+            # a single row as a plain execute: executemany's machinery costs more
+            await conn.execute(events_t.insert(), rows[0] if len(rows) == 1 else rows)
             for row, status, _ in batch:
                 if status is not None:
                     await conn.execute(
@@ -284,6 +302,13 @@ class Store:
                 )
             ).all()
         return [Event(r.version, r.kind, json.loads(r.payload), r.at) for r in rows]
+
+
+async def _discard(conn: AsyncConnection | None) -> None:
+    """Close a connection, whatever state it is in (None: nothing to close)."""
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            await conn.close()
 
 
 def _table(row: Any) -> StoredTable:
