@@ -46,7 +46,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import (  # noqa: E402  (a script beside this one)
+from load import (  # a script beside this one
     ROUNDS,
     Client,
     Stats,
@@ -263,6 +263,7 @@ def main() -> None:
         "--spectated", type=int, default=2, help="one spectator on every n-th table (0: none)"
     )
     parser.add_argument("--next-delay", type=float, default=1.0)
+    parser.add_argument("--src", help="run this source tree's server (default: the installed one)")
     parser.add_argument("--compare", metavar="SRC", help="another source tree to alternate with")
     parser.add_argument("--profile", metavar="FILE", help="py-spy collapsed stacks of one run")
     parser.add_argument("--py-spy", default=str(Path(sys.executable).parent / "py-spy"))
@@ -271,7 +272,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     raise_nofile(4 * args.tables + 1024)
-    versions: list[tuple[str, str | None]] = [("this", None)]
+    versions: list[tuple[str, str | None]] = [(args.src or "this", args.src)]
     if args.compare:
         versions.append((f"compare ({args.compare})", args.compare))
     runs: dict[str, list[Run]] = {label: [] for label, _ in versions}

@@ -61,7 +61,7 @@ def main() -> None:
                 continue
             n = int(count)
             frames = stack.split(";")
-            if IDLE.search(frames[-1]) or "Thread.run" in stack and "wait" in frames[-1]:
+            if IDLE.search(frames[-1]):
                 idle += n
                 continue
             busy += n

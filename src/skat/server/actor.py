@@ -97,6 +97,8 @@ class Conn:
         self._ready: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._since: float | None = None  # when the send in progress started
+        self._watch: asyncio.TimerHandle | None = None
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than allowed."""
@@ -132,19 +134,39 @@ class Conn:
 
     async def _write_loop(self) -> None:
         assert self._ready is not None
+        loop = asyncio.get_running_loop()
         while not self.closed:
             if not self._out:
                 self._ready.clear()
                 await self._ready.wait()
                 continue
             text = self._out.popleft()
+            # A send only waits when the client does not read; the watch
+            # (one timer per send_timeout, not one per message) drops it then.
+            self._since = loop.time()
+            if self._watch is None:
+                self._watch = loop.call_at(self._since + self._timeout, self._check)
             try:
-                async with asyncio.timeout(self._timeout):
-                    await self._send(text)
-            except TimeoutError:
-                self.drop("send timed out")
+                await self._send(text)
             except Exception:  # the socket went away; the endpoint cleans up
                 self.closed = True
+            finally:
+                self._since = None
+
+    def _check(self) -> None:
+        """The watch: drop the client if the send in progress has taken
+        longer than ``send_timeout``; look again when the one now in
+        progress would; stop while nothing is being sent."""
+        self._watch = None
+        since = self._since
+        if self.closed or since is None:
+            return
+        loop = asyncio.get_running_loop()
+        due = since + self._timeout
+        if loop.time() >= due:
+            self.drop("send timed out")
+        else:
+            self._watch = loop.call_at(due, self._check)
 
     def drop(self, why: str) -> None:
         """Stop sending to a client that does not read, and close it."""
@@ -152,6 +174,7 @@ class Conn:
             return
         self.closed = self.dropped = True
         self._out.clear()
+        self._unwatch()
         log.info("dropped a connection that does not read (%s)", why)
         writer = self._writer
         if writer is not None and writer is not asyncio.current_task():
@@ -169,8 +192,14 @@ class Conn:
     def stop(self) -> None:
         """The connection ended: stop its writer."""
         self.closed = True
+        self._unwatch()
         if self._writer is not None and not self.dropped:
             self._writer.cancel()
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
 
 
 # ------------------------------------------------------------------ commands

@@ -14,8 +14,8 @@ from functools import partial
 from typing import Any, assert_never
 
 from ..engine import DealResult, GameRecord, Trick, View
-from ..engine.cards import CardSet
-from ..engine.game import Contract, sorted_cards
+from ..engine.cards import CARD_NAMES, CardSet
+from ..engine.game import Contract, GameType, sorted_cards
 from ..engine.iss import to_iss
 from ..engine.values import seeger_fabian_others
 from ..players.levels import level_of
@@ -59,15 +59,21 @@ class Shared:
 
 # -------------------------------------------------------------- the engine's view
 def _cards(cs: Iterable[Any] | None) -> list[str] | None:
-    return None if cs is None else [c.name for c in cs]
+    return None if cs is None else [CARD_NAMES[c] for c in cs]
+
+
+#: Every card in the display order of each game (`sorted_cards` of the whole deck).
+_DISPLAY = tuple(tuple(sorted_cards(range(32), g)) for g in GameType)
 
 
 def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
-    """Cards in the display order of the game (Grand order before there is one)."""
+    """Cards in the display order of the game (Grand order before there is one):
+    the same as `sorted_cards`, as a filter of the whole deck in that order."""
     if cs is None:
         return None
-    game = contract.game if contract is not None else None
-    return [c.name for c in sorted_cards(cs, game)]
+    m = cs.mask
+    order = _DISPLAY[contract.game if contract is not None else GameType.GRAND]
+    return [CARD_NAMES[c] for c in order if m >> c & 1]
 
 
 def contract_json(c: Contract | None) -> dict[str, Any] | None:
@@ -87,7 +93,7 @@ def contract_json(c: Contract | None) -> dict[str, Any] | None:
 def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
     return {
         "leader": seats[t.leader],
-        "cards": [c.name for c in t.cards],
+        "cards": [CARD_NAMES[c] for c in t.cards],
         "winner": seats[t.winner],
         "points": t.points,
     }
@@ -180,7 +186,7 @@ def view_json(v: View, shared: Shared | None = None) -> dict[str, Any]:
         "declarer": v.declarer_seat,
         "contract": shared.get("contract", c, lambda: contract_json(c)),
         "open_cards": _sorted(v.open_cards, c),
-        "trick": [[s, card.name] for s, card in v.trick],
+        "trick": [[s, CARD_NAMES[card]] for s, card in v.trick],
         "tricks": [shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
         "kontra": v.kontra,
         "re": v.re,
