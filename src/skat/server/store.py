@@ -252,8 +252,16 @@ class Store:
     ) -> None:
         async with conn.begin():
             rows = [row for row, _, _ in batch]
-            # a single row as a plain execute: executemany's machinery costs more
-            await conn.execute(events_t.insert(), rows[0] if len(rows) == 1 else rows)
+            if self.engine.dialect.driver == "aiosqlite":
+                # The rows through the driver, inside the same transaction:
+                # one trip to SQLite's thread instead of SQLAlchemy's three
+                # (cursor, execute, close), half the CPU of a small batch.
+                driver = (await conn.get_raw_connection()).driver_connection
+                assert driver is not None
+                await driver.executemany(_insert_sql(rows[0]), rows)
+            else:
+                # a single row as a plain execute: executemany's machinery costs more
+                await conn.execute(events_t.insert(), rows[0] if len(rows) == 1 else rows)
             for row, status, _ in batch:
                 if status is not None:
                     await conn.execute(
@@ -302,6 +310,15 @@ class Store:
                 )
             ).all()
         return [Event(r.version, r.kind, json.loads(r.payload), r.at) for r in rows]
+
+
+def _insert_sql(row: dict[str, Any]) -> str:
+    """The driver's INSERT of the event rows (named parameters, SQLite's style)."""
+    names = [events_t.c[k].name for k in row]  # KeyError for a column that does not exist
+    return (
+        f"INSERT INTO {events_t.name} ({', '.join(names)}) "
+        f"VALUES ({', '.join(':' + n for n in names)})"
+    )
 
 
 async def _discard(conn: AsyncConnection | None) -> None:
