@@ -20,7 +20,8 @@ and event-loop lag are printed separately, with the load average.
 
 ``--compare SRC`` runs the server from another source tree (``SRC`` is put
 first on its PYTHONPATH: e.g. the ``src`` folder of a `git worktree` of an
-older commit) alternately with this one, so both see the same machine.
+older commit) alternately with this one, so both see the same machine;
+``SRC`` may list several folders (``a:b``), ``--src`` names this one's.
 
 Not a test: the figures depend on the machine (docs/benchmarks.md).
 """
@@ -70,9 +71,8 @@ class Server:
         self.log = folder / "server.log"
         env = dict(os.environ)
         if src is not None:
-            env["PYTHONPATH"] = os.pathsep.join(
-                [str(Path(src).resolve()), *filter(None, [env.get("PYTHONPATH")])]
-            )
+            paths = [str(Path(x).resolve()) for x in src.split(os.pathsep)]
+            env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),

@@ -10,7 +10,7 @@ play never leaves the server.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, assert_never
 
 from ..engine import DealResult, GameRecord, Trick, View
@@ -88,6 +88,13 @@ def contract_json(c: Contract | None) -> dict[str, Any] | None:
         "words": list(c.words),  # the name as keys, for front ends to word
         "text": c.describe(),
     }
+
+
+@lru_cache(maxsize=512)
+def _contract_json(c: Contract) -> dict[str, Any] | None:
+    """`contract_json`, made once per contract (a few hundred exist); the
+    dict is shared by every message that shows it and must not be changed."""
+    return contract_json(c)
 
 
 def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
@@ -184,7 +191,7 @@ def view_json(v: View, shared: Shared | None = None) -> dict[str, Any]:
         "bidder": v.bidder,
         "listener": v.listener,
         "declarer": v.declarer_seat,
-        "contract": shared.get("contract", c, lambda: contract_json(c)),
+        "contract": None if c is None else _contract_json(c),
         "open_cards": _sorted(v.open_cards, c),
         "trick": [[s, CARD_NAMES[card]] for s, card in v.trick],
         "tricks": [shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],

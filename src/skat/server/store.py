@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 from collections.abc import Sequence
@@ -258,7 +259,7 @@ class Store:
                 # (cursor, execute, close), half the CPU of a small batch.
                 driver = (await conn.get_raw_connection()).driver_connection
                 assert driver is not None
-                await driver.executemany(_insert_sql(rows[0]), rows)
+                await driver.executemany(_insert_sql(tuple(rows[0])), rows)
             else:
                 # a single row as a plain execute: executemany's machinery costs more
                 await conn.execute(events_t.insert(), rows[0] if len(rows) == 1 else rows)
@@ -312,9 +313,11 @@ class Store:
         return [Event(r.version, r.kind, json.loads(r.payload), r.at) for r in rows]
 
 
-def _insert_sql(row: dict[str, Any]) -> str:
-    """The driver's INSERT of the event rows (named parameters, SQLite's style)."""
-    names = [events_t.c[k].name for k in row]  # KeyError for a column that does not exist
+@functools.lru_cache(maxsize=8)
+def _insert_sql(keys: tuple[str, ...]) -> str:
+    """The driver's INSERT of event rows with these keys (named parameters,
+    SQLite's style)."""
+    names = [events_t.c[k].name for k in keys]  # KeyError for a column that does not exist
     return (
         f"INSERT INTO {events_t.name} ({', '.join(names)}) "
         f"VALUES ({', '.join(':' + n for n in names)})"
