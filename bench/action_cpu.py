@@ -197,9 +197,11 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
     gate = asyncio.Semaphore(CONNECT_PARALLEL)
     await asyncio.gather(*(c.open(gate) for c in clients))
     tasks = [asyncio.create_task(c.run()) for c in clients]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while any(t.seated < 3 for t in tables) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
+    if any(t.seated < 3 for t in tables):
+        print(f"[{label}: not every table seated in time; the window holds sits]", flush=True)
     await asyncio.sleep(args.warmup)
     profiler = None
     if args.profile:
@@ -228,10 +230,14 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
     if profiler is not None:
         profiler.wait(timeout=60)
     stored = server.stored(w0, w1)
+    others = {k: n for k, n in stored.items() if k != "act"}
+    if others:
+        print(f"[{label}: other events stored in the window: {others}]", flush=True)
     lat = [x for at, x in stats.samples if t0 <= at < t1]
     lag = [x for at, x in stats.lag if t0 <= at < t1]
     if stats.errors:
         print(f"[{label}: errors from the server: {dict(stats.errors)}]", flush=True)
+        print(server.log.read_text()[-3000:], flush=True)
     return Run(
         label,
         t1 - t0,
