@@ -163,6 +163,7 @@ class Table:
         self.id = table_id
         self.pending: dict[int, Pending] = {}  # resulting version -> act in flight
         self.seated = 0
+        self.viewers = 3  # connections that receive each event (spectators too)
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> str:
@@ -186,7 +187,14 @@ _decode = msgspec.json.Decoder().decode
 
 class Client:
     def __init__(
-        self, table: Table, url: str, name: str, pace: float, stats: Stats, compression: bool
+        self,
+        table: Table,
+        url: str,
+        name: str,
+        pace: float,
+        stats: Stats,
+        compression: bool,
+        sit: bool = True,
     ) -> None:
         self.table = table
         self.url = url
@@ -194,6 +202,7 @@ class Client:
         self.pace = pace
         self.stats = stats
         self.compression = compression
+        self.sit = sit  # False: a spectator, who only watches
         self.rng = random.Random()
         self.ws: ClientConnection | None = None
         self.seat: int | None = None
@@ -210,7 +219,8 @@ class Client:
                 compression="deflate" if self.compression else None,
             )
             await self.ws.send('{"type":"hello"}')
-            await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
+            if self.sit:
+                await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
 
     async def run(self) -> None:
         assert self.ws is not None
@@ -244,6 +254,8 @@ class Client:
         if view is None:
             return
         self.view, self.version = view, m["version"]
+        if self.seat is None:
+            return  # a spectator never acts
         if view["turn"] == self.seat and view["legal"] and self.planned != self.version:
             self.planned = self.version
             delay = self.pace * self.rng.uniform(0.5, 1.5)
@@ -253,7 +265,9 @@ class Client:
         if self.version != version or self.view is None or self.ws is None:
             return  # the table moved on
         action = choose(self.view, self.rng)
-        self.table.pending[version + 1] = Pending(time.perf_counter(), self.seat or 0)
+        self.table.pending[version + 1] = Pending(
+            time.perf_counter(), self.seat or 0, self.table.viewers
+        )
         self.stats.sent.append(time.perf_counter())
         msg = json.dumps({"type": "act", "action": action, "version": version})
         asyncio.get_running_loop().create_task(self._send(msg))

@@ -116,9 +116,9 @@ def test_group_commit_and_a_duplicate_version_is_refused_alone(
     commits: list[int] = []
     commit = Store._commit
 
-    async def counting(self: Store, batch: list[Any]) -> None:
+    async def counting(self: Store, conn: Any, batch: list[Any]) -> None:
         commits.append(len(batch))
-        await commit(self, batch)
+        await commit(self, conn, batch)
 
     monkeypatch.setattr(Store, "_commit", counting)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import CARDS, Card, parse_cards
+from .cards import CARD_NAMES, CARDS, Card, parse_cards
 from .errors import InvalidCardError, MalformedActionError
 from .game import Contract
 
@@ -61,7 +61,7 @@ class Discard(Action):
     cards: tuple[Card, ...]
 
     def __str__(self) -> str:
-        return "discard " + " ".join(c.name for c in self.cards)
+        return "discard " + " ".join([CARD_NAMES[c] for c in self.cards])
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +81,7 @@ class Play(Action):
     card: Card
 
     def __str__(self) -> str:
-        return f"play {self.card.name}"
+        return "play " + CARD_NAMES[self.card]
 
 
 @dataclass(frozen=True, slots=True)

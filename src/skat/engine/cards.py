@@ -98,6 +98,8 @@ class Card(IntEnum):
 
 CARD_BY_NAME: dict[str, Card] = {c.name: c for c in Card}
 CARDS: tuple[Card, ...] = tuple(Card)
+#: Card names per card index (``CARD_NAMES[c]`` is ``c.name`` without the enum's descriptor).
+CARD_NAMES: tuple[str, ...] = tuple(c.name for c in Card)
 #: Card points per card index.
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[i & 7] for i in range(32))
 

@@ -137,7 +137,7 @@ SORT_KEY: tuple[tuple[int, ...], ...] = tuple(
 def sorted_cards(cards: Any, game: GameType | None = None) -> list[Card]:
     """Cards sorted for display in ``game`` (Grand order when ``None``)."""
     key = SORT_KEY[GameType.GRAND if game is None else game]
-    return sorted((Card(c) for c in cards), key=lambda c: key[c])
+    return [CARDS[c] for c in sorted(cards, key=key.__getitem__)]
 
 
 @dataclass(frozen=True, slots=True)

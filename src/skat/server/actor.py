@@ -102,6 +102,8 @@ class Conn:
         self._ready: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
+        self._since: float | None = None  # when the send in progress started
+        self._watch: asyncio.TimerHandle | None = None
 
     def allow(self) -> bool:
         """Token bucket: False when the client sends faster than allowed."""
@@ -118,12 +120,17 @@ class Conn:
         self.push(message)
 
     def push(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.push_text(p.encode(message))
+
+    def push_text(self, text: str) -> None:
+        """Queue a message encoded already (one event's same text for many viewers)."""
         if self.closed:
             return
         if len(self._out) >= self._max_queue:
             self.drop("outbound queue full")
             return
-        self._out.append(p.encode(message))
+        self._out.append(text)
         if self._ready is None:
             self._ready = asyncio.Event()
         self._ready.set()
@@ -132,19 +139,39 @@ class Conn:
 
     async def _write_loop(self) -> None:
         assert self._ready is not None
+        loop = asyncio.get_running_loop()
         while not self.closed:
             if not self._out:
                 self._ready.clear()
                 await self._ready.wait()
                 continue
             text = self._out.popleft()
+            # A send only waits when the client does not read; the watch
+            # (one timer per send_timeout, not one per message) drops it then.
+            self._since = loop.time()
+            if self._watch is None:
+                self._watch = loop.call_at(self._since + self._timeout, self._check)
             try:
-                async with asyncio.timeout(self._timeout):
-                    await self._send(text)
-            except TimeoutError:
-                self.drop("send timed out")
+                await self._send(text)
             except Exception:  # the socket went away; the endpoint cleans up
                 self.closed = True
+            finally:
+                self._since = None
+
+    def _check(self) -> None:
+        """The watch: drop the client if the send in progress has taken
+        longer than ``send_timeout``; look again when the one now in
+        progress would; stop while nothing is being sent."""
+        self._watch = None
+        since = self._since
+        if self.closed or since is None:
+            return
+        loop = asyncio.get_running_loop()
+        due = since + self._timeout
+        if loop.time() >= due:
+            self.drop("send timed out")
+        else:
+            self._watch = loop.call_at(due, self._check)
 
     def drop(self, why: str) -> None:
         """Stop sending to a client that does not read, and close it."""
@@ -152,6 +179,7 @@ class Conn:
             return
         self.closed = self.dropped = True
         self._out.clear()
+        self._unwatch()
         log.info("dropped a connection that does not read (%s)", why)
         writer = self._writer
         if writer is not None and writer is not asyncio.current_task():
@@ -188,8 +216,14 @@ class Conn:
     def stop(self) -> None:
         """The connection ended: stop its writer."""
         self.closed = True
+        self._unwatch()
         if self._writer is not None and not self.dropped:
             self._writer.cancel()
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
 
 
 # ------------------------------------------------------------------ commands
@@ -494,10 +528,20 @@ class TableActor:
         self.history.append((st.version, event, st.act_ref(event)))
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
+        # viewers who see the same (spectators, a seat's devices) get the same
+        # text, made and encoded once; the rest of the work is shared too
+        shared = projection.Shared()
+        texts: dict[tuple[int | None, frozenset[int]], str] = {}
         for conn in list(self.conns):
-            await conn.send(
-                projection.event_message(st, st.version, event, conn.seat, conn.muted, seats)
-            )
+            key = (conn.seat, frozenset(conn.muted))
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = p.encode(
+                    projection.event_message(
+                        st, st.version, event, conn.seat, conn.muted, seats, shared
+                    )
+                )
+            conn.push_text(text)
         for conn, seat in lost:
             await conn.send(
                 {

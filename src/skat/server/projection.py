@@ -10,11 +10,12 @@ play never leaves the server.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache, partial
 from typing import Any, assert_never
 
 from ..engine import DealResult, GameRecord, Trick, View
-from ..engine.cards import CardSet
-from ..engine.game import Contract, sorted_cards
+from ..engine.cards import CARD_NAMES, CardSet
+from ..engine.game import Contract, GameType, sorted_cards
 from ..engine.iss import to_iss
 from ..engine.values import seeger_fabian_others
 from ..players.levels import level_of
@@ -26,17 +27,53 @@ from .table import TableState
 Viewer = int | None  # a table seat, or None for a spectator
 
 
+class Shared:
+    """What every viewer of one moment of a table sees alike, built once.
+
+    One event goes to every connection of its table; the parts of the
+    messages that do not depend on the viewer (finished tricks, the result,
+    the contract, the sheet, the seats) and each viewer's engine view are
+    made once per moment instead of once per connection. Keys are the ids
+    of the engine's objects, which the memo keeps alive, so one `Shared`
+    must serve one moment only (the actor makes one per event)."""
+
+    __slots__ = ("_memo", "_views")
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[str, int], tuple[Any, Any]] = {}
+        self._views: dict[Viewer, View] = {}
+
+    def get(self, kind: str, obj: Any, make: Callable[[], Any]) -> Any:
+        key = (kind, id(obj))
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = (obj, make())  # obj pinned: its id stays unique
+        return hit[1]
+
+    def view(self, series: Series, viewer: Viewer) -> View:
+        v = self._views.get(viewer)
+        if v is None:
+            v = self._views[viewer] = series.deal.view(viewer)
+        return v
+
+
 # -------------------------------------------------------------- the engine's view
 def _cards(cs: Iterable[Any] | None) -> list[str] | None:
-    return None if cs is None else [c.name for c in cs]
+    return None if cs is None else [CARD_NAMES[c] for c in cs]
+
+
+#: Every card in the display order of each game (`sorted_cards` of the whole deck).
+_DISPLAY = tuple(tuple(sorted_cards(range(32), g)) for g in GameType)
 
 
 def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
-    """Cards in the display order of the game (Grand order before there is one)."""
+    """Cards in the display order of the game (Grand order before there is one):
+    the same as `sorted_cards`, as a filter of the whole deck in that order."""
     if cs is None:
         return None
-    game = contract.game if contract is not None else None
-    return [c.name for c in sorted_cards(cs, game)]
+    m = cs.mask
+    order = _DISPLAY[contract.game if contract is not None else GameType.GRAND]
+    return [CARD_NAMES[c] for c in order if m >> c & 1]
 
 
 def contract_json(c: Contract | None) -> dict[str, Any] | None:
@@ -53,10 +90,17 @@ def contract_json(c: Contract | None) -> dict[str, Any] | None:
     }
 
 
+@lru_cache(maxsize=512)
+def _contract_json(c: Contract) -> dict[str, Any] | None:
+    """`contract_json`, made once per contract (a few hundred exist); the
+    dict is shared by every message that shows it and must not be changed."""
+    return contract_json(c)
+
+
 def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
     return {
         "leader": seats[t.leader],
-        "cards": [c.name for c in t.cards],
+        "cards": [CARD_NAMES[c] for c in t.cards],
         "winner": seats[t.winner],
         "points": t.points,
     }
@@ -122,17 +166,24 @@ def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
     }
 
 
-def view_json(v: View) -> dict[str, Any]:
+def view_json(v: View, shared: Shared | None = None) -> dict[str, Any]:
     """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
-    in hands come in the game's display order, so no front end sorts."""
+    in hands come in the game's display order, so no front end sorts.
+    ``shared``: the parts every viewer of this moment sees alike come from
+    (and go into) it."""
     c = v.contract
+    if shared is None:
+        shared = Shared()
+    seats = v.seats
+    result = v.result
+    dealt = v.dealt
     return {
         "seat": v.seat,
         "position": v.position,
         "dealer": v.dealer,
         "phase": v.phase.value,
         "turn": v.current_seat,
-        "seats": list(v.seats),
+        "seats": list(seats),
         "hand": _sorted(v.hand, c),
         "hand_sizes": list(v.hand_sizes),
         "skat": _cards(v.skat),
@@ -140,21 +191,27 @@ def view_json(v: View) -> dict[str, Any]:
         "bidder": v.bidder,
         "listener": v.listener,
         "declarer": v.declarer_seat,
-        "contract": contract_json(c),
+        "contract": None if c is None else _contract_json(c),
         "open_cards": _sorted(v.open_cards, c),
-        "trick": [[s, card.name] for s, card in v.trick],
-        "tricks": [trick_json(t, v.seats) for t in v.tricks],
+        "trick": [[s, CARD_NAMES[card]] for s, card in v.trick],
+        "tricks": [shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
         "kontra": v.kontra,
         "re": v.re,
         "legal": [str(a) for a in v.legal_actions],
         "offers": [str(a) for a in v.offers],  # concede / claim, beside the game moves
         "history": [[s, text] for s, text in v.history],
         "result": None
-        if v.result is None
-        else {**result_json(v.result), "ramsch": ramsch_json(v.result, v)},
+        if result is None
+        else shared.get(
+            "result", result, lambda: {**result_json(result), "ramsch": ramsch_json(result, v)}
+        ),
         "dealt": None
-        if v.dealt is None
-        else [*(_sorted(cs, c) for cs in v.dealt[:-1]), _cards(v.dealt[-1])],
+        if dealt is None
+        else shared.get(  # shown once the deal is over: keyed by its result
+            "dealt",
+            result if result is not None else dealt,
+            lambda: [*(_sorted(cs, c) for cs in dealt[:-1]), _cards(dealt[-1])],
+        ),
     }
 
 
@@ -261,44 +318,56 @@ def snapshot(
     connected: set[int],
     muted: set[int] | None = None,
     view: View | None = None,
+    shared: Shared | None = None,
 ) -> dict[str, Any]:
-    """The whole table as ``viewer`` may see it."""
+    """The whole table as ``viewer`` may see it (``shared``: see `Shared`)."""
     series = state.series
     muted = muted or set()
+    if shared is None:
+        shared = Shared()
     out: dict[str, Any] = {
         "type": "state",
         "version": state.version,
-        "table": {
-            "id": state.id,
-            "status": state.status,
-            "options": state.options.to_dict(),
-            "settings": {**state.settings.to_dict(), "level": level_of(state.settings.bot)},
-            "commitment": series.commitment if series else _commit(state.seed),
-            "seed": state.seed.hex() if state.status == "finished" else None,
-            "next_table": state.next_table,
-        },
+        "table": shared.get("table", state, lambda: _table_json(state)),
         "you": viewer,
-        "seats": seats_json(state, connected),
+        "seats": shared.get("seats", state.seats, lambda: seats_json(state, connected)),
         "chat": [
             {"version": version, **event_json(e, viewer, muted, _no_text)}
             for version, e in state.chat
         ],
     }
     if series is not None:
-        deal = series.deal
-        out["deal"] = {
-            "number": series.number,
-            "of": series.options.deals_per_list,
-            "dealer": deal.dealer,
-            "bock_factor": deal.bock_factor,
-            "ramsch_round": deal.forced_ramsch,
-            "pending_bock": list(series.pending_bock),
-            "auto_moves": state.auto_moves.get(series.number, []),
-        }
-        out["view"] = view_json(view or deal.view(viewer))
-        out["sheet"] = sheet_json(state)
+        out["deal"] = shared.get("deal", series, lambda: _deal_json(state, series))
+        out["view"] = view_json(view or shared.view(series, viewer), shared)
+        out["sheet"] = shared.get("sheet", series, lambda: sheet_json(state))
         out["list_over"] = series.is_over()
     return out
+
+
+def _table_json(state: TableState) -> dict[str, Any]:
+    series = state.series
+    return {
+        "id": state.id,
+        "status": state.status,
+        "options": state.options.to_dict(),
+        "settings": {**state.settings.to_dict(), "level": level_of(state.settings.bot)},
+        "commitment": series.commitment if series else _commit(state.seed),
+        "seed": state.seed.hex() if state.status == "finished" else None,
+        "next_table": state.next_table,
+    }
+
+
+def _deal_json(state: TableState, series: Series) -> dict[str, Any]:
+    deal = series.deal
+    return {
+        "number": series.number,
+        "of": series.options.deals_per_list,
+        "dealer": deal.dealer,
+        "bock_factor": deal.bock_factor,
+        "ramsch_round": deal.forced_ramsch,
+        "pending_bock": list(series.pending_bock),
+        "auto_moves": state.auto_moves.get(series.number, []),
+    }
 
 
 def event_message(
@@ -308,10 +377,15 @@ def event_message(
     viewer: Viewer,
     muted: set[int],
     connected: set[int],
+    shared: Shared | None = None,
 ) -> dict[str, Any]:
     """The live message for one event just applied: the event as ``viewer``
-    may see it, with the new view (or the whole state when the sheet changed)."""
-    view = state.series.deal.view(viewer) if state.series is not None else None
+    may see it, with the new view (or the whole state when the sheet changed).
+    ``shared``: one `Shared` for all the viewers of this event."""
+    if shared is None:
+        shared = Shared()
+    series = state.series
+    view = shared.view(series, viewer) if series is not None else None
 
     def text() -> str:
         assert view is not None
@@ -323,10 +397,14 @@ def event_message(
         "event": event_json(event, viewer, muted, text),
     }
     if changes_sheet(event, state):
-        msg["state"] = snapshot(state, viewer, connected, muted, view)
+        msg["state"] = snapshot(state, viewer, connected, muted, view, shared)
     elif view is not None:
-        msg["view"] = view_json(view)
-        msg["seats"] = seats_json(state, connected) if isinstance(event, ev.SEAT_EVENTS) else None
+        msg["view"] = view_json(view, shared)
+        msg["seats"] = (
+            shared.get("seats", state.seats, lambda: seats_json(state, connected))
+            if isinstance(event, ev.SEAT_EVENTS)
+            else None
+        )
     return msg
 
 
@@ -384,6 +462,7 @@ def _iss_name(name: str) -> str:
 
 
 __all__ = [
+    "Shared",
     "act_texts",
     "contract_json",
     "event_json",

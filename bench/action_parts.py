@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""CPU time of the parts of one accepted action, in process (no sockets, no
+scheduling between processes, so less noisy than bench/action_cpu.py):
+
+* the store: `Store.append` of one event at a time (a transaction each, as at
+  a quiet server) and of three at a time (one transaction for three rows,
+  as the group commit does when appends wait behind a commit);
+* the table and the projection: plan, check and apply each action of whole
+  deals, and build and encode the messages of four viewers (three seats and a
+  spectator) for every event, as `TableActor._commit` does.
+
+    .venv/bin/python bench/action_parts.py
+    .venv/bin/python bench/action_parts.py --src ../old/src   # another checkout
+
+CPU time of this process (`time.process_time`, all threads); the best of
+``--repeat`` rounds is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+
+def store_parts(rows: int) -> tuple[float, float]:
+    from skat.server.store import Store
+
+    async def go() -> tuple[float, float]:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Store(f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}")
+            await store.open()
+            await store.append("t", 0, "act", {"seat": 0, "action": "bid 18"})
+            t = time.process_time()
+            for v in range(1, rows + 1):
+                await store.append("t", v, "act", {"seat": 0, "action": "bid 18"})
+            one = (time.process_time() - t) / rows
+            t = time.process_time()
+            for v in range(rows + 1, 2 * rows + 1, 3):
+                row = {"seat": 0, "action": "pass"}
+                await asyncio.gather(*(store.append(f"t{k}", v, "act", row) for k in range(3)))
+            three = (time.process_time() - t) / rows
+            await store.close()
+            return one, three
+
+    return asyncio.run(go())
+
+
+def _policy(view: Any, rng: random.Random) -> str:
+    from skat.engine import Phase
+
+    texts = [str(a) for a in view.legal_actions]
+    if view.phase is Phase.BIDDING:
+        if view.bid == 0 and "bid 18" in texts:
+            return "bid 18"
+        return "hold" if "hold" in texts else "pass"
+    if view.phase is Phase.DECLARE:
+        plain = [a for a in texts if "null" not in a and len(a.split()) == 2]
+        if plain:
+            return rng.choice(plain)
+    return rng.choice(texts)
+
+
+def table_parts(deals: int) -> tuple[float, float, int]:
+    """(plan + check + apply, messages + encoding) per accepted action."""
+    from skat.series import ListOptions
+    from skat.server import events as ev
+    from skat.server import projection
+    from skat.server import protocol as p
+    from skat.server.table import Settings, TableState
+
+    shared_kind = getattr(projection, "Shared", None)  # older checkouts have none
+    rng = random.Random(1)
+    st = TableState(
+        id="T",
+        options=ListOptions(players=3, deals=deals),
+        settings=Settings(),
+        seed=bytes(range(32)),
+        creator_hash="c",
+    )
+    for i, name in enumerate(("Anna", "Bert", "Cora")):
+        for e in st.plan_sit(name, i, f"hash{i}"):
+            st.apply(e)
+    table = project = 0.0
+    acts = 0
+    viewers: list[int | None] = [0, 1, 2, None]
+    assert st.series is not None
+    while not st.series.is_over():
+        deal = st.series.deal
+        if deal.is_terminal():
+            for e in st.plan_next():
+                st.apply(e)
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        action = _policy(deal.view(seat), rng)
+        t0 = time.process_time()
+        events = st.plan_act(seat, action, st.version)
+        st.check_all(events)
+        for e in events:
+            st.check(e)
+            ev.to_row(e)
+            st.apply(e)
+            t1 = time.process_time()
+            extra = [shared_kind()] if shared_kind is not None else []
+            for v in viewers:
+                p.encode(projection.event_message(st, st.version, e, v, set(), {0, 1, 2}, *extra))
+            t2 = time.process_time()
+            table += t1 - t0
+            project += t2 - t1
+            t0 = time.process_time()
+        acts += 1
+    return table / acts, project / acts, acts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", help="import skat from this source tree")
+    parser.add_argument("--rows", type=int, default=600)
+    parser.add_argument("--deals", type=int, default=30)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if args.src:
+        sys.path.insert(0, str(Path(args.src).resolve()))
+    import skat
+
+    print(f"skat from {Path(skat.__file__).parent}")
+    one = three = table = project = float("inf")
+    acts = 0
+    for _ in range(args.repeat):
+        a, b = store_parts(args.rows)
+        c, d, acts = table_parts(args.deals)
+        one, three, table, project = min(one, a), min(three, b), min(table, c), min(project, d)
+    us = 1e6
+    print(
+        f"store: {one * us:.0f} us per event appended alone, {three * us:.0f} us per event "
+        f"three to a transaction; table: {table * us:.0f} us per action (plan, check, apply); "
+        f"messages to 4 viewers: {project * us:.0f} us per action ({acts} actions)"
+    )
+
+
+if __name__ == "__main__":
+    main()

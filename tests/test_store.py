@@ -1,0 +1,72 @@
+"""The event store's group commit on a real SQLite file: appends that wait
+together share one transaction, one bad row fails alone, and the writer
+goes on after a failure."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from skat.server.store import Store, StoredTable
+
+
+def _table(table_id: str) -> StoredTable:
+    now = time.time()
+    return StoredTable(table_id, now, now, "open", {}, "00", "c", "h")
+
+
+def test_a_duplicate_in_a_batch_fails_alone_and_the_writer_goes_on(tmp_path: Path) -> None:
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+        await store.open()
+        await store.create_table(_table("a"), own=True)
+        await store.append("a", 1, "start", {})
+        # three appends queued together (one transaction), the middle one a
+        # version that exists already; the last one also changes the status
+        results = await asyncio.gather(
+            store.append("a", 2, "act", {"n": 2}),
+            store.append("a", 1, "act", {"n": 1}),
+            store.append("a", 3, "expire", {}, status="expired"),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], Exception) and "UNIQUE" in str(results[1])
+        await store.append("a", 4, "act", {"n": 4})  # the writer is still there
+        events = await store.events("a")
+        assert [(e.version, e.kind, e.payload) for e in events] == [
+            (1, "start", {}),
+            (2, "act", {"n": 2}),
+            (3, "expire", {}),
+            (4, "act", {"n": 4}),
+        ]
+        stored = await store.table("a")
+        assert stored is not None and stored.status == "expired"
+        await store.close()
+        # everything acknowledged is on disk for the next process
+        again = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+        await again.open()
+        assert [e.version for e in await again.events("a")] == [1, 2, 3, 4]
+        await again.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("rows", [1, 7])
+def test_appends_are_stored_in_order_with_their_payloads(tmp_path: Path, rows: int) -> None:
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{tmp_path / 's.db'}")
+        await store.open()
+        assert await store.claim("t")  # this process serves the table
+        await asyncio.gather(
+            *(store.append("t", v, "chat", {"text": f"ä {v}"}) for v in range(1, rows + 1))
+        )
+        events = await store.events("t")
+        assert [(e.version, e.payload["text"]) for e in events] == [
+            (v, f"ä {v}") for v in range(1, rows + 1)
+        ]
+        await store.close()
+
+    asyncio.run(go())
