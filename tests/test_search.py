@@ -387,3 +387,46 @@ def test_time_budget_still_answers_legally() -> None:
     result = play_deal(deal, players)
     assert result.kind in ("game", "passed")
     assert mask_points(ALL_CARDS) == 120
+
+
+class _FakeSolver:
+    """An open-card 'solver' under which the declarer always reaches 85 card
+    points but never 90: a game that is won, but never Schneider."""
+
+    IMPLEMENTATION = "fake"
+
+    @staticmethod
+    def Position(*args: object) -> tuple[object, ...]:
+        return args
+
+    @staticmethod
+    def reaches(pos: object, points: int) -> bool:
+        return points <= 85
+
+    @staticmethod
+    def null_wins(pos: object) -> bool:
+        return False
+
+
+def test_the_auction_does_not_count_on_a_schneider_the_solves_do_not_reach(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first `search` counted Schneider where the open-card solve reached
+    82 (90 with the margin of -8) and overbid; now a bid counts Schneider
+    only where 90 itself is reached. Forehand with CJ SJ, seven clubs and
+    three side aces: Grand Hand with 2 is worth 4 x 24 = 96, and that is
+    the limit, not the 120 or 144 of a Schneider."""
+    from skat.engine import deck_from_hands
+    from skat.players import search as search_module
+
+    hands = [
+        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
+        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
+        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
+    ]
+    deal = Deal(deck_from_hands(hands, ["D8", "D7"]))
+    view = deal.view(deal.seat_of(0))
+    monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
+    p = SearchPlayer(random.Random(1), strict=True)
+    limit = p._limit(view, Knowledge.from_view(view), _FakeSolver, search_module._Clock(None))  # type: ignore[arg-type]
+    assert limit == 96

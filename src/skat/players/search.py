@@ -73,7 +73,7 @@ from ..engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
 from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer, register
-from .heuristic import HeuristicPlayer, _CardPlay, null_risk
+from .heuristic import HeuristicPlayer, _CardPlay, counted_games, null_risk, plans
 from .worlds import Knowledge, Sampler, World
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
@@ -150,13 +150,18 @@ class SearchPlayer(BasePlayer):
         strict: bool = False,
         margin: int = -8,
         pass_value: float = 8.0,
+        prior_worlds: float = 4.0,
+        schneider_margin: int = 0,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
         lets errors out instead of falling back (for tests); ``margin``: card
-        points added to 61 and 90 in the open-card games solved before play
-        (negative: those solves are pessimistic); ``pass_value``: what
-        passing is worth (a defender's share)."""
+        points added to 61 in the open-card games solved before play
+        (negative: those solves are pessimistic), ``schneider_margin`` the
+        same for 90 (none: bids that counted on Schneider at 82 were the
+        overbids); ``pass_value``: what passing is worth (a defender's
+        share); ``prior_worlds``: how many worlds `heuristic`'s win chance
+        of a game counts for in the auction (few worlds are noisy)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -164,6 +169,8 @@ class SearchPlayer(BasePlayer):
         self.strict = strict
         self.margin = margin
         self.pass_value = pass_value
+        self.prior_worlds = prior_worlds
+        self.schneider_margin = schneider_margin
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
@@ -405,6 +412,15 @@ class SearchPlayer(BasePlayer):
         self._bidding[(hand, me)] = results
         return results
 
+    def _priors(self, hand: int, me: int) -> dict[_Option, float]:
+        """`heuristic`'s win chance of each pickup game before the skat (its
+        `plans`, measured in real play). Not for Hand games: its Hand curve
+        is far more cautious than the solves, whose Hand games were won."""
+        out: dict[_Option, float] = {}
+        for plan in plans(hand, False, me == 0):
+            out[_Option(Contract(plan.game, ouvert=plan.ouvert), True)] = plan.win
+        return out
+
     def _solve_start(
         self, solver: ModuleType, game: GameType, hands: list[int], declarer: int, points: int
     ) -> tuple[bool, bool]:
@@ -415,14 +431,34 @@ class SearchPlayer(BasePlayer):
         pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
         if not solver.reaches(pos, 61 + self.margin):
             return False, False
-        return True, bool(solver.reaches(pos, 90 + self.margin))
+        return True, bool(solver.reaches(pos, 90 + self.schneider_margin))
 
-    def _expected(self, option: _Option, bid: int, rows: list[tuple[bool, bool, int]]) -> float:
-        """The declarer's expected Seeger-Fabian entry for ``option`` at ``bid``."""
+    def _expected(
+        self,
+        option: _Option,
+        bid: int,
+        rows: list[tuple[bool, bool, int]],
+        prior: float | None = None,
+    ) -> float:
+        """The declarer's expected Seeger-Fabian entry for ``option`` at ``bid``;
+        ``prior`` (a win chance) counts as ``prior_worlds`` more worlds."""
         if not rows:
             return -1000.0
         c = option.contract
         s = 0.0
+        n = float(len(rows))
+        if prior is not None and self.prior_worlds > 0:
+            # the prior's won and lost entries, averaged over the worlds' twelve
+            # cards (the matadors depend on the skat)
+            won_class = (0, 0) if c.game == GameType.NULL else _SCHNEIDER if c.schneider else _WON
+            lost_class = (0, 1) if c.game == GameType.NULL else _LOST
+            pw = pl = 0.0
+            for _, _, cards12 in rows:
+                pw += value_game(c, bid, *won_class, cards12).seeger_fabian_entry()
+                pl += value_game(c, bid, *lost_class, cards12).seeger_fabian_entry()
+            k = self.prior_worlds
+            s += k * (prior * pw + (1 - prior) * pl) / n
+            n += k
         for won, schneider, cards12 in rows:
             if c.game == GameType.NULL:
                 win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
@@ -438,14 +474,15 @@ class SearchPlayer(BasePlayer):
             else:
                 points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
             s += value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
-        return s / len(rows)
+        return s / n
 
     def _limit(self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock) -> int:
         results = self._simulate(view, know, solver, clock)
+        priors = self._priors(view.hand.mask, know.me)
         best = 0
         for option, rows in results.items():
             for b in BID_VALUES:
-                if self._expected(option, b, rows) >= self.pass_value:
+                if self._expected(option, b, rows, priors.get(option)) >= self.pass_value:
                     best = max(best, b)
                 else:
                     break
@@ -520,11 +557,23 @@ class SearchPlayer(BasePlayer):
                 ]
             return [o]
 
+        counted: dict[int, dict[Contract, float]] = {}
+
+        def prior(discard: int, contract: Contract) -> float | None:
+            # `heuristic`'s win chance of the ten cards kept (few worlds are noisy)
+            if discard not in counted:
+                games = counted_games(hand12 & ~discard, hand12, mask_points(discard))
+                counted[discard] = {c: plan.win for plan, c in games}
+            return counted[discard].get(contract)
+
         def score(k: tuple[_Option, int]) -> tuple[float, Contract]:
             o, discard = k
-            best_v = max(variants(o), key=lambda v: self._expected(v, view.bid, rows[k]))
-            e = self._expected(best_v, view.bid, rows[k]) + mask_points(discard) / 100
-            return e, best_v.contract
+
+            def e(v: _Option) -> float:
+                return self._expected(v, view.bid, rows[k], prior(discard, v.contract))
+
+            best_v = max(variants(o), key=e)
+            return e(best_v) + mask_points(discard) / 100, best_v.contract
 
         # first the best quick discard of each game; after PROBE worlds the
         # two best games go on with all their candidate discards

@@ -1,0 +1,136 @@
+"""Every play of an arena run, one JSON line each, and paired comparisons.
+
+``skat arena`` and ``bench/search_arena.py`` give one score per deal. To see
+*where* a player wins or loses points (the declarer's games by contract,
+overbids, the auction), this plays exactly the deals, arrangements and
+player RNGs of ``skat arena A B --seed S`` and writes per play: the
+arrangement, which player sat where, the contract, bid, result, the
+declarer's card points and every seat's Seeger-Fabian entry. ``--paired``
+compares two such logs (or ``search_arena.py`` outputs) deal by deal: with
+the same seed the deals and RNGs are the same, so the difference of two
+players against one opponent is measured without the luck of the cards.
+
+    .venv/bin/python bench/arena_plays.py search-v1 heuristic --deals 150 --out old.jsonl
+    .venv/bin/python bench/arena_plays.py search heuristic --deals 150 --out new.jsonl
+    .venv/bin/python bench/arena_plays.py --paired old.jsonl new.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from skat.engine import Card, Deal, Kontra
+from skat.players.arena import _rng, arrangements, make_decks
+from skat.players.base import make_player
+from skat.players.loop import play_deal
+from skat.series import ListOptions
+
+
+def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
+    """The plays of one deal in every arrangement (as `arena.play_duplicate`)."""
+    a, b, cards, number, seed = args
+    deck = [Card(c) for c in cards]
+    options = ListOptions()
+    n = options.players
+    dealer = (options.first_dealer + number - 1) % n
+    out = []
+    for alone, who in arrangements(n):
+        names = [a, b] if who == 0 else [b, a]
+        owner = [who if s == alone else 1 - who for s in range(n)]
+        players = [
+            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
+            for s in range(n)
+        ]
+        deal = Deal(deck, rules=options.deal_rules(), dealer=dealer)
+        r = play_deal(deal, players)
+        kontra = next((s for s, act in deal.history if isinstance(act, Kontra)), None)
+        out.append(
+            {
+                "number": number,
+                "alone": alone,
+                "who": who,
+                "owner": owner,  # per seat: 0 = A, 1 = B
+                "kind": r.kind,
+                "declarer_seat": r.declarer_seat,
+                "contract": None if r.contract is None else str(r.contract),
+                "bid": r.bid,
+                "won": r.won,
+                "value": r.value,
+                "declarer_points": r.declarer_points,
+                "overbid": bool(r.valuation and r.valuation.overbid),
+                "kontra_seat": kontra,
+                "seeger_fabian": list(r.seeger_fabian),
+            }
+        )
+    return out
+
+
+def per_deal(path: Path) -> dict[int, float]:
+    """A's Seeger-Fabian points per seat and play minus B's, per complete deal,
+    from a log of this script or of ``search_arena.py``."""
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    if rows and "diff" in rows[0]:
+        return {int(r["number"]): float(r["diff"]) for r in rows}
+    total: dict[int, float] = defaultdict(float)
+    count: dict[int, int] = defaultdict(int)
+    for r in rows:
+        seats = len(r["owner"])
+        per = len(arrangements(seats)) * seats / 2
+        for s, entry in enumerate(r["seeger_fabian"]):
+            total[r["number"]] += entry * (1 if r["owner"][s] == 0 else -1) / per
+        count[r["number"]] += 1
+    return {k: v for k, v in total.items() if count[k] == len(arrangements(3))}
+
+
+def _interval(xs: list[float]) -> str:
+    m = statistics.fmean(xs)
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else 0.0
+    return f"{m:+.2f} ({m - h:+.2f} .. {m + h:+.2f})"
+
+
+def paired(old: Path, new: Path) -> None:
+    a, b = per_deal(old), per_deal(new)
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise SystemExit("the two logs have no complete deal in common")
+    diffs = [b[k] - a[k] for k in common]
+    print(f"deals {len(common)}")
+    print(f"old {_interval([a[k] for k in common])}")
+    print(f"new {_interval([b[k] for k in common])}")
+    changed = sum(1 for d in diffs if abs(d) > 1e-9)
+    print(f"new - old, paired {_interval(diffs)}; {changed} deals changed")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("a", nargs="?")
+    ap.add_argument("b", nargs="?")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path("arena-plays.jsonl"))
+    ap.add_argument("--paired", type=Path, nargs=2, metavar=("OLD", "NEW"))
+    args = ap.parse_args()
+    if args.paired:
+        paired(*args.paired)
+        return
+    if not args.a or not args.b:
+        ap.error("two player names are needed (or --paired OLD NEW)")
+    decks = make_decks(args.deals, args.seed)
+    tasks = [(args.a, args.b, [int(c) for c in d], k, args.seed) for k, d in enumerate(decks, 1)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.out.open("w") as fh:
+        for rows in pool.map(plays, tasks):
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
+            fh.flush()
+
+
+if __name__ == "__main__":
+    main()
