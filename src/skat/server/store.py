@@ -674,6 +674,8 @@ async def check_database(url: str, config: StoreConfig | None = None) -> None:
         raise StoreError(f"cannot open the database {shown_url(url)}: {reason}") from None
     finally:
         await store.engine.dispose()
+
+
 @functools.lru_cache(maxsize=8)
 def _insert_sql(keys: tuple[str, ...]) -> str:
     """The driver's INSERT of event rows with these keys (named parameters,
