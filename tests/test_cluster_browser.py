@@ -6,12 +6,29 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from skat.server.cluster import Cluster, nginx_binary
 
 from .test_browser import Client, browser, play_deal, start_with_bots, wait_phase
-from .test_cluster import _owner, cluster, db_url, pg_server
+from .test_cluster import LEASE_TTL, _need, _owner, db_url, pg_server
 
-__all__ = ["browser", "cluster", "db_url", "pg_server"]  # fixtures used here
+__all__ = ["browser", "db_url", "pg_server"]  # fixtures used here
+
+
+@pytest.fixture
+def cluster(tmp_path: Path, db_url: str) -> Iterator[Cluster]:
+    """Two workers behind nginx; a settled deal stays on screen (as people
+    play: the next deal waits), computer players move at once."""
+    _need("nginx", nginx_binary() is not None)
+    args = ("--lease-ttl", str(LEASE_TTL), "--bot-delay", "0", "--next-delay", "60",
+            "--log-level", "warning")  # fmt: skip
+    with Cluster(tmp_path / "cluster", workers=2, db_url=db_url, worker_args=args) as c:
+        yield c
 
 
 def owner_of(db: str, table_id: str) -> str | None:
@@ -21,13 +38,11 @@ def owner_of(db: str, table_id: str) -> str | None:
 
 
 def test_the_page_reconnects_through_the_proxy_after_its_worker_died(
-    browser: object, cluster: object
+    browser: object, cluster: Cluster
 ) -> None:
     from playwright.sync_api import Browser
 
-    from skat.server.cluster import Cluster
-
-    assert isinstance(browser, Browser) and isinstance(cluster, Cluster)
+    assert isinstance(browser, Browser)
     c = Client(browser, cluster.address)
     try:
         start_with_bots(c, "Anna")
