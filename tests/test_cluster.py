@@ -346,6 +346,16 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
 
 
 def test_a_worker_whose_lease_was_taken_cannot_store_a_move(db_url: str) -> None:
+    _lease_taken(db_url)
+
+
+def test_on_sqlite_too_a_worker_whose_lease_was_taken_cannot_store_a_move(
+    tmp_path: Path,
+) -> None:
+    _lease_taken(f"sqlite+aiosqlite:///{tmp_path / 'skat.db'}")  # (the driver's own path)
+
+
+def _lease_taken(db_url: str) -> None:
     async def scenario() -> None:
         a = Store(db_url, worker="a", lease_ttl=0.3)
         b = Store(db_url, worker="b", lease_ttl=30)
