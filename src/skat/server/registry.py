@@ -260,11 +260,10 @@ class Tables:
                     self._forget(table_id, actor)
             for table_id, to in wanted.items():
                 leaving = self.actors.pop(table_id, None)
-                if leaving is not None:
-                    actor = leaving
-                    actor.lost = True  # waits for nothing more, stores nothing more
-                    await actor.stop()
-                    for c in list(actor.conns):
+                if leaving is not None:  # stopped before its lease goes: stores nothing more
+                    leaving.lost = True
+                    await leaving.stop()
+                    for c in list(leaving.conns):
                         c.moved(f"this table moves to the server process {to}")
                 await self.store.hand_over(table_id, to)
                 log.info("table %s handed over to %s", table_id, to)

@@ -267,9 +267,9 @@ class Store:
         self.token = secrets.token_hex(8)  # this process's incarnation
         self.lease_ttl = lease_ttl
         self.engine: AsyncEngine = _engine(normalize_url(url), config or StoreConfig())
-        # SQLite has one writer at a time: this process's writes take turns
-        # here rather than in SQLite's busy handler, whose sleeps (up to
-        # 100 ms) showed as latency when the lease upkeep met the writer
+        # SQLite has one writer at a time: this process's writes (the group
+        # commit, the lease upkeep, claims) take turns here rather than meet
+        # in SQLite's busy handler, which sleeps up to 100 ms between tries
         self._sqlite_turn = asyncio.Lock() if self.engine.dialect.name == "sqlite" else None
         self._pending: asyncio.Queue[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = (
             asyncio.Queue()
