@@ -24,7 +24,7 @@ from skat.engine.game import EFFECTIVE, SUIT_OF
 from skat.players import make_player, play_deal, play_list, player_names
 from skat.players import solver as solver_module
 from skat.players.search import SearchPlayer
-from skat.players.worlds import Knowledge, Sampler, World, likelihood
+from skat.players.worlds import Inference, Knowledge, Sampler, World, likelihood
 from skat.series import ListOptions, Series
 from skat.series.shuffle import deal_deck
 
@@ -430,3 +430,76 @@ def test_the_auction_does_not_count_on_a_schneider_the_solves_do_not_reach(
     p = SearchPlayer(random.Random(1), strict=True)
     limit = p._limit(view, Knowledge.from_view(view), _FakeSolver, search_module._Clock(None))  # type: ignore[arg-type]
     assert limit == 96
+
+
+def test_play_inference_fits_the_truth_and_sharpens_the_worlds() -> None:
+    """Among `heuristic` players the true cards fit every card they played
+    (`play_fit` 1), and worlds weighted by the play place the hidden cards
+    where they really are more often than uniform worlds do."""
+    from skat.players.worlds import play_fit
+
+    checked = 0
+    right = {"uniform": 0, "weighted": 0}
+    telling = 0  # decisions where some uniform world contradicts a card played
+    for number in range(1, 80):
+        deal = Deal(deal_deck(_seed(10), number))
+        _advance(deal, 4 + 3 * 12 + number % 9, random.Random(number))
+        if deal.is_terminal() or deal.phase is not Phase.PLAY or deal.contract is None:
+            continue
+        if deal.contract.game == GameType.RAMSCH or len(deal.tricks) < 3:
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        know = Knowledge.from_view(deal.view(seat))
+        truth = World(
+            (
+                deal.hand(deal.seat_of(0)).mask,
+                deal.hand(deal.seat_of(1)).mask,
+                deal.hand(deal.seat_of(2)).mask,
+            ),
+            deal.skat.mask,
+        )
+        assert play_fit(know, truth, 0.3) == 1.0
+        sampler = Sampler(know)
+        rng = random.Random(number)
+        uniform = [sampler.sample(rng) for _ in range(40)]
+        weighted = [
+            w for w, m in sampler.weighted(rng, 40, 160, Inference(play_miss=0.3)) for _ in range(m)
+        ]
+        telling += any(play_fit(know, w, 0.3) < 1.0 for w in uniform)
+        for name, ws in (("uniform", uniform), ("weighted", weighted)):
+            for w in ws:
+                right[name] += sum(
+                    (w.hands[p] & truth.hands[p]).bit_count() for p in range(3) if p != know.me
+                )
+        checked += 1
+    assert checked >= 15
+    assert telling >= checked * 0.8
+    assert right["weighted"] > 1.1 * right["uniform"]
+
+
+def test_exact_auction_inference_fits_heuristic_bidders() -> None:
+    """`heuristic`'s own bidding rule (`Inference.exact`) never contradicts
+    what `heuristic` players bid, held or passed: during every auction among
+    them the true hands get the full weight. The old rule (the best game's
+    value, whether or not it beats passing) does contradict it."""
+    exact_misses = old_misses = checked = 0
+    for number in range(1, 60):
+        deal = Deal(deal_deck(_seed(11), number))
+        players = [make_player("heuristic", random.Random(number * 3 + s)) for s in range(3)]
+        while deal.phase is Phase.BIDDING:
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            know = Knowledge.from_view(view)
+            truth = World(
+                tuple(deal.hand(deal.seat_of(p)).mask for p in range(3)),  # type: ignore[arg-type]
+                deal.skat.mask,
+            )
+            exact_misses += likelihood(know, truth, 0.5, 0.5, exact=True) < 1.0
+            old_misses += likelihood(know, truth, 0.5, 0.5) < 1.0
+            checked += 1
+            deal.apply(players[seat].choose(view), seat)
+    assert checked >= 100
+    assert exact_misses == 0
+    assert old_misses > 0

@@ -2,7 +2,8 @@
 
 For every decision it deals the cards it cannot see into *worlds* that fit
 its `View` (`worlds.Sampler`: played cards, voids, its own hand and skat,
-Ouvert cards, weighted by what the auction and the game choice say), asks
+Ouvert cards, weighted by what the auction, the game choice and, in card
+play, the cards the others chose to play say), asks
 the exact open-card solver (`skat.players.solver`) about each world, and
 chooses the action with the best expected Seeger-Fabian result (R8.2).
 
@@ -74,7 +75,7 @@ from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer, register
 from .heuristic import HeuristicPlayer, _CardPlay, counted_games, null_risk, plans
-from .worlds import Knowledge, Sampler, World
+from .worlds import BID_MISS, PASS_MISS, Inference, Knowledge, Sampler, World
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
 _ACES = sum(1 << (8 * s) for s in range(4))
@@ -97,6 +98,9 @@ DISCARDS = 3
 DISCARD_SPREAD = 25.0
 #: A Hand game is solved only when the same game after a pickup wins this share.
 HAND_TRY = 0.6
+#: A card-play world is this much less likely for every card another seat
+#: played that `heuristic` would not have played with that world's hand.
+PLAY_MISS = 0.3
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
 KONTRA_P = 0.35
 RE_P = 0.8
@@ -152,6 +156,11 @@ class SearchPlayer(BasePlayer):
         pass_value: float = 8.0,
         prior_worlds: float = 4.0,
         schneider_margin: int = 0,
+        play_miss: float | None = PLAY_MISS,
+        bid_miss: float = BID_MISS,
+        pass_miss: float = PASS_MISS,
+        pool: int = 3,
+        exact: bool = True,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -161,7 +170,11 @@ class SearchPlayer(BasePlayer):
         same for 90 (none: bids that counted on Schneider at 82 were the
         overbids); ``pass_value``: what passing is worth (a defender's
         share); ``prior_worlds``: how many worlds `heuristic`'s win chance
-        of a game counts for in the auction (few worlds are noisy)."""
+        of a game counts for in the auction (few worlds are noisy);
+        ``play_miss``, ``bid_miss``, ``pass_miss`` and ``exact``: how the
+        worlds are weighted by what the others did (`worlds.Inference`;
+        ``play_miss=None, exact=False`` is ``search-v1``'s weighting);
+        ``pool``: worlds drawn per world used in card play."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -171,6 +184,9 @@ class SearchPlayer(BasePlayer):
         self.pass_value = pass_value
         self.prior_worlds = prior_worlds
         self.schneider_margin = schneider_margin
+        self.pool = pool
+        self.inference = Inference(bid_miss, pass_miss, play_miss, exact)
+        self._bid_inference = Inference(bid_miss, pass_miss, None, exact)
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
@@ -233,6 +249,10 @@ class SearchPlayer(BasePlayer):
             return max(6, (3 * self.worlds) // 4)
         return self.worlds
 
+    def _card_worlds(self, view: View, know: Knowledge) -> list[tuple[World, int]]:
+        n = self._count(view)
+        return Sampler(know).weighted(self.rng, n, self.pool * n, self.inference)
+
     def _positions(
         self, view: View, know: Knowledge, worlds: Sequence[tuple[World, int]], solver: ModuleType
     ) -> list[tuple[Any, World, int]]:
@@ -279,7 +299,7 @@ class SearchPlayer(BasePlayer):
         if len(plays) == 1 and kontra is None:
             return plays[0]
         cards = [int(a.card) for a in plays]
-        worlds = Sampler(know).weighted(self.rng, self._count(view))
+        worlds = self._card_worlds(view, know)
         evaluator = _Evaluator(view, know, solver, c)
         me_declarer = know.me == know.declarer
         util = evaluator.utility(me_declarer)
@@ -329,7 +349,7 @@ class SearchPlayer(BasePlayer):
     ) -> float:
         c = view.contract
         assert c is not None
-        worlds = Sampler(know).weighted(self.rng, self._count(view))
+        worlds = self._card_worlds(view, know)
         evaluator = _Evaluator(view, know, solver, c)
         won = total = 0
         for pos, _, mult in self._positions(view, know, worlds, solver):
@@ -379,7 +399,7 @@ class SearchPlayer(BasePlayer):
         if not options:
             self._bidding[(hand, me)] = results
             return results
-        worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
+        worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
         # pickup games first; a Hand game is worth solving only where the
         # same game after a pickup already wins most worlds
         keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
@@ -544,7 +564,7 @@ class SearchPlayer(BasePlayer):
                     continue  # solved together with plain Null
             for discard in best_discards(hand12, g, DISCARDS):
                 candidates.append((o, discard))
-        worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
+        worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
         me = know.me
         rows: dict[tuple[_Option, int], list[tuple[bool, bool, int]]] = {k: [] for k in candidates}
 
@@ -644,7 +664,7 @@ class SearchPlayer(BasePlayer):
         ]
         if not options:
             return None
-        worlds = Sampler(know).weighted(self.rng, self.bid_worlds)
+        worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
         rows: dict[_Option, list[tuple[bool, bool, int]]] = {o: [] for o in options}
         me = know.me
         for world, mult in worlds:

@@ -25,13 +25,14 @@ to the weight (importance resampling, duplicates merged into a count).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import comb
 
-from ..engine import BID_VALUES, GameType, Phase, View
+from ..engine import BID_VALUES, CardSet, GameType, Phase, View
 from ..engine.cards import ALL_CARDS, JACKS
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
-from .heuristic import null_risk, plans
+from .heuristic import _CardPlay, null_risk, plans
+from .heuristic import bid_limit as heuristic_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +60,12 @@ class Knowledge:
     named: list[int] = field(default_factory=lambda: [0, 0, 0])  # highest value bid or held
     passed_at: list[int] = field(default_factory=lambda: [-1, -1, -1])  # auction value at pass
     hand_game: bool = False  # the declarer did not pick up the skat
+    # every card played so far, in order: (position, card, completed tricks
+    # before it, the (seat, card) pairs of its trick before it)
+    plays: list[tuple[int, int, int, tuple[tuple[int, int], ...]]] = field(default_factory=list)
+    view: View | None = None  # the view read (the public part is reused by the play inference)
+    # `heuristic`'s card at a play given the hidden cards it depends on (per decision)
+    _choices: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View) -> Knowledge:
@@ -107,8 +114,19 @@ class Knowledge:
             voids=voids,
             unknown=unknown,
             hand_game=hand_game,
+            view=view,
         )
         k._read_auction(view, pos_of)
+        for n, t in enumerate(view.tricks):
+            before: tuple[tuple[int, int], ...] = ()
+            for i, c in enumerate(t.cards):
+                p = (t.leader + i) % 3
+                k.plays.append((p, int(c), n, before))
+                before = (*before, (view.seats[p], int(c)))
+        before = ()
+        for s, c in view.trick:
+            k.plays.append((pos_of[s], int(c), len(view.tricks), before))
+            before = (*before, (s, int(c)))
         return k
 
     def _read_auction(self, view: View, pos_of: dict[int, int]) -> None:
@@ -265,13 +283,22 @@ class Sampler:
         return World((hands[0], hands[1], hands[2]), skat)
 
     def weighted(
-        self, rng: random.Random, count: int, candidates: int | None = None
+        self,
+        rng: random.Random,
+        count: int,
+        candidates: int | None = None,
+        inference: Inference | None = None,
     ) -> list[tuple[World, int]]:
-        """``count`` worlds drawn in proportion to their `likelihood`, as
-        (world, multiplicity) pairs in the order first drawn."""
+        """``count`` worlds drawn in proportion to their `likelihood` (and, when
+        ``inference`` says so, to their `play_fit`), as (world, multiplicity)
+        pairs in the order first drawn."""
+        inf = inference or Inference()
         n = candidates if candidates is not None else 3 * count
         pool = [self.sample(rng) for _ in range(max(n, count))]
-        weights = [likelihood(self.know, w) for w in pool]
+        weights = [likelihood(self.know, w, inf.bid_miss, inf.pass_miss, inf.exact) for w in pool]
+        if inf.play_miss is not None and self.know.plays:
+            miss = inf.play_miss
+            weights = [w * play_fit(self.know, x, miss) for w, x in zip(weights, pool, strict=True)]
         total = sum(weights)
         out: dict[World, int] = {}
         for _ in range(count):
@@ -301,6 +328,20 @@ BID_MISS = 0.2
 PASS_MISS = 0.3
 
 
+@dataclass(frozen=True)
+class Inference:
+    """How strongly `Sampler.weighted` believes what the other seats did:
+    the factor for a hand that bid (held) more than `heuristic` would, for
+    one that passed where it would have bid, and for every card played that
+    `heuristic`'s card play would not have chosen (None: the cards played
+    are not read, as in ``search-v1``)."""
+
+    bid_miss: float = BID_MISS
+    pass_miss: float = PASS_MISS
+    play_miss: float | None = None
+    exact: bool = False  # bid limits by `heuristic`'s own bidding rule (see `likelihood`)
+
+
 def bid_limit(hand10: int) -> int:
     """The highest value `heuristic` would bid with these ten cards (its own rule)."""
     return max((p.value for p in plans(hand10, True)), default=0)
@@ -313,7 +354,13 @@ def _next_bid(value: int) -> int:
     return 10_000
 
 
-def likelihood(know: Knowledge, world: World) -> float:
+def likelihood(
+    know: Knowledge,
+    world: World,
+    bid_miss: float = BID_MISS,
+    pass_miss: float = PASS_MISS,
+    exact: bool = False,
+) -> float:
     """How well the hidden hands of ``world`` fit the auction and the game chosen.
 
     A seat that bid or held a value X is likely to hold a hand whose bidding
@@ -321,8 +368,15 @@ def likelihood(know: Knowledge, world: World) -> float:
     the next value. The declarer's chosen game should have trumps (suit),
     jacks (Grand) or a Null-safe hand. The hand evaluated is the seat's ten
     dealt cards: its current hand plus what it played (for a declarer who
-    picked up, his final ten cards instead)."""
+    picked up, his final ten cards instead). The limit is the value of the
+    best game `heuristic` sees in the hand, or with ``exact`` its own bidding
+    rule (`heuristic.bid_limit`: only games whose expectation beats passing,
+    the forehand's Grand bonus)."""
     w = 1.0
+
+    def limit_of(p: int, ten: int) -> int:
+        return heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+
     for p in range(3):
         if p == know.me:
             continue
@@ -331,14 +385,14 @@ def likelihood(know: Knowledge, world: World) -> float:
             continue
         limit: int | None = None
         if know.named[p]:
-            limit = bid_limit(ten)
+            limit = limit_of(p, ten)
             if limit < know.named[p]:
-                w *= BID_MISS
+                w *= bid_miss
         if know.passed_at[p] >= 0 and p != know.declarer:
             if limit is None:
-                limit = bid_limit(ten)
+                limit = limit_of(p, ten)
             if limit >= _next_bid(know.passed_at[p]):
-                w *= PASS_MISS
+                w *= pass_miss
         if p == know.declarer and know.game is not None:
             w *= _game_fit(know.game, ten)
     return w
@@ -353,3 +407,63 @@ def _game_fit(game: GameType, ten: int) -> float:
     if game == GameType.NULL:
         return 1.0 if null_risk(ten) <= 1 else 0.3
     return 1.0
+
+
+#: Below this weight a world is as good as ruled out (its other cards are not checked).
+PLAY_FLOOR = 1e-4
+
+
+def play_fit(know: Knowledge, world: World, miss: float) -> float:
+    """How well the cards the other seats played fit ``world``: a factor of
+    ``miss`` for every card that `heuristic`'s card play, given that seat's
+    hand in this world and what it saw at the time, would not have chosen
+    (only where it had a choice). Soft, like the auction's factors: other
+    players play differently from `heuristic`, but a club player leads his
+    ace, smears on his partner's trick and keeps his trumps for a reason,
+    and that says where the cards are."""
+    view = know.view
+    c = view.contract if view is not None else None
+    if view is None or c is None or know.game is None:
+        return 1.0
+    suit_of = SUIT_OF[know.game]
+    eff = EFFECTIVE[know.game]
+    d = know.declarer
+    hands = list(world.hands)
+    w = 1.0
+    choices = know._choices
+    for i in range(len(know.plays) - 1, -1, -1):
+        p, card, n, before = know.plays[i]
+        hands[p] |= 1 << card  # the hand before this card
+        if p == know.me:
+            continue
+        hand = hands[p]
+        legal = hand
+        if before:
+            follow = hand & suit_of[eff[before[0][1]]]
+            if follow:
+                legal = follow
+        if legal & (legal - 1) == 0:
+            continue  # no choice
+        skat = world.skat if p == d and not know.hand_game else -1
+        open_cards = hands[d] if c.ouvert and p != d and d >= 0 else -1
+        key = (i, hand, skat, open_cards)
+        choice = choices.get(key)
+        if choice is None:
+            seen = replace(
+                view,
+                seat=view.seats[p],
+                position=p,
+                hand=CardSet(hand),
+                skat=None if skat < 0 else CardSet(skat),
+                open_cards=None if open_cards < 0 else CardSet(open_cards),
+                trick=before,
+                tricks=view.tricks[:n],
+                legal_actions=(),
+            )
+            choice = _CardPlay(seen).choose([x for x in range(32) if legal >> x & 1])
+            choices[key] = choice
+        if choice != card:
+            w *= miss
+            if w < PLAY_FLOOR:
+                break  # as good as ruled out: the rest cannot matter
+    return w
