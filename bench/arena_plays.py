@@ -13,6 +13,10 @@ players against one opponent is measured without the luck of the cards.
     .venv/bin/python bench/arena_plays.py search-v1 heuristic --deals 150 --out old.jsonl
     .venv/bin/python bench/arena_plays.py search heuristic --deals 150 --out new.jsonl
     .venv/bin/python bench/arena_plays.py --paired old.jsonl new.jsonl
+
+A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
+settings (``search@play_miss=0.1,worlds=32``), to measure one change
+against the defaults on the same deals.
 """
 
 from __future__ import annotations
@@ -27,15 +31,45 @@ from pathlib import Path
 from typing import Any
 
 from skat.engine import Card, Deal, Kontra
+from skat.players import base
 from skat.players.arena import _rng, arrangements, make_decks
 from skat.players.base import make_player
 from skat.players.loop import play_deal
 from skat.series import ListOptions
 
 
+def _setting(text: str) -> float | int | bool | None:
+    if text in ("None", "none"):
+        return None
+    if text in ("True", "False"):
+        return text == "True"
+    return float(text) if "." in text or "e" in text else int(text)
+
+
+def variant(name: str) -> None:
+    """Register ``search@key=value,...`` (see the module docstring)."""
+    base._load_builtin()
+    if "@" not in name or name in base._REGISTRY:
+        return
+    from skat.players.search import SearchPlayer
+
+    kind, _, spec = name.partition("@")
+    if kind != "search":
+        raise SystemExit(f"only search takes settings: {name}")
+    settings = {k: _setting(v) for k, v in (part.split("=", 1) for part in spec.split(","))}
+    SearchPlayer(None, **settings)  # type: ignore[arg-type]  # a wrong key fails here, at once
+
+    def make(rng: Any) -> SearchPlayer:
+        return SearchPlayer(rng, **settings)  # type: ignore[arg-type]
+
+    base._REGISTRY[name] = make
+
+
 def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
     """The plays of one deal in every arrangement (as `arena.play_duplicate`)."""
     a, b, cards, number, seed = args
+    variant(a)
+    variant(b)
     deck = [Card(c) for c in cards]
     options = ListOptions()
     n = options.players
@@ -123,6 +157,8 @@ def main() -> None:
         return
     if not args.a or not args.b:
         ap.error("two player names are needed (or --paired OLD NEW)")
+    variant(args.a)
+    variant(args.b)
     decks = make_decks(args.deals, args.seed)
     tasks = [(args.a, args.b, [int(c) for c in d], k, args.seed) for k, d in enumerate(decks, 1)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.out.open("w") as fh:

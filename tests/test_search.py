@@ -503,3 +503,38 @@ def test_exact_auction_inference_fits_heuristic_bidders() -> None:
     assert checked >= 100
     assert exact_misses == 0
     assert old_misses > 0
+
+
+def test_discard_inference_fits_the_truth() -> None:
+    """Against a `heuristic` declarer who picked up, the true skat is always
+    the one `heuristic` would put away (`discard_fit` 1), while uniform
+    worlds often put a skat there that it would not have."""
+    from skat.players.worlds import _reads_discard, discard_fit
+
+    checked = contradicted = 0
+    for number in range(1, 120):
+        deal = Deal(deal_deck(_seed(12), number))
+        _advance_to_play(deal, random.Random(number))
+        if deal.phase is not Phase.PLAY or deal.contract is None or deal.declarer is None:
+            continue
+        if deal.contract.game == GameType.RAMSCH or deal.contract.hand:
+            continue
+        d = deal.declarer
+        defender = next(p for p in range(3) if p != d)
+        know = Knowledge.from_view(deal.view(deal.seat_of(defender)))
+        assert _reads_discard(know)
+        truth = World(
+            (
+                deal.hand(deal.seat_of(0)).mask,
+                deal.hand(deal.seat_of(1)).mask,
+                deal.hand(deal.seat_of(2)).mask,
+            ),
+            deal.skat.mask,
+        )
+        assert discard_fit(know, truth, 0.3) == 1.0
+        rng = random.Random(number)
+        worlds = [Sampler(know).sample(rng) for _ in range(10)]
+        contradicted += sum(discard_fit(know, w, 0.3) < 1.0 for w in worlds)
+        checked += 1
+    assert checked >= 20
+    assert contradicted >= checked * 5

@@ -397,6 +397,28 @@ def _game_score(plan: Plan, bid: int) -> float:
     return expected_score(plan.win, plan.value)
 
 
+def best_discard(hand12: int, bid: int) -> int:
+    """The two cards `heuristic` puts away from twelve at this bid (as a
+    mask): every pair scored with the best game for the ten kept, the
+    points put away breaking ties; the first best pair in card order, as
+    the engine lists the discards."""
+    cards = mask_cards(hand12)
+    best = -1e18
+    out = 0
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            mask = (1 << a) | (1 << b)
+            pts = POINTS[a] + POINTS[b]
+            score = max(
+                (_game_score(p, bid) for p, _ in counted_games(hand12 & ~mask, hand12, pts)),
+                default=-1e9,
+            )
+            score += pts / 100  # ties: save points
+            if score > best:
+                best, out = score, mask
+    return out
+
+
 # ------------------------------------------------------------------ the player
 class HeuristicPlayer(BasePlayer):
     """A club-strength rule-based player; see the module docstring."""
@@ -470,22 +492,12 @@ class HeuristicPlayer(BasePlayer):
         return next(a for a in legal if isinstance(a, Pickup))
 
     def _discard(self, view: View, legal: tuple[Action, ...]) -> Action:
-        hand12 = view.hand.mask
-        best: tuple[float, Action] | None = None
+        mask = best_discard(view.hand.mask, view.bid)
         for a in legal:
             assert isinstance(a, Discard)
-            mask = (1 << a.cards[0]) | (1 << a.cards[1])
-            rest = hand12 & ~mask
-            pts = POINTS[a.cards[0]] + POINTS[a.cards[1]]
-            score = max(
-                (_game_score(p, view.bid) for p, _ in counted_games(rest, hand12, pts)),
-                default=-1e9,
-            )
-            score += pts / 100  # ties: save points
-            if best is None or score > best[0]:
-                best = (score, a)
-        assert best is not None
-        return best[1]
+            if (1 << a.cards[0]) | (1 << a.cards[1]) == mask:
+                return a
+        return legal[0]
 
     def _declare(self, view: View, legal: tuple[Action, ...]) -> Action:
         hand = view.hand.mask

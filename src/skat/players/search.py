@@ -161,6 +161,7 @@ class SearchPlayer(BasePlayer):
         pass_miss: float = PASS_MISS,
         pool: int = 3,
         exact: bool = True,
+        discard_miss: float | None = None,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -171,9 +172,10 @@ class SearchPlayer(BasePlayer):
         overbids); ``pass_value``: what passing is worth (a defender's
         share); ``prior_worlds``: how many worlds `heuristic`'s win chance
         of a game counts for in the auction (few worlds are noisy);
-        ``play_miss``, ``bid_miss``, ``pass_miss`` and ``exact``: how the
-        worlds are weighted by what the others did (`worlds.Inference`;
-        ``play_miss=None, exact=False`` is ``search-v1``'s weighting);
+        ``play_miss``, ``bid_miss``, ``pass_miss``, ``exact`` and
+        ``discard_miss``: how the worlds are weighted by what the others did
+        (`worlds.Inference`; ``play_miss=None, exact=False`` is the weighting
+        of ``search-v1`` and of the ``search`` before the play inference);
         ``pool``: worlds drawn per world used in card play."""
         super().__init__(rng)
         self.worlds = worlds
@@ -185,7 +187,7 @@ class SearchPlayer(BasePlayer):
         self.prior_worlds = prior_worlds
         self.schneider_margin = schneider_margin
         self.pool = pool
-        self.inference = Inference(bid_miss, pass_miss, play_miss, exact)
+        self.inference = Inference(bid_miss, pass_miss, play_miss, exact, discard_miss)
         self._bid_inference = Inference(bid_miss, pass_miss, None, exact)
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}

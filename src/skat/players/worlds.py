@@ -31,7 +31,7 @@ from math import comb
 from ..engine import BID_VALUES, CardSet, GameType, Phase, View
 from ..engine.cards import ALL_CARDS, JACKS
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
-from .heuristic import _CardPlay, null_risk, plans
+from .heuristic import _CardPlay, best_discard, null_risk, plans
 from .heuristic import bid_limit as heuristic_limit
 
 
@@ -299,6 +299,14 @@ class Sampler:
         if inf.play_miss is not None and self.know.plays:
             miss = inf.play_miss
             weights = [w * play_fit(self.know, x, miss) for w, x in zip(weights, pool, strict=True)]
+        if inf.discard_miss is not None and _reads_discard(self.know):
+            # only worlds that still matter are checked (the rule costs 1-2 ms a world)
+            floor = DISCARD_RELEVANT * max(weights)
+            dm = inf.discard_miss
+            weights = [
+                w * discard_fit(self.know, x, dm) if w >= floor else w
+                for w, x in zip(weights, pool, strict=True)
+            ]
         total = sum(weights)
         out: dict[World, int] = {}
         for _ in range(count):
@@ -340,6 +348,7 @@ class Inference:
     pass_miss: float = PASS_MISS
     play_miss: float | None = None
     exact: bool = False  # bid limits by `heuristic`'s own bidding rule (see `likelihood`)
+    discard_miss: float | None = None  # a declarer's skat that `heuristic` would not put away
 
 
 def bid_limit(hand10: int) -> int:
@@ -467,3 +476,40 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
             if w < PLAY_FLOOR:
                 break  # as good as ruled out: the rest cannot matter
     return w
+
+
+#: Worlds weighted below this share of the best one are not checked for the discard.
+DISCARD_RELEVANT = 0.02
+#: `heuristic`'s discard per (twelve cards, bid): a pure function, shared by all players.
+_DISCARDS: dict[tuple[int, int], int] = {}
+
+
+def _reads_discard(know: Knowledge) -> bool:
+    """A defender in play against a declarer who picked up the skat."""
+    d = know.declarer
+    return (
+        d >= 0
+        and d != know.me
+        and not know.hand_game
+        and know.skat_need == 2
+        and know.view is not None
+        and know.view.phase is Phase.PLAY
+    )
+
+
+def discard_fit(know: Knowledge, world: World, miss: float) -> float:
+    """``miss`` when the declarer's skat in ``world`` is not what `heuristic`
+    would put away from his twelve cards of that world at this bid
+    (`heuristic.best_discard`), else 1: a club player keeps his trumps and
+    aces and puts away bare tens and the cards of a short suit."""
+    view = know.view
+    assert view is not None
+    d = know.declarer
+    cards12 = world.hands[d] | know.played_by[d] | world.skat
+    key = (cards12, view.bid)
+    got = _DISCARDS.get(key)
+    if got is None:
+        if len(_DISCARDS) > 100_000:
+            _DISCARDS.clear()
+        got = _DISCARDS[key] = best_discard(cards12, view.bid)
+    return 1.0 if got == world.skat else miss
