@@ -16,10 +16,13 @@ Only the `View` is read, never the deal:
 these hard facts (counting the completions per group of cards that share
 the same possible holders, then choosing a split with probability
 proportional to its count), deterministically for a given `random.Random`.
-`Sampler.weighted` then weights them by what the auction and the game choice
-say about the hidden hands (`Inference`), with the same hand evaluation the
-bidding of `heuristic` uses (`heuristic.plans`), and resamples in proportion
-to the weight (importance resampling, duplicates merged into a count).
+`Sampler.weighted` then weights them by what the other seats did
+(`Inference`): the auction and the game chosen (`likelihood`), with the
+same hand evaluation, or the very bidding rule, that `heuristic` uses; in
+card play the cards they chose to play (`play_fit`: would `heuristic` have
+played that card with this world's hand?) and, optionally, the declarer's
+discard (`discard_fit`). It resamples in proportion to the weight
+(importance resampling, duplicates merged into a count).
 """
 
 from __future__ import annotations
