@@ -538,3 +538,43 @@ def test_discard_inference_fits_the_truth() -> None:
         checked += 1
     assert checked >= 20
     assert contradicted >= checked * 5
+
+
+def test_rejudge_weighs_the_auction_worlds_by_the_later_bids() -> None:
+    """With ``rejudge`` the worlds simulated at the first bid are weighed
+    again when the listener holds: worlds whose forehand would not hold
+    that value by `heuristic`'s rule lose weight, the rest gain (mean 1)."""
+    from skat.engine import Bid, Hold
+    from skat.players.heuristic import bid_limit
+    from skat.players.worlds import Knowledge as K
+
+    found = 0
+    for number in range(1, 200):
+        deal = Deal(deal_deck(_seed(13), number))
+        middle = deal.seat_of(1)
+        player = SearchPlayer(
+            random.Random(number), worlds=3, bid_worlds=8, strict=True, rejudge=True
+        )
+        view = deal.view(middle)
+        first = player.choose(view)
+        if not isinstance(first, Bid) or first.value != 18:
+            continue
+        deal.apply(first, middle)
+        deal.apply(Hold(), deal.seat_of(0))
+        later = deal.view(middle)
+        weights = player._rejudged(later, K.from_view(later))
+        then, at_of = player._bid_worlds[(view.hand.mask, 1)]
+        for option, ws in weights.items():
+            if not ws:
+                continue
+            assert abs(sum(ws) / len(ws) - 1.0) < 1e-9
+            holds = [bid_limit(then[i][0].hands[0], True) >= 18 for i in at_of[option]]
+            if all(holds) or not any(holds):
+                continue
+            assert min(w for w, h in zip(ws, holds, strict=True) if h) > max(
+                w for w, h in zip(ws, holds, strict=True) if not h
+            )
+            found += 1
+        if found >= 3:
+            break
+    assert found >= 3

@@ -75,7 +75,7 @@ from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer, register
 from .heuristic import HeuristicPlayer, _CardPlay, counted_games, null_risk, plans
-from .worlds import BID_MISS, PASS_MISS, Inference, Knowledge, Sampler, World
+from .worlds import BID_MISS, PASS_MISS, Inference, Knowledge, Sampler, World, likelihood
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
 _ACES = sum(1 << (8 * s) for s in range(4))
@@ -162,6 +162,7 @@ class SearchPlayer(BasePlayer):
         pool: int = 3,
         exact: bool = True,
         discard_miss: float | None = None,
+        rejudge: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -176,7 +177,9 @@ class SearchPlayer(BasePlayer):
         ``discard_miss``: how the worlds are weighted by what the others did
         (`worlds.Inference`; ``play_miss=None, exact=False`` is the weighting
         of ``search-v1`` and of the ``search`` before the play inference);
-        ``pool``: worlds drawn per world used in card play."""
+        ``pool``: worlds drawn per world used in card play; ``rejudge``:
+        weigh the auction's worlds again by the auction so far at every
+        later bid and at the Hand-or-pickup choice (no new solves)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -189,6 +192,12 @@ class SearchPlayer(BasePlayer):
         self.pool = pool
         self.inference = Inference(bid_miss, pass_miss, play_miss, exact, discard_miss)
         self._bid_inference = Inference(bid_miss, pass_miss, None, exact)
+        self.rejudge = rejudge
+        # per (hand, position): the auction's worlds with their likelihood when
+        # drawn, and per option the world of every row (for `rejudge`)
+        self._bid_worlds: dict[
+            tuple[int, int], tuple[list[tuple[World, float]], dict[_Option, list[int]]]
+        ] = {}
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
@@ -406,12 +415,14 @@ class SearchPlayer(BasePlayer):
         # same game after a pickup already wins most worlds
         keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
         solved: dict[tuple[GameType, bool], list[tuple[bool, bool, int]]] = {}
+        index: dict[tuple[GameType, bool], list[int]] = {}
         for g, pickup in keys:
             if not pickup:
                 base = solved.get((g, True), [])
                 if not base or sum(r[0] for r in base) < HAND_TRY * len(base):
                     continue
             rows: list[tuple[bool, bool, int]] = []
+            at: list[int] = []
             for i, (world, mult) in enumerate(worlds):
                 if rows and clock.over:
                     break
@@ -428,11 +439,37 @@ class SearchPlayer(BasePlayer):
                 hands[me] = mine
                 res = self._solve_start(solver, g, hands, me, pts)
                 rows += [(*res, cards12)] * mult
+                at += [i] * mult
             solved[(g, pickup)] = rows
+            index[(g, pickup)] = at
         for o in options:
             results[o] = solved.get((o.contract.game, o.pickup), [])
         self._bidding[(hand, me)] = results
+        inf = self._bid_inference
+        then = [(w, likelihood(know, w, inf.bid_miss, inf.pass_miss, inf.exact)) for w, _ in worlds]
+        at_of = {o: index.get((o.contract.game, o.pickup), []) for o in options}
+        self._bid_worlds[(hand, me)] = (then, at_of)
         return results
+
+    def _rejudged(self, view: View, know: Knowledge) -> dict[_Option, list[float]]:
+        """With ``rejudge``: per option, a weight for every row of `_simulate`,
+        the likelihood of its world by the auction now over the one it was
+        drawn by (mean 1); empty without it or without a simulation."""
+        got = self._bid_worlds.get((view.hand.mask, know.me)) if self.rejudge else None
+        if got is None:
+            return {}
+        then, at_of = got
+        inf = self._bid_inference
+        now = [
+            likelihood(know, w, inf.bid_miss, inf.pass_miss, inf.exact) / old if old > 0 else 1.0
+            for w, old in then
+        ]
+        out: dict[_Option, list[float]] = {}
+        for o, at in at_of.items():
+            ws = [now[i] for i in at]
+            mean = sum(ws) / len(ws) if ws else 1.0
+            out[o] = [x / mean for x in ws] if mean > 0 else [1.0] * len(ws)
+        return out
 
     def _priors(self, hand: int, me: int) -> dict[_Option, float]:
         """`heuristic`'s win chance of each pickup game before the skat (its
@@ -461,14 +498,17 @@ class SearchPlayer(BasePlayer):
         bid: int,
         rows: list[tuple[bool, bool, int]],
         prior: float | None = None,
+        weights: list[float] | None = None,
     ) -> float:
         """The declarer's expected Seeger-Fabian entry for ``option`` at ``bid``;
-        ``prior`` (a win chance) counts as ``prior_worlds`` more worlds."""
+        ``prior`` (a win chance) counts as ``prior_worlds`` more worlds;
+        ``weights`` (mean 1), one per row, weigh the worlds."""
         if not rows:
             return -1000.0
         c = option.contract
         s = 0.0
         n = float(len(rows))
+        wts = weights if weights is not None and len(weights) == len(rows) else None
         if prior is not None and self.prior_worlds > 0:
             # the prior's won and lost entries, averaged over the worlds' twelve
             # cards (the matadors depend on the skat)
@@ -481,30 +521,33 @@ class SearchPlayer(BasePlayer):
             k = self.prior_worlds
             s += k * (prior * pw + (1 - prior) * pl) / n
             n += k
-        for won, schneider, cards12 in rows:
+        for j, (won, schneider, cards12) in enumerate(rows):
+            wt = 1.0 if wts is None else wts[j]
             if c.game == GameType.NULL:
                 win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
                 if won:
-                    s += win
+                    s += wt * win
                     continue
                 loss = value_game(c, bid, 0, 1, cards12).seeger_fabian_entry()
                 hidden = 0.0 if c.ouvert else NULL_HIDDEN
-                s += hidden * win + (1 - hidden) * loss
+                s += wt * (hidden * win + (1 - hidden) * loss)
                 continue
             if c.schneider:
                 points, tricks = _SCHNEIDER if schneider else _LOST
             else:
                 points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
-            s += value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
+            s += wt * value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
         return s / n
 
     def _limit(self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock) -> int:
         results = self._simulate(view, know, solver, clock)
         priors = self._priors(view.hand.mask, know.me)
+        weights = self._rejudged(view, know)
         best = 0
         for option, rows in results.items():
+            wts = weights.get(option)
             for b in BID_VALUES:
-                if self._expected(option, b, rows, priors.get(option)) >= self.pass_value:
+                if self._expected(option, b, rows, priors.get(option), wts) >= self.pass_value:
                     best = max(best, b)
                 else:
                     break
@@ -523,9 +566,14 @@ class SearchPlayer(BasePlayer):
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
     ) -> Action | None:
         results = self._simulate(view, know, solver, clock)
+        weights = self._rejudged(view, know)
         legal = view.legal_actions
         best_pickup = max(
-            (self._expected(o, view.bid, r) for o, r in results.items() if o.pickup),
+            (
+                self._expected(o, view.bid, r, None, weights.get(o))
+                for o, r in results.items()
+                if o.pickup
+            ),
             default=-1000.0,
         )
         best_hand: tuple[float, Action] | None = None
@@ -535,7 +583,7 @@ class SearchPlayer(BasePlayer):
             a = Announce(o.contract.normalised())
             if a not in legal:
                 continue
-            e = self._expected(o, view.bid, rows)
+            e = self._expected(o, view.bid, rows, None, weights.get(o))
             if best_hand is None or e > best_hand[0]:
                 best_hand = (e, a)
         if best_hand is not None and best_hand[0] > max(best_pickup, 0.0):
