@@ -432,6 +432,12 @@ def test_the_auction_does_not_count_on_a_schneider_the_solves_do_not_reach(
     assert limit == 96
 
 
+def _truth(deal: Deal) -> World:
+    """The real hands (by position) and skat of a deal now."""
+    hands = [deal.hand(deal.seat_of(p)).mask for p in range(3)]
+    return World((hands[0], hands[1], hands[2]), deal.skat.mask)
+
+
 def test_play_inference_fits_the_truth_and_sharpens_the_worlds() -> None:
     """Among `heuristic` players the true cards fit every card they played
     (`play_fit` 1), and worlds weighted by the play place the hidden cards
@@ -451,14 +457,7 @@ def test_play_inference_fits_the_truth_and_sharpens_the_worlds() -> None:
         seat = deal.current_seat
         assert seat is not None
         know = Knowledge.from_view(deal.view(seat))
-        truth = World(
-            (
-                deal.hand(deal.seat_of(0)).mask,
-                deal.hand(deal.seat_of(1)).mask,
-                deal.hand(deal.seat_of(2)).mask,
-            ),
-            deal.skat.mask,
-        )
+        truth = _truth(deal)
         assert play_fit(know, truth, 0.3) == 1.0
         sampler = Sampler(know)
         rng = random.Random(number)
@@ -492,10 +491,7 @@ def test_exact_auction_inference_fits_heuristic_bidders() -> None:
             assert seat is not None
             view = deal.view(seat)
             know = Knowledge.from_view(view)
-            truth = World(
-                tuple(deal.hand(deal.seat_of(p)).mask for p in range(3)),  # type: ignore[arg-type]
-                deal.skat.mask,
-            )
+            truth = _truth(deal)
             exact_misses += likelihood(know, truth, 0.5, 0.5, exact=True) < 1.0
             old_misses += likelihood(know, truth, 0.5, 0.5) < 1.0
             checked += 1
@@ -523,14 +519,7 @@ def test_discard_inference_fits_the_truth() -> None:
         defender = next(p for p in range(3) if p != d)
         know = Knowledge.from_view(deal.view(deal.seat_of(defender)))
         assert _reads_discard(know)
-        truth = World(
-            (
-                deal.hand(deal.seat_of(0)).mask,
-                deal.hand(deal.seat_of(1)).mask,
-                deal.hand(deal.seat_of(2)).mask,
-            ),
-            deal.skat.mask,
-        )
+        truth = _truth(deal)
         assert discard_fit(know, truth, 0.3) == 1.0
         rng = random.Random(number)
         worlds = [Sampler(know).sample(rng) for _ in range(10)]
