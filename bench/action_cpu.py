@@ -31,88 +31,41 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
-import signal
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load import (  # a script beside this one
-    ROUNDS,
     Client,
     Stats,
     Table,
-    free_port,
     lag_monitor,
     pct,
     raise_nofile,
 )
+from load import Server as LoadServer
 
 CREATE_PARALLEL = 8
 CONNECT_PARALLEL = 50
 
 
-class Server:
-    """`skat serve` in a subprocess on a fresh SQLite file."""
+class Server(LoadServer):
+    """`skat serve` on a fresh SQLite file, from ``src`` when given."""
 
     def __init__(self, folder: Path, src: str | None, next_delay: float) -> None:
-        self.port = free_port()
-        self.db = folder / "cpu.db"
-        self.log = folder / "server.log"
         env = dict(os.environ)
         if src is not None:
             paths = [str(Path(x).resolve()) for x in src.split(os.pathsep)]
             env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
-        cmd = [
-            sys.executable, "-m", "skat.cli", "serve",
-            "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite+aiosqlite:///{self.db}",
-            "--bot-delay", "0", "--next-delay", str(next_delay),
-            "--log-level", "warning",
-            "--tables-per-address", "1000000", "--max-open-tables", "1000000",
-        ]  # fmt: skip
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server exited:\n{self.log.read_text()[-2000:]}")
-            with contextlib.suppress(OSError, ValueError):
-                with urllib.request.urlopen(f"{self.http}/healthz", timeout=1) as r:
-                    if json.load(r).get("ok"):
-                        return
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit("the server did not start")
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def create_table(self) -> dict[str, Any]:
-        req = urllib.request.Request(
-            f"{self.http}/api/tables",
-            data=json.dumps({"rounds": ROUNDS, "players": 3}).encode(),
-            headers={"content-type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return dict(json.load(r))
-
-    def cpu_seconds(self) -> float:
-        """User + system CPU time of the server process, all its threads."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        super().__init__(folder, next_delay, db="cpu.db", env=env)
 
     def main_thread_seconds(self) -> float:
         """CPU time of the server's main thread alone (the event loop); the
@@ -133,15 +86,6 @@ class Server:
                 (t0, t1),
             ).fetchall()
         return {str(k): int(n) for k, n in rows}
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
 
 
 @dataclass

@@ -90,20 +90,30 @@ def server_args(args: argparse.Namespace) -> list[str]:
 
 
 class Server:
-    def __init__(self, folder: Path, next_delay: float) -> None:
+    """`skat serve` in a subprocess on a fresh SQLite file (``env``: its
+    environment, for example another source tree on PYTHONPATH)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        next_delay: float,
+        db: str = "load.db",
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.log = folder / "server.log"
+        self.db = folder / db
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite+aiosqlite:///{folder / 'load.db'}",
+            "--db", f"sqlite+aiosqlite:///{self.db}",
             "--bot-delay", "0", "--next-delay", str(next_delay),
             "--log-level", "warning",
             # one generator on one address makes every table: lift the limits
             "--tables-per-address", "1000000", "--max-open-tables", "1000000",
         ]  # fmt: skip
         with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -135,7 +145,7 @@ class Server:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=5)
