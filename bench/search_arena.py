@@ -7,6 +7,9 @@ machine is better measured in pieces that survive an interruption. Deal
 
     .venv/bin/python bench/search_arena.py search heuristic --deals 100 --jobs 2 --out runs.jsonl
     .venv/bin/python bench/search_arena.py search heuristic --report runs.jsonl
+
+A name ``search@key=value,...`` is a `SearchPlayer` variant, as in
+``arena_plays.py``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict
 from pathlib import Path
 
+from arena_plays import variant
+
 from skat.players.arena import Side, make_decks, play_duplicate, side_stats
 from skat.series import ListOptions
 
@@ -27,6 +32,8 @@ def _one(args: tuple[str, str, list[int], int, int]) -> dict[str, object]:
     from skat.engine import Card
 
     a, b, deck, number, seed = args
+    variant(a)
+    variant(b)
     out = play_duplicate(a, b, [Card(c) for c in deck], number, seed, ListOptions())
     return {"number": number, "diff": out.diff, "sides": [asdict(s) for s in out.sides]}
 

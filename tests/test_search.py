@@ -567,3 +567,102 @@ def test_rejudge_weighs_the_auction_worlds_by_the_later_bids() -> None:
         if found >= 3:
             break
     assert found >= 3
+
+
+def test_a_null_hand_is_not_bid_above_its_null(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Null below the bid may not be announced (R3.5). A Null-safe hand
+    with no other game bids at most a Null's value; `search` once held to
+    264 on such a hand because its Null looked as good at every height."""
+    from skat.engine import deck_from_hands
+    from skat.players import search as search_module
+
+    class NullWins(_FakeSolver):
+        @staticmethod
+        def reaches(pos: object, points: int) -> bool:
+            return False
+
+        @staticmethod
+        def null_wins(pos: object) -> bool:
+            return True
+
+    hands = [
+        "C9 C8 C7 S9 S8 S7 H9 H8 H7 D7".split(),
+        "CJ SJ HJ DJ CA CT CK SA ST SK".split(),
+        "CQ SQ HA HT HK HQ DA DT DK DQ".split(),
+    ]
+    deal = Deal(deck_from_hands(hands, ["D9", "D8"]))
+    view = deal.view(deal.seat_of(0))
+    monkeypatch.setattr(search_module, "_solver", lambda: NullWins)
+    p = SearchPlayer(random.Random(1), strict=True)
+    limit = p._limit(view, Knowledge.from_view(view), NullWins, search_module._Clock(None))  # type: ignore[arg-type]
+    assert limit in (23, 35, 46, 59)
+
+
+def test_picking_up_counts_the_games_the_skat_can_bring() -> None:
+    """Picking up is valued as the game chosen once the skat is seen: one
+    jack and two aces are no Grand, but with two jacks in the skat they
+    are (with 3: 4 x 24 = 96), so a pickup is worth a bid of 72 in that
+    world and is an overbid at 72 when the skat brings nothing."""
+    from skat.engine import deck_from_hands
+    from skat.players import search as search_module
+
+    mine = "CJ CA CT C9 SA ST S9 H7 D8 D7".split()
+    rear = "CK CQ HQ H9 H8 DA DT DK DQ D9".split()
+    layouts = {
+        "jacks": ("DJ C8 C7 SK SQ S8 S7 HA HT HK".split(), ["SJ", "HJ"]),
+        "nothing": ("DJ SJ C7 SK SQ HJ S7 HA HT HK".split(), ["C8", "S8"]),
+    }
+    values = {}
+    for name, (middle, skat) in layouts.items():
+        world = _truth(Deal(deck_from_hands([mine, middle, rear], skat)))
+        p = SearchPlayer(random.Random(1), strict=True)
+        pk = search_module._Pickups.of(world.hands[0], 0, [(world, 1)])
+        clock = search_module._Clock(None)
+        values[name] = p._pickup_expected(pk, 72, _FakeSolver, clock)  # type: ignore[arg-type]
+        if name == "jacks":
+            assert {g for (_, g, _) in pk.solved} == {GameType.GRAND}
+    assert values["jacks"] > 0 > values["nothing"]
+
+
+def test_forehand_alone_plays_what_beats_a_thrown_in_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passing is worth a defender's share while someone else may still
+    play; forehand alone after two passes throws the deal in by passing
+    (Einpassen, R2.4), worth nothing. A player that values the share far
+    above its game passes as middlehand but takes the same game as
+    forehand alone."""
+    from skat.engine import Bid, Pass, deck_from_hands
+    from skat.players import search as search_module
+
+    hands = [
+        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
+        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
+        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
+    ]
+    monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
+    deal = Deal(deck_from_hands([hands[1], hands[0], hands[2]], ["D8", "D7"]))
+    middle = deal.seat_of(1)
+    p = SearchPlayer(random.Random(1), strict=True, pass_value=1000.0)
+    assert p.choose(deal.view(middle)) == Pass()
+    deal = Deal(deck_from_hands(hands, ["D8", "D7"]))
+    deal.apply(Pass(), deal.seat_of(1))
+    deal.apply(Pass(), deal.seat_of(2))
+    p = SearchPlayer(random.Random(1), strict=True, pass_value=1000.0)
+    assert p.choose(deal.view(deal.seat_of(0))) == Bid(18)
+    p = SearchPlayer(random.Random(1), strict=True, pass_value=1000.0, thrown_in_value=None)
+    assert p.choose(deal.view(deal.seat_of(0))) == Pass()
+
+
+def test_a_view_draws_the_same_worlds_whatever_was_decided_before() -> None:
+    """Common random numbers: a decision's worlds depend on the player's
+    seed and the view, not on how many worlds earlier decisions drew, so
+    two settings compared on the same deals differ only where a decision
+    changed."""
+    deal = Deal(deal_deck(_seed(21), 1))
+    _advance_to_play(deal, random.Random(2))
+    view = deal.view(deal.current_seat)
+    other = Deal(deal_deck(_seed(21), 2))
+    _advance_to_play(other, random.Random(3))
+    fresh, used = _cheap(random.Random(5)), _cheap(random.Random(5))
+    used.choose(other.view(other.current_seat))
+    assert fresh.choose(view) == used.choose(view)
+    assert fresh.rng.getstate() == used.rng.getstate()

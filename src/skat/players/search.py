@@ -74,7 +74,15 @@ from ..engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
 from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer, register
-from .heuristic import HeuristicPlayer, _CardPlay, counted_games, null_risk, plans
+from .heuristic import (
+    HeuristicPlayer,
+    Plan,
+    _CardPlay,
+    _game_score,
+    counted_games,
+    null_risk,
+    plans,
+)
 from .worlds import BID_MISS, PASS_MISS, Inference, Knowledge, Sampler, World, likelihood
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
@@ -163,6 +171,8 @@ class SearchPlayer(BasePlayer):
         exact: bool = True,
         discard_miss: float | None = None,
         rejudge: bool = False,
+        choose_after_pickup: bool = False,
+        thrown_in_value: float | None = 0.0,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -179,7 +189,12 @@ class SearchPlayer(BasePlayer):
         of ``search-v1`` and of the ``search`` before the play inference);
         ``pool``: worlds drawn per world used in card play; ``rejudge``:
         weigh the auction's worlds again by the auction so far at every
-        later bid and at the Hand-or-pickup choice (no new solves)."""
+        later bid and at the Hand-or-pickup choice (no new solves);
+        ``choose_after_pickup``: value picking up as the game chosen after
+        seeing the skat in each world (`_pickup_expected`; off: each pickup
+        game valued alone, the earlier rule); ``thrown_in_value``: what
+        passing is worth where it throws the deal in (forehand alone in the
+        auction under Einpassen; None: ``pass_value`` there too)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -193,12 +208,21 @@ class SearchPlayer(BasePlayer):
         self.inference = Inference(bid_miss, pass_miss, play_miss, exact, discard_miss)
         self._bid_inference = Inference(bid_miss, pass_miss, None, exact)
         self.rejudge = rejudge
+        self.choose_after_pickup = choose_after_pickup
+        self.thrown_in_value = thrown_in_value
+        self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
         self._bid_worlds: dict[
             tuple[int, int], tuple[list[tuple[World, float]], dict[_Option, list[int]]]
         ] = {}
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
+        # every decision draws its worlds from its own stream, seeded by the
+        # player's seed and what the seat sees (the history's length, its
+        # hand): a change to one decision leaves the draws of the others as
+        # they were, so two settings compared on the same deals differ only
+        # where a decision really changed (common random numbers)
+        self._stream = self.rng.getrandbits(64)
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
         self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
@@ -211,6 +235,7 @@ class SearchPlayer(BasePlayer):
         if view.contract is not None and view.contract.game == GameType.RAMSCH:
             return self.fallback.choose(view)  # the solver has no Ramsch
         clock = _Clock(None if self.time_budget is None else time.perf_counter() + self.time_budget)
+        self.rng.seed(f"{self._stream}/{len(view.history)}/{view.hand.mask}")
         action: Action | None
         try:
             action = self._choose(view, clock)
@@ -408,6 +433,8 @@ class SearchPlayer(BasePlayer):
         options = self._options(hand, pickup_only=False)
         results: dict[_Option, list[tuple[bool, bool, int]]] = {o: [] for o in options}
         if not options:
+            # no worlds drawn (nor the RNG moved): a hand without a game of
+            # its own is not picked up
             self._bidding[(hand, me)] = results
             return results
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
@@ -445,6 +472,15 @@ class SearchPlayer(BasePlayer):
         for o in options:
             results[o] = solved.get((o.contract.game, o.pickup), [])
         self._bidding[(hand, me)] = results
+        if self.choose_after_pickup:
+            pk = _Pickups.of(hand, me, worlds)
+            for (g, pickup), at in index.items():
+                if pickup:
+                    for j, i in enumerate(at):
+                        discard = quick_discard(hand | worlds[i][0].skat, g)
+                        won, schneider, _ = solved[(g, pickup)][j]
+                        pk.solved[(i, g, discard)] = (won, schneider)
+            self._pickups[(hand, me)] = pk
         inf = self._bid_inference
         then = [(w, likelihood(know, w, inf.bid_miss, inf.pass_miss, inf.exact)) for w, _ in worlds]
         at_of = {o: index.get((o.contract.game, o.pickup), []) for o in options}
@@ -503,9 +539,11 @@ class SearchPlayer(BasePlayer):
         """The declarer's expected Seeger-Fabian entry for ``option`` at ``bid``;
         ``prior`` (a win chance) counts as ``prior_worlds`` more worlds;
         ``weights`` (mean 1), one per row, weigh the worlds."""
-        if not rows:
-            return -1000.0
         c = option.contract
+        if not rows or (c.game == GameType.NULL and NULL_VALUES[c.hand, c.ouvert] < bid):
+            # a Null below the bid is no valid announcement (R3.5): without this
+            # the auction went on with a Null in mind to any height
+            return -1000.0
         s = 0.0
         n = float(len(rows))
         wts = weights if weights is not None and len(weights) == len(rows) else None
@@ -523,31 +561,94 @@ class SearchPlayer(BasePlayer):
             n += k
         for j, (won, schneider, cards12) in enumerate(rows):
             wt = 1.0 if wts is None else wts[j]
-            if c.game == GameType.NULL:
-                win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
-                if won:
-                    s += wt * win
-                    continue
-                loss = value_game(c, bid, 0, 1, cards12).seeger_fabian_entry()
-                hidden = 0.0 if c.ouvert else NULL_HIDDEN
-                s += wt * (hidden * win + (1 - hidden) * loss)
-                continue
-            if c.schneider:
-                points, tricks = _SCHNEIDER if schneider else _LOST
-            else:
-                points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
-            s += wt * value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
+            s += wt * _entry(c, bid, won, schneider, cards12)
         return s / n
+
+    def _pickup(
+        self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
+    ) -> _Pickups | None:
+        """The auction's worlds for "pick up and then choose": per world the
+        games the twelve cards allow (`_Pickups`), the solves of
+        `_simulate` reused; None for a hand with no plausible game of its own."""
+        key = (view.hand.mask, know.me)
+        got = self._pickups.get(key)
+        if got is None:
+            self._simulate(view, know, solver, clock)
+            got = self._pickups.get(key)
+        return got
+
+    def _pickup_expected(self, pk: _Pickups, bid: int, solver: ModuleType, clock: _Clock) -> float:
+        """The expected entry at ``bid`` of picking up the skat: in each world
+        the declarer sees the skat and takes the game `heuristic`'s counted
+        win chance of the twelve cards rates best at this bid (the choice a
+        player can make: not the open-card outcome), which is then solved in
+        that world; heuristic's chance counts as ``prior_worlds`` more worlds,
+        as in `_expected`. Valuing each pickup game alone missed what the
+        skat can bring: a hand with one jack is a Grand when two lie in it."""
+        total = n = 0.0
+        lam = self.prior_worlds / max(1, sum(m for _, m in pk.worlds))
+        for i, (world, mult) in enumerate(pk.worlds):
+            if n and clock.over:
+                break
+            cards12 = pk.hand | world.skat
+            best: tuple[float, Contract, int, float] | None = None
+            for contract, (discard, plan) in pk.games[i].items():
+                if contract.game == GameType.NULL and NULL_VALUES[False, contract.ouvert] < bid:
+                    continue
+                score = _game_score(plan, bid)
+                if best is None or score > best[0]:
+                    best = (score, contract, discard, plan.win)
+            if best is None:
+                # nothing to play: the longest suit, lost
+                g = max(_SUITS, key=lambda x: ((cards12 & TRUMPS[x]).bit_count(), -int(x)))
+                lost = value_game(Contract(g), bid, *_LOST, cards12).seeger_fabian_entry()
+                total += mult * lost
+                n += mult
+                continue
+            _, contract, discard, win = best
+            k = (i, contract.game, discard)
+            res = pk.solved.get(k)
+            if res is None:
+                hands = list(world.hands)
+                hands[pk.me] = cards12 & ~discard
+                res = self._solve_start(solver, contract.game, hands, pk.me, mask_points(discard))
+                pk.solved[k] = res
+            v = _entry(contract, bid, res[0], res[1], cards12)
+            if contract.game == GameType.NULL:
+                won_entry = value_game(contract, bid, 0, 0, cards12).seeger_fabian_entry()
+                lost_entry = value_game(contract, bid, 0, 1, cards12).seeger_fabian_entry()
+            else:
+                won_entry = value_game(contract, bid, *_WON, cards12).seeger_fabian_entry()
+                lost_entry = value_game(contract, bid, *_LOST, cards12).seeger_fabian_entry()
+            h = win * won_entry + (1 - win) * lost_entry
+            total += mult * (v + lam * h) / (1 + lam)
+            n += mult
+        return total / n if n else -1000.0
 
     def _limit(self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock) -> int:
         results = self._simulate(view, know, solver, clock)
         priors = self._priors(view.hand.mask, know.me)
         weights = self._rejudged(view, know)
+        # alone in the auction (forehand after two passes) a pass throws the
+        # deal in under Einpassen: worth nothing, not a defender's share
+        alone = view.listener is None and view.rules.all_pass == "einpassen"
+        floor = self.pass_value
+        if alone and self.thrown_in_value is not None:
+            floor = self.thrown_in_value
         best = 0
+        pk = self._pickup(view, know, solver, clock) if self.choose_after_pickup else None
         for option, rows in results.items():
+            if option.pickup and pk is not None:
+                continue  # valued together below
             wts = weights.get(option)
             for b in BID_VALUES:
-                if self._expected(option, b, rows, priors.get(option), wts) >= self.pass_value:
+                if self._expected(option, b, rows, priors.get(option), wts) >= floor:
+                    best = max(best, b)
+                else:
+                    break
+        if pk is not None:
+            for b in BID_VALUES:
+                if self._pickup_expected(pk, b, solver, clock) >= floor:
                     best = max(best, b)
                 else:
                     break
@@ -567,15 +668,23 @@ class SearchPlayer(BasePlayer):
     ) -> Action | None:
         results = self._simulate(view, know, solver, clock)
         weights = self._rejudged(view, know)
+        # the same estimate as the auction's (`_limit`): without the prior a
+        # pickup game the bid needs Schneider for looked better than the Hand
+        # game the bid was made on
+        priors = self._priors(view.hand.mask, know.me)
         legal = view.legal_actions
-        best_pickup = max(
-            (
-                self._expected(o, view.bid, r, None, weights.get(o))
-                for o, r in results.items()
-                if o.pickup
-            ),
-            default=-1000.0,
-        )
+        pk = self._pickup(view, know, solver, clock) if self.choose_after_pickup else None
+        if pk is not None:
+            best_pickup = self._pickup_expected(pk, view.bid, solver, clock)
+        else:
+            best_pickup = max(
+                (
+                    self._expected(o, view.bid, r, priors.get(o), weights.get(o))
+                    for o, r in results.items()
+                    if o.pickup
+                ),
+                default=-1000.0,
+            )
         best_hand: tuple[float, Action] | None = None
         for o, rows in results.items():
             if o.pickup:
@@ -731,6 +840,56 @@ class SearchPlayer(BasePlayer):
                     rows[o].append((*cache[g], hand | skat))
         best = max(options, key=lambda o: self._expected(o, view.bid, rows[o]))
         return best.contract
+
+
+def _entry(c: Contract, bid: int, won: bool, schneider: bool, cards12: int) -> float:
+    """The declarer's entry for one solved world (won, Schneider) of ``c``."""
+    if c.game == GameType.NULL:
+        win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
+        if won:
+            return win
+        loss = value_game(c, bid, 0, 1, cards12).seeger_fabian_entry()
+        hidden = 0.0 if c.ouvert else NULL_HIDDEN
+        return hidden * win + (1 - hidden) * loss
+    if c.schneider:
+        points, tricks = _SCHNEIDER if schneider else _LOST
+    else:
+        points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
+    return value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
+
+
+@dataclass
+class _Pickups:
+    """The auction's worlds for valuing a pickup: per world, every pickup
+    game the twelve cards allow with its quick discard and `heuristic`'s
+    counted plan, and the solves so far by (world, game, discard)."""
+
+    hand: int
+    me: int
+    worlds: list[tuple[World, int]]
+    games: list[dict[Contract, tuple[int, Plan]]]
+    solved: dict[tuple[int, GameType, int], tuple[bool, bool]]
+
+    @classmethod
+    def of(cls, hand: int, me: int, worlds: list[tuple[World, int]]) -> _Pickups:
+        games: list[dict[Contract, tuple[int, Plan]]] = []
+        for world, _ in worlds:
+            cards12 = hand | world.skat
+            per: dict[Contract, tuple[int, Plan]] = {}
+            candidates = [g for g in _SUITS if (cards12 & TRUMPS[g]).bit_count() >= 4]
+            if (cards12 & JACKS).bit_count() >= 2:
+                candidates.append(GameType.GRAND)
+            if null_risk(_best_null_ten(cards12)) <= 2:
+                candidates.append(GameType.NULL)
+            for g in candidates:
+                discard = quick_discard(cards12, g)
+                for plan, contract in counted_games(
+                    cards12 & ~discard, cards12, mask_points(discard)
+                ):
+                    if contract.game == g:
+                        per[contract] = (discard, plan)
+            games.append(per)
+        return cls(hand, me, worlds, games, {})
 
 
 class _Evaluator:
