@@ -550,12 +550,11 @@ class SearchPlayer(BasePlayer):
         if prior is not None and self.prior_worlds > 0:
             # the prior's won and lost entries, averaged over the worlds' twelve
             # cards (the matadors depend on the skat)
-            won_class = (0, 0) if c.game == GameType.NULL else _SCHNEIDER if c.schneider else _WON
-            lost_class = (0, 1) if c.game == GameType.NULL else _LOST
             pw = pl = 0.0
             for _, _, cards12 in rows:
-                pw += value_game(c, bid, *won_class, cards12).seeger_fabian_entry()
-                pl += value_game(c, bid, *lost_class, cards12).seeger_fabian_entry()
+                won_entry, lost_entry = _class_entries(c, bid, cards12)
+                pw += won_entry
+                pl += lost_entry
             k = self.prior_worlds
             s += k * (prior * pw + (1 - prior) * pl) / n
             n += k
@@ -614,12 +613,7 @@ class SearchPlayer(BasePlayer):
                 res = self._solve_start(solver, contract.game, hands, pk.me, mask_points(discard))
                 pk.solved[k] = res
             v = _entry(contract, bid, res[0], res[1], cards12)
-            if contract.game == GameType.NULL:
-                won_entry = value_game(contract, bid, 0, 0, cards12).seeger_fabian_entry()
-                lost_entry = value_game(contract, bid, 0, 1, cards12).seeger_fabian_entry()
-            else:
-                won_entry = value_game(contract, bid, *_WON, cards12).seeger_fabian_entry()
-                lost_entry = value_game(contract, bid, *_LOST, cards12).seeger_fabian_entry()
+            won_entry, lost_entry = _class_entries(contract, bid, cards12)
             h = win * won_entry + (1 - win) * lost_entry
             total += mult * (v + lam * h) / (1 + lam)
             n += mult
@@ -856,6 +850,16 @@ def _entry(c: Contract, bid: int, won: bool, schneider: bool, cards12: int) -> f
     else:
         points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
     return value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
+
+
+def _class_entries(c: Contract, bid: int, cards12: int) -> tuple[float, float]:
+    """The declarer's entries for ``c`` won and lost (what a win chance weighs)."""
+    won_class = (0, 0) if c.game == GameType.NULL else _SCHNEIDER if c.schneider else _WON
+    lost_class = (0, 1) if c.game == GameType.NULL else _LOST
+    return (
+        value_game(c, bid, *won_class, cards12).seeger_fabian_entry(),
+        value_game(c, bid, *lost_class, cards12).seeger_fabian_entry(),
+    )
 
 
 @dataclass
