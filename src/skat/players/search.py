@@ -219,9 +219,9 @@ class SearchPlayer(BasePlayer):
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         # every decision draws its worlds from its own stream, seeded by the
         # player's seed and what the seat sees (the history's length, its
-        # hand): a change to one decision leaves the draws of the others as
-        # they were, so two settings compared on the same deals differ only
-        # where a decision really changed (common random numbers)
+        # hand): the same view draws the same worlds whatever was decided
+        # elsewhere, so two settings compared on the same deals differ only
+        # from the first decision that changed (common random numbers)
         self._stream = self.rng.getrandbits(64)
         self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
@@ -443,6 +443,8 @@ class SearchPlayer(BasePlayer):
         keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
         solved: dict[tuple[GameType, bool], list[tuple[bool, bool, int]]] = {}
         index: dict[tuple[GameType, bool], list[int]] = {}
+        # the pickup solves by (world, game, discard), for `_Pickups`
+        pickups: dict[tuple[int, GameType, int], tuple[bool, bool]] = {}
         for g, pickup in keys:
             if not pickup:
                 base = solved.get((g, True), [])
@@ -465,6 +467,8 @@ class SearchPlayer(BasePlayer):
                 hands = list(world.hands)
                 hands[me] = mine
                 res = self._solve_start(solver, g, hands, me, pts)
+                if pickup:
+                    pickups[(i, g, discard)] = res
                 rows += [(*res, cards12)] * mult
                 at += [i] * mult
             solved[(g, pickup)] = rows
@@ -474,12 +478,7 @@ class SearchPlayer(BasePlayer):
         self._bidding[(hand, me)] = results
         if self.choose_after_pickup:
             pk = _Pickups.of(hand, me, worlds)
-            for (g, pickup), at in index.items():
-                if pickup:
-                    for j, i in enumerate(at):
-                        discard = quick_discard(hand | worlds[i][0].skat, g)
-                        won, schneider, _ = solved[(g, pickup)][j]
-                        pk.solved[(i, g, discard)] = (won, schneider)
+            pk.solved.update(pickups)
             self._pickups[(hand, me)] = pk
         inf = self._bid_inference
         then = [(w, likelihood(know, w, inf.bid_miss, inf.pass_miss, inf.exact)) for w, _ in worlds]
