@@ -1128,6 +1128,13 @@ def test_phone_sheet_scrolls_with_a_cue_and_iss_says_why_it_is_missing(
     )
     if wide:
         assert page.locator("[data-testid=scroll-cue]").is_visible()
+        # the sheet may re-render as the list's last state arrives: read the
+        # style of the element in the page at that moment, until it settles
+        sticky = (
+            "() => { const e = document.querySelector('#sheet tbody th.first');"
+            " return e !== null && getComputedStyle(e).position === 'sticky'; }"
+        )
+        page.wait_for_function(sticky, timeout=5000)
         first = page.eval_on_selector("#sheet tbody th.first", "e => getComputedStyle(e).position")
         assert first == "sticky"
     footer = page.inner_text("#sheet tfoot")
