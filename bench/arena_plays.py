@@ -26,11 +26,12 @@ import json
 import math
 import statistics
 from collections import defaultdict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from skat.engine import Card, Deal, Kontra
+from skat.engine import Card, Deal, DealResult, Kontra
 from skat.players import base
 from skat.players.arena import _rng, arrangements, make_decks
 from skat.players.base import make_player
@@ -38,7 +39,10 @@ from skat.players.loop import play_deal
 from skat.series import ListOptions
 
 
-def _setting(text: str) -> float | int | bool | None:
+def _setting(text: str) -> float | int | bool | tuple[tuple[int, float], ...] | None:
+    if ":" in text:  # a curve: 53:0.97/41:0.6/0:0.2
+        pairs = (part.split(":") for part in text.split("/"))
+        return tuple((int(t), float(c)) for t, c in pairs)
     if text in ("None", "none"):
         return None
     if text in ("True", "False"):
@@ -65,16 +69,18 @@ def variant(name: str) -> None:
     base._REGISTRY[name] = make
 
 
-def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
-    """The plays of one deal in every arrangement (as `arena.play_duplicate`)."""
-    a, b, cards, number, seed = args
+def played(
+    a: str, b: str, cards: list[int], number: int, seed: int
+) -> Iterator[tuple[int, int, list[int], Deal, DealResult]]:
+    """One deal played in every arrangement (as `arena.play_duplicate`): per
+    arrangement the lone seat, who sits there (0 = A), each seat's owner,
+    the finished deal and its result."""
     variant(a)
     variant(b)
     deck = [Card(c) for c in cards]
     options = ListOptions()
     n = options.players
     dealer = (options.first_dealer + number - 1) % n
-    out = []
     for alone, who in arrangements(n):
         names = [a, b] if who == 0 else [b, a]
         owner = [who if s == alone else 1 - who for s in range(n)]
@@ -83,7 +89,14 @@ def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
             for s in range(n)
         ]
         deal = Deal(deck, rules=options.deal_rules(), dealer=dealer)
-        r = play_deal(deal, players)
+        yield alone, who, owner, deal, play_deal(deal, players)
+
+
+def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
+    """The plays of one deal in every arrangement."""
+    a, b, cards, number, seed = args
+    out = []
+    for alone, who, owner, deal, r in played(a, b, cards, number, seed):
         kontra = next((s for s, act in deal.history if isinstance(act, Kontra)), None)
         out.append(
             {
@@ -159,10 +172,24 @@ def main() -> None:
         ap.error("two player names are needed (or --paired OLD NEW)")
     variant(args.a)
     variant(args.b)
-    decks = make_decks(args.deals, args.seed)
-    tasks = [(args.a, args.b, [int(c) for c in d], k, args.seed) for k, d in enumerate(decks, 1)]
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.out.open("w") as fh:
-        for rows in pool.map(plays, tasks):
+    write_lines(plays, args.a, args.b, args.deals, args.seed, args.jobs, args.out)
+
+
+def write_lines(
+    each: Callable[[tuple[str, str, list[int], int, int]], list[dict[str, Any]]],
+    a: str,
+    b: str,
+    deals: int,
+    seed: int,
+    jobs: int,
+    out: Path,
+) -> None:
+    """``each`` of the arena's deals of ``seed`` in ``jobs`` processes, its
+    rows written to ``out`` as JSON lines, deal by deal as they end."""
+    decks = make_decks(deals, seed)
+    tasks = [(a, b, [int(c) for c in d], k, seed) for k, d in enumerate(decks, 1)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool, out.open("w") as fh:
+        for rows in pool.map(each, tasks):
             for r in rows:
                 fh.write(json.dumps(r) + "\n")
             fh.flush()

@@ -23,13 +23,14 @@ Bidding, Hand or pickup, the discard and the game
     Simulated with the solver over sampled skats and opponents' hands: for
     each plausible game (suits with four trumps or more, Grand, Null and
     Null Ouvert, each as pickup with a quick per-game discard and as Hand,
-    Hand with Schneider announced) the fraction of worlds in which the
-    declarer reaches 61 and 90 points plus ``margin`` (-8: the open-card
-    defence is stronger than a real one, so the solve is pessimistic for
-    the declarer; see docs/players.md for the calibration). The bid goes
-    up while the expected entry beats what passing is worth. After the
-    pickup, every plausible game with its best few discards (of the 66) is
-    solved in new worlds of the opponents' hands.
+    Hand with Schneider announced) the declarer's open-card points in each
+    world, turned into a real win chance by a curve calibrated on played
+    suit games (`WIN_CURVE`: the open-card defence sees every card, so the
+    solve is pessimistic for the declarer; Grand is won where it reaches
+    61 plus ``margin``, -8; see docs/players.md), and whether he reaches
+    90. The bid goes up while the expected entry beats what passing is
+    worth. After the pickup, every plausible game with its best few
+    discards (of the 66) is solved in new worlds of the opponents' hands.
 
 Determinism and time: with ``time_budget=None`` (the registry default,
 which the arena and the tests use) the player solves a fixed number of
@@ -109,6 +110,18 @@ HAND_TRY = 0.6
 #: A card-play world is this much less likely for every card another seat
 #: played that `heuristic` would not have played with that world's hand.
 PLAY_MISS = 0.3
+#: The real win chance of a suit game by the declarer's open-card points
+#: from its first card: (points reached, chance); the first threshold
+#: reached gives the chance. The open-card defence sees every card, a real
+#: one does not. Calibrated on the 194 suit games `search` declared against
+#: `heuristic` on 150 arena deals: below 41 it won 45% (few games), 41-52
+#: 67%, 53-60 95%, 61 or more 99%.
+WIN_CURVE: tuple[tuple[int, float], ...] = ((53, 0.97), (41, 0.65), (0, 0.25))
+#: The same for Grand, where the open-card verdict is nearer the real one:
+#: of its 181 Grands 53-60 won 67%, 41-52 58% (few), 61 or more 99%. Not
+#: the default: on 100 arena deals it measured 1.6 below the cut at 61 - 8
+#: that Grand keeps (within the noise; docs/benchmarks.md).
+GRAND_CURVE: tuple[tuple[int, float], ...] = ((61, 0.98), (53, 0.65), (41, 0.45), (0, 0.1))
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
 KONTRA_P = 0.35
 RE_P = 0.8
@@ -173,6 +186,8 @@ class SearchPlayer(BasePlayer):
         rejudge: bool = False,
         choose_after_pickup: bool = False,
         thrown_in_value: float | None = 0.0,
+        win_curve: Sequence[tuple[int, float]] | None = WIN_CURVE,
+        grand_curve: Sequence[tuple[int, float]] | None = None,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -194,7 +209,11 @@ class SearchPlayer(BasePlayer):
         seeing the skat in each world (`_pickup_expected`; off: each pickup
         game valued alone, the earlier rule); ``thrown_in_value``: what
         passing is worth where it throws the deal in (forehand alone in the
-        auction under Einpassen; None: ``pass_value`` there too)."""
+        auction under Einpassen; None: ``pass_value`` there too);
+        ``win_curve``, ``grand_curve``: the real win chance of a solved suit
+        game, Grand, by the open-card points it reaches (`WIN_CURVE`;
+        `GRAND_CURVE` is measured but not the default; None: won where it
+        reaches 61 plus ``margin``, the earlier rule)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -210,6 +229,8 @@ class SearchPlayer(BasePlayer):
         self.rejudge = rejudge
         self.choose_after_pickup = choose_after_pickup
         self.thrown_in_value = thrown_in_value
+        self.win_curve = None if win_curve is None else tuple(win_curve)
+        self.grand_curve = None if grand_curve is None else tuple(grand_curve)
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -223,7 +244,7 @@ class SearchPlayer(BasePlayer):
         # elsewhere, so two settings compared on the same deals differ only
         # from the first decision that changed (common random numbers)
         self._stream = self.rng.getrandbits(64)
-        self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[bool, bool, int]]]] = {}
+        self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[float, bool, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
         self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
 
@@ -423,7 +444,7 @@ class SearchPlayer(BasePlayer):
 
     def _simulate(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
-    ) -> dict[_Option, list[tuple[bool, bool, int]]]:
+    ) -> dict[_Option, list[tuple[float, bool, int]]]:
         """Per option, per world: (won, Schneider, the declarer's twelve dealt cards)."""
         hand = view.hand.mask
         me = know.me
@@ -431,7 +452,7 @@ class SearchPlayer(BasePlayer):
         if got is not None:
             return got
         options = self._options(hand, pickup_only=False)
-        results: dict[_Option, list[tuple[bool, bool, int]]] = {o: [] for o in options}
+        results: dict[_Option, list[tuple[float, bool, int]]] = {o: [] for o in options}
         if not options:
             # no worlds drawn (nor the RNG moved): a hand without a game of
             # its own is not picked up
@@ -441,21 +462,21 @@ class SearchPlayer(BasePlayer):
         # pickup games first; a Hand game is worth solving only where the
         # same game after a pickup already wins most worlds
         keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
-        solved: dict[tuple[GameType, bool], list[tuple[bool, bool, int]]] = {}
+        solved: dict[tuple[GameType, bool], list[tuple[float, bool, int]]] = {}
         index: dict[tuple[GameType, bool], list[int]] = {}
         # the pickup solves by (world, game, discard), for `_Pickups`
-        pickups: dict[tuple[int, GameType, int], tuple[bool, bool]] = {}
+        pickups: dict[tuple[int, GameType, int], tuple[float, bool]] = {}
         for g, pickup in keys:
             if not pickup:
                 base = solved.get((g, True), [])
                 if not base or sum(r[0] for r in base) < HAND_TRY * len(base):
                     continue
-            rows: list[tuple[bool, bool, int]] = []
+            rows: list[tuple[float, bool, int]] = []
             at: list[int] = []
             for i, (world, mult) in enumerate(worlds):
                 if rows and clock.over:
                     break
-                if i == PROBE and not any(r[0] for r in rows):
+                if i == PROBE and not any(r[0] >= 0.5 for r in rows):
                     break  # lost in every world so far: not worth the rest
                 skat = world.skat
                 cards12 = hand | skat
@@ -517,21 +538,30 @@ class SearchPlayer(BasePlayer):
 
     def _solve_start(
         self, solver: ModuleType, game: GameType, hands: list[int], declarer: int, points: int
-    ) -> tuple[bool, bool]:
-        """(wins, Schneider) of a game from its first card, all cards open."""
+    ) -> tuple[float, bool]:
+        """(win chance, Schneider) of a game from its first card, all cards
+        open: the chance by `win_curve` or `grand_curve` (or 1/0 at 61 plus
+        ``margin``); Schneider only where the top tier is reached."""
         if game == GameType.NULL:
             pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0)
-            return bool(solver.null_wins(pos)), False
+            return float(bool(solver.null_wins(pos))), False
         pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
-        if not solver.reaches(pos, 61 + self.margin):
-            return False, False
-        return True, bool(solver.reaches(pos, 90 + self.schneider_margin))
+        curve = self.grand_curve if game == GameType.GRAND else self.win_curve
+        if curve is None:
+            if not solver.reaches(pos, 61 + self.margin):
+                return 0.0, False
+            return 1.0, bool(solver.reaches(pos, 90 + self.schneider_margin))
+        for i, (threshold, chance) in enumerate(curve):
+            if threshold <= 0 or solver.reaches(pos, threshold):
+                top = i == 0
+                return chance, top and bool(solver.reaches(pos, 90 + self.schneider_margin))
+        return 0.0, False
 
     def _expected(
         self,
         option: _Option,
         bid: int,
-        rows: list[tuple[bool, bool, int]],
+        rows: list[tuple[float, bool, int]],
         prior: float | None = None,
         weights: list[float] | None = None,
     ) -> float:
@@ -718,7 +748,7 @@ class SearchPlayer(BasePlayer):
                 candidates.append((o, discard))
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
         me = know.me
-        rows: dict[tuple[_Option, int], list[tuple[bool, bool, int]]] = {k: [] for k in candidates}
+        rows: dict[tuple[_Option, int], list[tuple[float, bool, int]]] = {k: [] for k in candidates}
 
         def variants(o: _Option) -> list[_Option]:
             if o.contract.game == GameType.NULL:
@@ -817,12 +847,12 @@ class SearchPlayer(BasePlayer):
         if not options:
             return None
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
-        rows: dict[_Option, list[tuple[bool, bool, int]]] = {o: [] for o in options}
+        rows: dict[_Option, list[tuple[float, bool, int]]] = {o: [] for o in options}
         me = know.me
         for world, mult in worlds:
             if rows[options[0]] and clock.over:
                 break
-            cache: dict[GameType, tuple[bool, bool]] = {}
+            cache: dict[GameType, tuple[float, bool]] = {}
             for o in options:
                 g = o.contract.game
                 if g not in cache:
@@ -835,20 +865,23 @@ class SearchPlayer(BasePlayer):
         return best.contract
 
 
-def _entry(c: Contract, bid: int, won: bool, schneider: bool, cards12: int) -> float:
-    """The declarer's entry for one solved world (won, Schneider) of ``c``."""
+def _entry(c: Contract, bid: int, won: float, schneider: bool, cards12: int) -> float:
+    """The declarer's entry for one solved world of ``c``: ``won`` is its
+    win chance (`SearchPlayer._solve_start`), ``schneider`` whether it
+    reaches 90 with all cards open."""
     if c.game == GameType.NULL:
         win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
-        if won:
+        if won >= 0.5:
             return win
         loss = value_game(c, bid, 0, 1, cards12).seeger_fabian_entry()
         hidden = 0.0 if c.ouvert else NULL_HIDDEN
         return hidden * win + (1 - hidden) * loss
-    if c.schneider:
-        points, tricks = _SCHNEIDER if schneider else _LOST
-    else:
-        points, tricks = _SCHNEIDER if schneider else _WON if won else _LOST
-    return value_game(c, bid, points, tricks, cards12).seeger_fabian_entry()
+    lost = value_game(c, bid, *_LOST, cards12).seeger_fabian_entry()
+    if schneider:
+        return value_game(c, bid, *_SCHNEIDER, cards12).seeger_fabian_entry()
+    if c.schneider or won <= 0:
+        return lost
+    return won * value_game(c, bid, *_WON, cards12).seeger_fabian_entry() + (1 - won) * lost
 
 
 def _class_entries(c: Contract, bid: int, cards12: int) -> tuple[float, float]:
@@ -871,7 +904,7 @@ class _Pickups:
     me: int
     worlds: list[tuple[World, int]]
     games: list[dict[Contract, tuple[int, Plan]]]
-    solved: dict[tuple[int, GameType, int], tuple[bool, bool]]
+    solved: dict[tuple[int, GameType, int], tuple[float, bool]]
 
     @classmethod
     def of(cls, hand: int, me: int, worlds: list[tuple[World, int]]) -> _Pickups:

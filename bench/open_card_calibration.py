@@ -1,0 +1,101 @@
+"""How often a game is really won, by its open-card points at the first trick.
+
+`search` values a game in the auction and the discard by solving sampled
+worlds with all cards open. The open-card defence sees every card, a real
+one does not, so "the solve loses" is not "the game is lost". This plays
+the deals, arrangements and player RNGs of ``skat arena A B --seed S``
+and writes, for every game that reached trick play, the declarer's
+open-card points from the first trick (the dealt hands after the discard,
+`solver.best_points`; Null: `null_wins`) beside the real result.
+``--report`` prints the real win rate per tier of open-card points, by
+declarer, game class and Hand or pickup: the table behind
+`search.WIN_CURVE`.
+
+    .venv/bin/python bench/open_card_calibration.py search heuristic --deals 150 --out cal.jsonl
+    .venv/bin/python bench/open_card_calibration.py --report cal.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from arena_plays import played, write_lines
+
+from skat.engine import GameType
+from skat.players.analysis import _start
+from skat.players.solver import Position, best_points, null_wins
+
+#: Tiers of open-card points for the report.
+TIERS = (0, 41, 53, 61)
+
+
+def games(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
+    """Every game of one deal in every arrangement that reached trick play."""
+    a, b, cards, number, seed = args
+    out = []
+    for _, _, owner, deal, r in played(a, b, cards, number, seed):
+        if r.kind != "game" or deal.contract is None or r.declarer_seat is None:
+            continue
+        fresh, _ = _start(deal)
+        pos = Position.from_deal(fresh)
+        c = deal.contract
+        d = r.declarer_seat
+        null = c.game == GameType.NULL
+        out.append(
+            {
+                "number": number,
+                "declarer": [a, b][owner[d]],
+                "defenders": sorted([a, b][owner[s]] for s in range(len(owner)) if s != d),
+                "contract": str(c),
+                "game": "null" if null else "grand" if c.game == GameType.GRAND else "suit",
+                "hand": bool(c.hand),
+                "announced": bool(c.schneider or c.schwarz),
+                "won": r.won,
+                "points": r.declarer_points,
+                "open": bool(null_wins(pos)) if null else int(best_points(pos)),
+            }
+        )
+    return out
+
+
+def report(path: Path) -> None:
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    groups: dict[tuple[str, str, bool], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r["game"] != "null" and not r["announced"]:
+            groups[(r["declarer"], r["game"], r["hand"])].append(r)
+    edges = (*TIERS, 121)
+    for (declarer, game, hand), sel in sorted(groups.items()):
+        print(f"{declarer} {game} {'Hand' if hand else 'pickup'}: {len(sel)} games")
+        for lo, hi in pairwise(edges):
+            tier = [r for r in sel if lo <= r["open"] < hi]
+            if tier:
+                won = sum(r["points"] >= 61 for r in tier) / len(tier)
+                print(f"  open-card {lo:3}-{hi - 1:3}: {len(tier):4} games, 61 reached {won:.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("a", nargs="?")
+    ap.add_argument("b", nargs="?")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=Path("calibration.jsonl"))
+    ap.add_argument("--report", type=Path)
+    args = ap.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    if not args.a or not args.b:
+        ap.error("two player names are needed (or --report FILE)")
+    write_lines(games, args.a, args.b, args.deals, args.seed, args.jobs, args.out)
+
+
+if __name__ == "__main__":
+    main()
