@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from skat.engine import Deal, GameType, Phase, Play, Rules
+from skat.engine import Card, Contract, Deal, GameType, Phase, Play, Rules
 from skat.engine.cards import ALL_CARDS, mask_points
 from skat.engine.game import EFFECTIVE, SUIT_OF
 from skat.players import make_player, play_deal, play_list, player_names
@@ -675,15 +675,17 @@ def test_a_solved_game_is_won_by_the_calibrated_chance_of_its_open_card_points()
     stricter). The auction's chance of a world follows the curve by the
     exact open-card points, and Schneider counts only where 90 itself is
     reached; without the curve it is the earlier cut at 61 - 8, which
-    Grand keeps by default."""
+    Grand keeps by default. `SCHNEIDER_CURVE` gives the won worlds a
+    Schneider chance by the same points."""
     from skat.players import search as search_module
-    from skat.players.search import GRAND_CURVE, WIN_CURVE, quick_discard
+    from skat.players.search import GRAND_CURVE, SCHNEIDER_CURVE, WIN_CURVE, quick_discard
 
     solver = search_module._solver()
     assert solver is not None
     curved = SearchPlayer(random.Random(1), strict=True, grand_curve=GRAND_CURVE)
     cut = SearchPlayer(random.Random(1), strict=True, win_curve=None, grand_curve=None)
     default = SearchPlayer(random.Random(1), strict=True)  # the curve for suits, Grand cut
+    schneider = SearchPlayer(random.Random(1), strict=True, schneider_curve=SCHNEIDER_CURVE)
     rng = random.Random(5)
     seen = set()
     for _ in range(60):
@@ -710,4 +712,17 @@ def test_a_solved_game_is_won_by_the_calibrated_chance_of_its_open_card_points()
         assert by_default == (
             old if game == GameType.GRAND else (chance, chance == WIN_CURVE[0][1] and best >= 90)
         )
+        top = by_default[0] in (1.0, WIN_CURVE[0][1])
+        schneider_chance = next(c for t, c in SCHNEIDER_CURVE if best >= t) if top else 0.0
+        got = schneider._solve_start(solver, game, hands, me, mask_points(discard))
+        assert got == (by_default[0], schneider_chance)
     assert len(seen) >= len(WIN_CURVE) + len(GRAND_CURVE) - 1  # (nearly) every tier was met
+    # the chances weigh the entries: clubs with 1 (2 x 12 = 24; Schneider 36)
+    # won +74, Schneider +86, lost -98 (R5.3, R6.4, R8.2); a Hand with Schneider
+    # announced (5 x 12 = 60) is won +110 only with the Schneider, else -170
+    cards = sum(1 << int(Card.parse(c)) for c in ("CJ", "C7"))
+    clubs = Contract(GameType.CLUBS)
+    assert search_module._entry(clubs, 18, 1.0, 0.5, cards) == pytest.approx((74 + 86) / 2)
+    assert search_module._entry(clubs, 18, 0.5, 0.0, cards) == pytest.approx((74 - 98) / 2)
+    announced = Contract(GameType.CLUBS, hand=True, schneider=True)
+    assert search_module._entry(announced, 18, 1.0, 0.5, cards) == pytest.approx((110 - 170) / 2)

@@ -122,6 +122,12 @@ WIN_CURVE: tuple[tuple[int, float], ...] = ((53, 0.97), (41, 0.65), (0, 0.25))
 #: the default: on 100 arena deals it measured 1.6 below the cut at 61 - 8
 #: that Grand keeps (within the noise; docs/benchmarks.md).
 GRAND_CURVE: tuple[tuple[int, float], ...] = ((61, 0.98), (53, 0.65), (41, 0.45), (0, 0.1))
+#: The real Schneider chance of a game the curve's top tier (or the cut)
+#: counts won, by its open-card points; measured with the win curve: of
+#: `search`'s games 90 or more made Schneider in play in 77% (suit) and 93%
+#: (Grand), 75-89 in 67% and 66%, 53-74 in 33% and 21%. Off by default
+#: (None: Schneider where the solve reaches 90, none below).
+SCHNEIDER_CURVE: tuple[tuple[int, float], ...] = ((90, 0.85), (75, 0.65), (0, 0.25))
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
 KONTRA_P = 0.35
 RE_P = 0.8
@@ -188,6 +194,7 @@ class SearchPlayer(BasePlayer):
         thrown_in_value: float | None = 0.0,
         win_curve: Sequence[tuple[int, float]] | None = WIN_CURVE,
         grand_curve: Sequence[tuple[int, float]] | None = None,
+        schneider_curve: Sequence[tuple[int, float]] | None = None,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -213,7 +220,9 @@ class SearchPlayer(BasePlayer):
         ``win_curve``, ``grand_curve``: the real win chance of a solved suit
         game, Grand, by the open-card points it reaches (`WIN_CURVE`;
         `GRAND_CURVE` is measured but not the default; None: won where it
-        reaches 61 plus ``margin``, the earlier rule)."""
+        reaches 61 plus ``margin``, the earlier rule); ``schneider_curve``:
+        the same for Schneider in the worlds counted won (`SCHNEIDER_CURVE`;
+        None: Schneider where the solve reaches 90)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -231,6 +240,7 @@ class SearchPlayer(BasePlayer):
         self.thrown_in_value = thrown_in_value
         self.win_curve = None if win_curve is None else tuple(win_curve)
         self.grand_curve = None if grand_curve is None else tuple(grand_curve)
+        self.schneider_curve = None if schneider_curve is None else tuple(schneider_curve)
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -244,7 +254,7 @@ class SearchPlayer(BasePlayer):
         # elsewhere, so two settings compared on the same deals differ only
         # from the first decision that changed (common random numbers)
         self._stream = self.rng.getrandbits(64)
-        self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[float, bool, int]]]] = {}
+        self._bidding: dict[tuple[int, int], dict[_Option, list[tuple[float, float, int]]]] = {}
         self._plan: dict[tuple[int, int], Contract] = {}
         self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
 
@@ -444,7 +454,7 @@ class SearchPlayer(BasePlayer):
 
     def _simulate(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
-    ) -> dict[_Option, list[tuple[float, bool, int]]]:
+    ) -> dict[_Option, list[tuple[float, float, int]]]:
         """Per option, per world: (won, Schneider, the declarer's twelve dealt cards)."""
         hand = view.hand.mask
         me = know.me
@@ -452,7 +462,7 @@ class SearchPlayer(BasePlayer):
         if got is not None:
             return got
         options = self._options(hand, pickup_only=False)
-        results: dict[_Option, list[tuple[float, bool, int]]] = {o: [] for o in options}
+        results: dict[_Option, list[tuple[float, float, int]]] = {o: [] for o in options}
         if not options:
             # no worlds drawn (nor the RNG moved): a hand without a game of
             # its own is not picked up
@@ -462,16 +472,16 @@ class SearchPlayer(BasePlayer):
         # pickup games first; a Hand game is worth solving only where the
         # same game after a pickup already wins most worlds
         keys = sorted({(o.contract.game, o.pickup) for o in options}, key=lambda k: not k[1])
-        solved: dict[tuple[GameType, bool], list[tuple[float, bool, int]]] = {}
+        solved: dict[tuple[GameType, bool], list[tuple[float, float, int]]] = {}
         index: dict[tuple[GameType, bool], list[int]] = {}
         # the pickup solves by (world, game, discard), for `_Pickups`
-        pickups: dict[tuple[int, GameType, int], tuple[float, bool]] = {}
+        pickups: dict[tuple[int, GameType, int], tuple[float, float]] = {}
         for g, pickup in keys:
             if not pickup:
                 base = solved.get((g, True), [])
                 if not base or sum(r[0] for r in base) < HAND_TRY * len(base):
                     continue
-            rows: list[tuple[float, bool, int]] = []
+            rows: list[tuple[float, float, int]] = []
             at: list[int] = []
             for i, (world, mult) in enumerate(worlds):
                 if rows and clock.over:
@@ -538,30 +548,36 @@ class SearchPlayer(BasePlayer):
 
     def _solve_start(
         self, solver: ModuleType, game: GameType, hands: list[int], declarer: int, points: int
-    ) -> tuple[float, bool]:
-        """(win chance, Schneider) of a game from its first card, all cards
-        open: the chance by `win_curve` or `grand_curve` (or 1/0 at 61 plus
-        ``margin``); Schneider only where the top tier is reached."""
+    ) -> tuple[float, float]:
+        """(win chance, Schneider chance) of a game from its first card, all
+        cards open: the win chance by `win_curve` or `grand_curve` (or 1/0
+        at 61 plus ``margin``), Schneider only where the top tier is
+        reached, by `schneider_curve` (or 1/0 at 90)."""
         if game == GameType.NULL:
             pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0)
-            return float(bool(solver.null_wins(pos))), False
+            return float(bool(solver.null_wins(pos))), 0.0
         pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
         curve = self.grand_curve if game == GameType.GRAND else self.win_curve
         if curve is None:
-            if not solver.reaches(pos, 61 + self.margin):
-                return 0.0, False
-            return 1.0, bool(solver.reaches(pos, 90 + self.schneider_margin))
+            curve = ((61 + self.margin, 1.0), (0, 0.0))
         for i, (threshold, chance) in enumerate(curve):
             if threshold <= 0 or solver.reaches(pos, threshold):
-                top = i == 0
-                return chance, top and bool(solver.reaches(pos, 90 + self.schneider_margin))
-        return 0.0, False
+                return chance, self._schneider(solver, pos) if i == 0 else 0.0
+        return 0.0, 0.0
+
+    def _schneider(self, solver: ModuleType, pos: Any) -> float:
+        if self.schneider_curve is None:
+            return float(bool(solver.reaches(pos, 90 + self.schneider_margin)))
+        for threshold, chance in self.schneider_curve:
+            if threshold <= 0 or solver.reaches(pos, threshold + self.schneider_margin):
+                return chance
+        return 0.0
 
     def _expected(
         self,
         option: _Option,
         bid: int,
-        rows: list[tuple[float, bool, int]],
+        rows: list[tuple[float, float, int]],
         prior: float | None = None,
         weights: list[float] | None = None,
     ) -> float:
@@ -748,7 +764,8 @@ class SearchPlayer(BasePlayer):
                 candidates.append((o, discard))
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
         me = know.me
-        rows: dict[tuple[_Option, int], list[tuple[float, bool, int]]] = {k: [] for k in candidates}
+        rows: dict[tuple[_Option, int], list[tuple[float, float, int]]]
+        rows = {k: [] for k in candidates}
 
         def variants(o: _Option) -> list[_Option]:
             if o.contract.game == GameType.NULL:
@@ -847,12 +864,12 @@ class SearchPlayer(BasePlayer):
         if not options:
             return None
         worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
-        rows: dict[_Option, list[tuple[float, bool, int]]] = {o: [] for o in options}
+        rows: dict[_Option, list[tuple[float, float, int]]] = {o: [] for o in options}
         me = know.me
         for world, mult in worlds:
             if rows[options[0]] and clock.over:
                 break
-            cache: dict[GameType, tuple[float, bool]] = {}
+            cache: dict[GameType, tuple[float, float]] = {}
             for o in options:
                 g = o.contract.game
                 if g not in cache:
@@ -865,10 +882,11 @@ class SearchPlayer(BasePlayer):
         return best.contract
 
 
-def _entry(c: Contract, bid: int, won: float, schneider: bool, cards12: int) -> float:
+def _entry(c: Contract, bid: int, won: float, schneider: float, cards12: int) -> float:
     """The declarer's entry for one solved world of ``c``: ``won`` is its
-    win chance (`SearchPlayer._solve_start`), ``schneider`` whether it
-    reaches 90 with all cards open."""
+    win chance and ``schneider`` its Schneider chance
+    (`SearchPlayer._solve_start`; a Schneider chance above ``won`` counts
+    as won too)."""
     if c.game == GameType.NULL:
         win = value_game(c, bid, 0, 0, cards12).seeger_fabian_entry()
         if won >= 0.5:
@@ -877,11 +895,15 @@ def _entry(c: Contract, bid: int, won: float, schneider: bool, cards12: int) -> 
         hidden = 0.0 if c.ouvert else NULL_HIDDEN
         return hidden * win + (1 - hidden) * loss
     lost = value_game(c, bid, *_LOST, cards12).seeger_fabian_entry()
-    if schneider:
-        return value_game(c, bid, *_SCHNEIDER, cards12).seeger_fabian_entry()
-    if c.schneider or won <= 0:
-        return lost
-    return won * value_game(c, bid, *_WON, cards12).seeger_fabian_entry() + (1 - won) * lost
+    out = 0.0
+    if schneider > 0:
+        out = schneider * value_game(c, bid, *_SCHNEIDER, cards12).seeger_fabian_entry()
+    if c.schneider:  # announced: a win without Schneider is lost
+        return out + (1 - schneider) * lost
+    w = max(won, schneider)
+    if w > schneider:
+        out += (w - schneider) * value_game(c, bid, *_WON, cards12).seeger_fabian_entry()
+    return out + (1 - w) * lost
 
 
 def _class_entries(c: Contract, bid: int, cards12: int) -> tuple[float, float]:
@@ -904,7 +926,7 @@ class _Pickups:
     me: int
     worlds: list[tuple[World, int]]
     games: list[dict[Contract, tuple[int, Plan]]]
-    solved: dict[tuple[int, GameType, int], tuple[float, bool]]
+    solved: dict[tuple[int, GameType, int], tuple[float, float]]
 
     @classmethod
     def of(cls, hand: int, me: int, worlds: list[tuple[World, int]]) -> _Pickups:
