@@ -457,7 +457,8 @@ class SearchPlayer(BasePlayer):
     def _simulate(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
     ) -> dict[_Option, list[tuple[float, float, int]]]:
-        """Per option, per world: (won, Schneider, the declarer's twelve dealt cards)."""
+        """Per option, per world: (win chance, Schneider chance, the declarer's
+        twelve dealt cards)."""
         hand = view.hand.mask
         me = know.me
         got = self._bidding.get((hand, me))
@@ -896,16 +897,16 @@ def _entry(c: Contract, bid: int, won: float, schneider: float, cards12: int) ->
         loss = value_game(c, bid, 0, 1, cards12).seeger_fabian_entry()
         hidden = 0.0 if c.ouvert else NULL_HIDDEN
         return hidden * win + (1 - hidden) * loss
-    lost = value_game(c, bid, *_LOST, cards12).seeger_fabian_entry()
-    out = 0.0
-    if schneider > 0:
-        out = schneider * value_game(c, bid, *_SCHNEIDER, cards12).seeger_fabian_entry()
+    parts: tuple[tuple[float, tuple[int, int]], ...]
     if c.schneider:  # announced: a win without Schneider is lost
-        return out + (1 - schneider) * lost
-    w = max(won, schneider)
-    if w > schneider:
-        out += (w - schneider) * value_game(c, bid, *_WON, cards12).seeger_fabian_entry()
-    return out + (1 - w) * lost
+        parts = ((schneider, _SCHNEIDER), (1 - schneider, _LOST))
+    else:
+        w = max(won, schneider)
+        parts = ((schneider, _SCHNEIDER), (w - schneider, _WON), (1 - w, _LOST))
+    # only the classes with a chance are valued (this runs per world and bid)
+    return sum(
+        p * value_game(c, bid, *cls, cards12).seeger_fabian_entry() for p, cls in parts if p > 0
+    )
 
 
 def _class_entries(c: Contract, bid: int, cards12: int) -> tuple[float, float]:
