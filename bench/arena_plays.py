@@ -156,39 +156,44 @@ def paired(old: Path, new: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("a", nargs="?")
-    ap.add_argument("b", nargs="?")
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", type=Path, default=Path("arena-plays.jsonl"))
+    ap = arena_parser("arena-plays.jsonl", jobs=1)
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("OLD", "NEW"))
     args = ap.parse_args()
     if args.paired:
         paired(*args.paired)
         return
-    if not args.a or not args.b:
-        ap.error("two player names are needed (or --paired OLD NEW)")
-    variant(args.a)
-    variant(args.b)
-    write_lines(plays, args.a, args.b, args.deals, args.seed, args.jobs, args.out)
+    write_lines(ap, args, plays, "--paired OLD NEW")
+
+
+def arena_parser(out: str, jobs: int) -> argparse.ArgumentParser:
+    """The options of a script that plays the arena's deals: players A and B
+    (optional, for the script's report mode), deals, seed, jobs, output."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("a", nargs="?")
+    ap.add_argument("b", nargs="?")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=jobs)
+    ap.add_argument("--out", type=Path, default=Path(out))
+    return ap
 
 
 def write_lines(
+    ap: argparse.ArgumentParser,
+    args: argparse.Namespace,
     each: Callable[[tuple[str, str, list[int], int, int]], list[dict[str, Any]]],
-    a: str,
-    b: str,
-    deals: int,
-    seed: int,
-    jobs: int,
-    out: Path,
+    other_mode: str,
 ) -> None:
-    """``each`` of the arena's deals of ``seed`` in ``jobs`` processes, its
-    rows written to ``out`` as JSON lines, deal by deal as they end."""
-    decks = make_decks(deals, seed)
-    tasks = [(a, b, [int(c) for c in d], k, seed) for k, d in enumerate(decks, 1)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool, out.open("w") as fh:
+    """``each`` of the arena's deals of ``args.seed`` in ``args.jobs``
+    processes, its rows written to ``args.out`` as JSON lines, deal by deal
+    as they end (options of `arena_parser`)."""
+    if not args.a or not args.b:
+        ap.error(f"two player names are needed (or {other_mode})")
+    variant(args.a)
+    variant(args.b)
+    decks = make_decks(args.deals, args.seed)
+    tasks = [(args.a, args.b, [int(c) for c in d], k, args.seed) for k, d in enumerate(decks, 1)]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, args.out.open("w") as fh:
         for rows in pool.map(each, tasks):
             for r in rows:
                 fh.write(json.dumps(r) + "\n")

@@ -17,14 +17,13 @@ declarer, game class and Hand or pickup: the table behind
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import defaultdict
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena_plays import played, write_lines
+from arena_plays import arena_parser, played, write_lines
 
 from skat.engine import GameType
 from skat.players.analysis import _start
@@ -80,21 +79,13 @@ def report(path: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("a", nargs="?")
-    ap.add_argument("b", nargs="?")
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=Path("calibration.jsonl"))
+    ap = arena_parser("calibration.jsonl", jobs=2)
     ap.add_argument("--report", type=Path)
     args = ap.parse_args()
     if args.report:
         report(args.report)
         return
-    if not args.a or not args.b:
-        ap.error("two player names are needed (or --report FILE)")
-    write_lines(games, args.a, args.b, args.deals, args.seed, args.jobs, args.out)
+    write_lines(ap, args, games, "--report FILE")
 
 
 if __name__ == "__main__":
