@@ -6,7 +6,9 @@ one does not, so "the solve loses" is not "the game is lost". This plays
 the deals, arrangements and player RNGs of ``skat arena A B --seed S``
 and writes, for every game that reached trick play, the declarer's
 open-card points from the first trick (the dealt hands after the discard,
-`solver.best_points`; Null: `null_wins`) beside the real result.
+`solver.best_points`; Null: `null_wins`) beside the real result, with
+the arrangement, the declarer's seat, the bid and every seat's
+Seeger-Fabian entry (to pair the same seat's games across arrangements).
 ``--report`` prints the real win rate per tier of open-card points, by
 declarer, game class and Hand or pickup: the table behind
 `search.WIN_CURVE`.
@@ -37,7 +39,7 @@ def games(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
     """Every game of one deal in every arrangement that reached trick play."""
     a, b, cards, number, seed = args
     out = []
-    for _, _, owner, deal, r in played(a, b, cards, number, seed):
+    for alone, who, owner, deal, r in played(a, b, cards, number, seed):
         if r.kind != "game" or deal.contract is None or r.declarer_seat is None:
             continue
         fresh, _ = _start(deal)
@@ -48,14 +50,19 @@ def games(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
         out.append(
             {
                 "number": number,
+                "alone": alone,  # the arrangement, as in arena_plays
+                "who": who,
+                "declarer_seat": d,
                 "declarer": [a, b][owner[d]],
                 "defenders": sorted([a, b][owner[s]] for s in range(len(owner)) if s != d),
                 "contract": str(c),
                 "game": "null" if null else "grand" if c.game == GameType.GRAND else "suit",
                 "hand": bool(c.hand),
                 "announced": bool(c.schneider or c.schwarz),
+                "bid": r.bid,
                 "won": r.won,
                 "points": r.declarer_points,
+                "seeger_fabian": list(r.seeger_fabian),
                 "open": bool(null_wins(pos)) if null else int(best_points(pos)),
             }
         )

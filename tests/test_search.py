@@ -726,3 +726,73 @@ def test_a_solved_game_is_won_by_the_calibrated_chance_of_its_open_card_points()
     assert search_module._entry(clubs, 18, 0.5, 0.0, cards) == pytest.approx((74 - 98) / 2)
     announced = Contract(GameType.CLUBS, hand=True, schneider=True)
     assert search_module._entry(announced, 18, 1.0, 0.5, cards) == pytest.approx((110 - 170) / 2)
+
+
+def _forehand_declares(hands: list[list[str]], skat: list[str]) -> Deal:
+    """A deal at the Hand-or-pickup choice: middlehand and rearhand pass,
+    forehand bids 18 and is the declarer (R2.3)."""
+    from skat.engine import Bid, Pass, deck_from_hands
+
+    deal = Deal(deck_from_hands(hands, skat))
+    deal.apply(Pass(), deal.seat_of(1))
+    deal.apply(Pass(), deal.seat_of(2))
+    deal.apply(Bid(18), deal.seat_of(0))
+    assert deal.phase is Phase.SKAT
+    return deal
+
+
+def test_a_hand_game_must_beat_picking_up_by_the_hand_margin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where every solve wins, Grand Hand with two (4 x 24) pays more than
+    the same Grand after a pickup, so `search` announces it; with a
+    ``hand_margin`` above any entry it picks the skat up instead (the Hand
+    estimate is the best of several noisy options and has no prior)."""
+    from skat.engine import Announce, Pickup
+    from skat.players import search as search_module
+
+    hands = [
+        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
+        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
+        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
+    ]
+    monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
+    deal = _forehand_declares(hands, ["D8", "D7"])
+    view = deal.view(deal.seat_of(0))
+    bold = SearchPlayer(random.Random(1), strict=True).choose(view)
+    assert isinstance(bold, Announce) and bold.contract.hand
+    careful = SearchPlayer(random.Random(1), strict=True, hand_margin=1000.0).choose(view)
+    assert careful == Pickup()
+
+
+def test_the_discard_solves_its_own_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``discard_worlds`` sets the worlds of the game and discard after the
+    pickup apart from the auction's ``bid_worlds`` (whose boldness is tuned
+    to their noise): more of them, more solves, and still a legal discard."""
+    from skat.engine import Discard, Pickup
+    from skat.players import search as search_module
+
+    calls: list[int] = []
+
+    class Counting(_FakeSolver):
+        @staticmethod
+        def Position(*args: object) -> tuple[object, ...]:
+            calls.append(1)
+            return args
+
+    hands = [
+        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
+        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
+        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
+    ]
+    monkeypatch.setattr(search_module, "_solver", lambda: Counting)
+    solves = {}
+    for n in (2, 8):
+        deal = _forehand_declares(hands, ["D8", "D7"])
+        deal.apply(Pickup(), deal.seat_of(0))
+        view = deal.view(deal.seat_of(0))
+        calls.clear()
+        action = SearchPlayer(random.Random(1), strict=True, discard_worlds=n).choose(view)
+        assert isinstance(action, Discard) and action in view.legal_actions
+        solves[n] = len(calls)
+    assert solves[8] >= 3 * solves[2] > 0

@@ -198,6 +198,8 @@ class SearchPlayer(BasePlayer):
         win_curve: Sequence[tuple[int, float]] | None = WIN_CURVE,
         grand_curve: Sequence[tuple[int, float]] | None = None,
         schneider_curve: Sequence[tuple[int, float]] | None = None,
+        hand_margin: float = 0.0,
+        discard_worlds: int | None = None,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -225,7 +227,12 @@ class SearchPlayer(BasePlayer):
         `GRAND_CURVE` is measured but not the default; None: won where it
         reaches 61 plus ``margin``, the earlier rule); ``schneider_curve``:
         the same for Schneider in the worlds counted won (`SCHNEIDER_CURVE`;
-        None: Schneider where the solve reaches 90)."""
+        None: Schneider where the solve reaches 90); ``hand_margin``: how
+        much a Hand game's expected entry must beat picking up by (the Hand
+        estimate has no prior and is the best of several noisy options);
+        ``discard_worlds``: worlds for the game and discard after the pickup
+        (None: ``bid_worlds``; the auction's boldness is tuned to its noise,
+        the choice after the pickup is not)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -244,6 +251,8 @@ class SearchPlayer(BasePlayer):
         self.win_curve = None if win_curve is None else tuple(win_curve)
         self.grand_curve = None if grand_curve is None else tuple(grand_curve)
         self.schneider_curve = None if schneider_curve is None else tuple(schneider_curve)
+        self.hand_margin = hand_margin
+        self.discard_worlds = bid_worlds if discard_worlds is None else discard_worlds
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -738,7 +747,7 @@ class SearchPlayer(BasePlayer):
             e = self._expected(o, view.bid, rows, None, weights.get(o))
             if best_hand is None or e > best_hand[0]:
                 best_hand = (e, a)
-        if best_hand is not None and best_hand[0] > max(best_pickup, 0.0):
+        if best_hand is not None and best_hand[0] > max(best_pickup, 0.0) + self.hand_margin:
             return best_hand[1]
         return next(a for a in legal if isinstance(a, Pickup))
 
@@ -766,7 +775,9 @@ class SearchPlayer(BasePlayer):
                     continue  # solved together with plain Null
             for discard in best_discards(hand12, g, DISCARDS):
                 candidates.append((o, discard))
-        worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
+        worlds = Sampler(know).weighted(
+            self.rng, self.discard_worlds, inference=self._bid_inference
+        )
         me = know.me
         rows: dict[tuple[_Option, int], list[tuple[float, float, int]]]
         rows = {k: [] for k in candidates}
