@@ -878,7 +878,9 @@ class SearchPlayer(BasePlayer):
         ]
         if not options:
             return None
-        worlds = Sampler(know).weighted(self.rng, self.bid_worlds, inference=self._bid_inference)
+        worlds = Sampler(know).weighted(
+            self.rng, self.discard_worlds, inference=self._bid_inference
+        )
         rows: dict[_Option, list[tuple[float, float, int]]] = {o: [] for o in options}
         me = know.me
         for world, mult in worlds:
