@@ -389,6 +389,15 @@ def test_time_budget_still_answers_legally() -> None:
     assert mask_points(ALL_CARDS) == 120
 
 
+#: Forehand with CJ SJ, seven clubs and three side aces: a Grand Hand with 2
+#: under `_FakeSolver`, and the deal several auction tests start from.
+_GRAND_FOREHAND = [
+    "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
+    "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
+    "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
+]
+
+
 class _FakeSolver:
     """An open-card 'solver' under which the declarer always reaches 85 card
     points but never 90: a game that is won, but never Schneider."""
@@ -419,11 +428,7 @@ def test_the_auction_does_not_count_on_a_schneider_the_solves_do_not_reach(
     from skat.engine import deck_from_hands
     from skat.players import search as search_module
 
-    hands = [
-        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
-        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
-        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
-    ]
+    hands = _GRAND_FOREHAND
     deal = Deal(deck_from_hands(hands, ["D8", "D7"]))
     view = deal.view(deal.seat_of(0))
     monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
@@ -633,11 +638,7 @@ def test_forehand_alone_plays_what_beats_a_thrown_in_deal(monkeypatch: pytest.Mo
     from skat.engine import Bid, Pass, deck_from_hands
     from skat.players import search as search_module
 
-    hands = [
-        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
-        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
-        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
-    ]
+    hands = _GRAND_FOREHAND
     monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
     deal = Deal(deck_from_hands([hands[1], hands[0], hands[2]], ["D8", "D7"]))
     middle = deal.seat_of(1)
@@ -751,11 +752,7 @@ def test_a_hand_game_must_beat_picking_up_by_the_hand_margin(
     from skat.engine import Announce, Pickup
     from skat.players import search as search_module
 
-    hands = [
-        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
-        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
-        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
-    ]
+    hands = _GRAND_FOREHAND
     monkeypatch.setattr(search_module, "_solver", lambda: _FakeSolver)
     deal = _forehand_declares(hands, ["D8", "D7"])
     view = deal.view(deal.seat_of(0))
@@ -780,11 +777,7 @@ def test_the_discard_solves_its_own_number_of_worlds(monkeypatch: pytest.MonkeyP
             calls.append(1)
             return args
 
-    hands = [
-        "CJ SJ CA CT CK CQ C9 SA HA DA".split(),
-        "HJ DJ C8 C7 ST SK SQ S9 HT HK".split(),
-        "S8 S7 HQ H9 H8 H7 DT DK DQ D9".split(),
-    ]
+    hands = _GRAND_FOREHAND
     monkeypatch.setattr(search_module, "_solver", lambda: Counting)
     solves = {}
     for n in (2, 8):
