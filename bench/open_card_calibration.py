@@ -11,7 +11,9 @@ the arrangement, the declarer's seat, the bid and every seat's
 Seeger-Fabian entry (to pair the same seat's games across arrangements).
 ``--report`` prints the real win rate per tier of open-card points, by
 declarer, game class and Hand or pickup: the table behind
-`search.WIN_CURVE`.
+`search.WIN_CURVE`; then, per declarer and pair of defenders, how many
+open-card lost games the declarer won in play and how many open-card won
+games he lost (what each defence makes of the cards).
 
     .venv/bin/python bench/open_card_calibration.py search heuristic --deals 150 --out cal.jsonl
     .venv/bin/python bench/open_card_calibration.py --report cal.jsonl
@@ -83,6 +85,27 @@ def report(path: Path) -> None:
             if tier:
                 won = sum(r["points"] >= 61 for r in tier) / len(tier)
                 print(f"  open-card {lo:3}-{hi - 1:3}: {len(tier):4} games, 61 reached {won:.2f}")
+    defence(rows)
+
+
+def defence(rows: list[dict[str, Any]]) -> None:
+    """Per declarer and pair of defenders (suit and Grand, not announced):
+    how many open-card lost games the declarer still won, and how many
+    open-card won games he lost: what each defence makes of the cards."""
+    groups: dict[tuple[str, tuple[str, ...]], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        if r["game"] != "null" and not r["announced"]:
+            groups[(r["declarer"], tuple(r["defenders"]))].append(r)
+    for (declarer, defenders), sel in sorted(groups.items()):
+        lost = [r for r in sel if r["open"] < 61]
+        won = [r for r in sel if r["open"] >= 61]
+        made = sum(r["points"] >= 61 for r in lost)
+        dropped = sum(r["points"] < 61 for r in won)
+        print(
+            f"{declarer} against {' and '.join(defenders)}: "
+            f"open-card lost {len(lost)}, won in play {made}; "
+            f"open-card won {len(won)}, lost in play {dropped}"
+        )
 
 
 def main() -> None:

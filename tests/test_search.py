@@ -789,3 +789,100 @@ def test_the_discard_solves_its_own_number_of_worlds(monkeypatch: pytest.MonkeyP
         assert isinstance(action, Discard) and action in view.legal_actions
         solves[n] = len(calls)
     assert solves[8] >= 3 * solves[2] > 0
+
+
+def test_the_partner_model_plays_what_a_heuristic_partner_really_plays() -> None:
+    """With ``partner_model`` a defender solves each world with its partner's
+    next card in the trick chosen as `heuristic` would from the partner's own
+    view: in the true world that is exactly the card a real `heuristic`
+    partner then plays (the view built for him misses nothing he reads);
+    where the declarer plays next, the position is left to the solver."""
+    from skat.players.search import _Partner
+    from skat.players.solver import Position
+
+    modelled = left = 0
+    for number in range(1, 60):
+        deal = Deal(deal_deck(_seed(33), number))
+        rng = random.Random(number)
+        _advance_to_play(deal, rng)
+        c = deal.contract
+        if deal.phase is not Phase.PLAY or c is None or c.game == GameType.RAMSCH:
+            continue
+        players = [make_player("heuristic", random.Random(number * 3 + s)) for s in range(3)]
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            action = players[seat].choose(view)
+            me = deal.position_of(seat)
+            d = deal.declarer
+            assert me is not None and d is not None and isinstance(action, Play)
+            if me != d and len(deal.current_trick) < 2:
+                know = Knowledge.from_view(view)
+                truth = _truth(deal)
+                leader = (me - len(deal.current_trick)) % 3
+                pos = Position(c.game, truth.hands, d, leader, tuple(deal.current_trick))
+                after = pos.play(int(action.card))
+                got = _Partner(view, know).reply(after, int(action.card))
+                deal.apply(action, seat)
+                nxt = deal.current_seat
+                assert nxt is not None
+                if deal.position_of(nxt) == d:
+                    assert got == after
+                    left += 1
+                else:
+                    real = players[nxt].choose(deal.view(nxt))
+                    assert isinstance(real, Play)
+                    assert got == after.play(int(real.card)), (number, real)
+                    modelled += 1
+                continue
+            deal.apply(action, seat)
+    assert modelled > 100 and left > 100, (modelled, left)
+
+
+def test_cards_tied_on_the_entry_go_to_the_best_open_card_points() -> None:
+    """``points_tiebreak``: of cards whose expected entry is equal, the
+    declarer takes the one with the most card points over the worlds (with
+    their multiplicity) and a defender the one that leaves him the fewest,
+    by the solver's exact points; the tie stays where they are equal."""
+    from skat.players import search as search_module
+    from skat.players.solver import Position, best_points
+
+    p = SearchPlayer(random.Random(1), points_tiebreak=True)
+    clock = search_module._Clock(None)
+    decided = split = 0
+    for number in range(1, 40):
+        deal = Deal(deal_deck(_seed(44), number))
+        rng = random.Random(number)
+        _advance_to_play(deal, rng)
+        c = deal.contract
+        if deal.phase is not Phase.PLAY or c is None or c.game in (GameType.NULL, GameType.RAMSCH):
+            continue
+        _advance(deal, 15 + number % 6, rng)
+        if deal.is_terminal():
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        view = deal.view(seat)
+        cards = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+        if len(cards) < 2:
+            continue
+        know = Knowledge.from_view(view)
+        worlds = [(_truth(deal), 2), *Sampler(know).weighted(random.Random(number), 3)]
+        d = deal.declarer
+        assert d is not None
+        me_declarer = know.me == d
+        done = []
+        expected = dict.fromkeys(cards, 0)
+        for pos, _, mult in p._positions(view, know, worlds, solver_module):
+            per = {card: (True, pos.play(card)) for card in cards}
+            done.append((mult, 0, per))
+            for card in cards:
+                expected[card] += mult * best_points(per[card][1])
+        got = p._by_points(cards, done, me_declarer, solver_module, clock)
+        best = (max if me_declarer else min)(expected.values())
+        assert got == [card for card in cards if expected[card] == best], (number, expected)
+        decided += 1
+        split += len(set(expected.values())) > 1
+        assert isinstance(done[0][2][cards[0]][1], Position)
+    assert decided >= 15 and split >= 5, (decided, split)

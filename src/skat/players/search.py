@@ -48,7 +48,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
@@ -57,6 +57,8 @@ from ..engine import (
     Action,
     Announce,
     Bid,
+    Card,
+    CardSet,
     Contract,
     Discard,
     GameType,
@@ -200,6 +202,8 @@ class SearchPlayer(BasePlayer):
         schneider_curve: Sequence[tuple[int, float]] | None = None,
         hand_margin: float = 0.0,
         discard_worlds: int | None = None,
+        partner_model: bool = False,
+        points_tiebreak: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -232,7 +236,14 @@ class SearchPlayer(BasePlayer):
         estimate has no prior and is the best of several noisy options);
         ``discard_worlds``: worlds for the game and discard after the pickup
         (None: ``bid_worlds``; the auction's boldness is tuned to its noise,
-        the choice after the pickup is not)."""
+        the choice after the pickup is not); ``partner_model``: a defender
+        solves each world with its partner's next card in this trick chosen
+        as `heuristic` would from the partner's own view of that world (the
+        partner does not see the cards; the open-card solve assumes he
+        does);
+        ``points_tiebreak``: cards tied on the expected entry go to the one
+        with the best open-card card points over the worlds (the declarer's
+        most, the defenders' least) before `heuristic` is asked."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -253,6 +264,8 @@ class SearchPlayer(BasePlayer):
         self.schneider_curve = None if schneider_curve is None else tuple(schneider_curve)
         self.hand_margin = hand_margin
         self.discard_worlds = bid_worlds if discard_worlds is None else discard_worlds
+        self.partner_model = partner_model
+        self.points_tiebreak = points_tiebreak
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -382,6 +395,7 @@ class SearchPlayer(BasePlayer):
         evaluator = _Evaluator(view, know, solver, c)
         me_declarer = know.me == know.declarer
         util = evaluator.utility(me_declarer)
+        partner = _Partner(view, know) if self.partner_model and not me_declarer else None
         # pass 1: the deciding threshold for every card in every world
         done: list[tuple[int, int, dict[int, tuple[bool, Any]]]] = []  # (mult, cards12, per card)
         for pos, world, mult in self._positions(view, know, worlds, solver):
@@ -390,6 +404,8 @@ class SearchPlayer(BasePlayer):
             per: dict[int, tuple[bool, Any]] = {}
             for card in cards:
                 after = pos.play(card)
+                if partner is not None:
+                    after = partner.reply(after, card)
                 per[card] = (evaluator.primary(after), after)
             done.append((mult, evaluator.cards12(world), per))
         if not done:
@@ -420,8 +436,31 @@ class SearchPlayer(BasePlayer):
                 scores[card] += mult * util(out, cards12)
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
+        if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL and refine:
+            tied = self._by_points(tied, done, me_declarer, solver, clock)
         choice = tied[0] if len(tied) == 1 else _CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
+
+    def _by_points(
+        self,
+        tied: list[int],
+        done: list[tuple[int, int, dict[int, tuple[bool, Any]]]],
+        me_declarer: bool,
+        solver: ModuleType,
+        clock: _Clock,
+    ) -> list[int]:
+        """Of cards tied on the expected entry, those with the best expected
+        open-card points (the declarer's most, the defenders' least); all of
+        them if the clock runs out first."""
+        sign = 1 if me_declarer else -1
+        totals = dict.fromkeys(tied, 0)
+        for mult, _, per in done:
+            if clock.over:
+                return tied
+            for card in tied:
+                totals[card] += sign * mult * solver.best_points(per[card][1])
+        top = max(totals.values())
+        return [card for card in tied if totals[card] == top]
 
     def _win_probability(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
@@ -965,6 +1004,48 @@ class _Pickups:
                         per[contract] = (discard, plan)
             games.append(per)
         return cls(hand, me, worlds, games, {})
+
+
+class _Partner:
+    """A defender's partner as he really plays: he does not see the cards.
+    When he plays next in the trick, his card in a world is the one
+    `heuristic` chooses from his view of that world (his hand there, the
+    cards played so far), not the open-card best one."""
+
+    def __init__(self, view: View, know: Knowledge) -> None:
+        self.view = view
+        self.pos = 3 - know.me - know.declarer
+        self.my_seat = view.seats[know.me]
+        self.declarer = know.declarer
+        self.ouvert = bool(view.contract is not None and view.contract.ouvert)
+        self.choices: dict[tuple[int, int, int], int] = {}
+
+    def reply(self, after: Any, card: int) -> Any:
+        """``after`` (the position once this seat played ``card``) with the
+        partner's card played, where he is next in this trick."""
+        if not after.trick or after.to_move != self.pos:
+            return after
+        hand = after.hands[self.pos]
+        legal = after.legal_cards()
+        if len(legal) == 1:
+            return after.play(legal[0])
+        open_cards = after.hands[self.declarer] if self.ouvert else -1
+        key = (hand, card, open_cards)
+        choice = self.choices.get(key)
+        if choice is None:
+            v = self.view
+            seen = replace(
+                v,
+                seat=v.seats[self.pos],
+                position=self.pos,
+                hand=CardSet(hand),
+                skat=None,
+                open_cards=None if open_cards < 0 else CardSet(open_cards),
+                trick=(*v.trick, (self.my_seat, Card(card))),
+                legal_actions=(),
+            )
+            choice = self.choices[key] = _CardPlay(seen).choose(legal)
+        return after.play(choice)
 
 
 class _Evaluator:
