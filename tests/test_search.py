@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -58,6 +59,22 @@ def _advance_to_play(deal: Deal, rng: random.Random) -> None:
         seat = deal.current_seat
         assert seat is not None
         deal.apply(players[seat].choose(deal.view(seat)), seat)
+
+
+def _in_play(seed: int, numbers: range, *, null: bool) -> Iterator[tuple[int, Deal, random.Random]]:
+    """The deals of ``_seed(seed)`` that reach trick play among `heuristic`
+    players, at their first card, with the RNG that continues them (Ramsch
+    left out, and Null too unless ``null``)."""
+    for number in numbers:
+        deal = Deal(deal_deck(_seed(seed), number))
+        rng = random.Random(number)
+        _advance_to_play(deal, rng)
+        c = deal.contract
+        if deal.phase is not Phase.PLAY or c is None or c.game == GameType.RAMSCH:
+            continue
+        if c.game == GameType.NULL and not null:
+            continue
+        yield number, deal, rng
 
 
 def _voids_from_deal(deal: Deal) -> list[int]:
@@ -801,13 +818,9 @@ def test_the_partner_model_plays_what_a_heuristic_partner_really_plays() -> None
     from skat.players.solver import Position
 
     modelled = left = 0
-    for number in range(1, 60):
-        deal = Deal(deal_deck(_seed(33), number))
-        rng = random.Random(number)
-        _advance_to_play(deal, rng)
+    for number, deal, _ in _in_play(33, range(1, 60), null=True):
         c = deal.contract
-        if deal.phase is not Phase.PLAY or c is None or c.game == GameType.RAMSCH:
-            continue
+        assert c is not None
         players = [make_player("heuristic", random.Random(number * 3 + s)) for s in range(3)]
         while not deal.is_terminal():
             seat = deal.current_seat
@@ -851,13 +864,7 @@ def test_cards_tied_on_the_entry_go_to_the_best_open_card_points() -> None:
     p = SearchPlayer(random.Random(1), points_tiebreak=True)
     clock = search_module._Clock(None)
     decided = split = 0
-    for number in range(1, 40):
-        deal = Deal(deal_deck(_seed(44), number))
-        rng = random.Random(number)
-        _advance_to_play(deal, rng)
-        c = deal.contract
-        if deal.phase is not Phase.PLAY or c is None or c.game in (GameType.NULL, GameType.RAMSCH):
-            continue
+    for number, deal, rng in _in_play(44, range(1, 40), null=False):
         _advance(deal, 15 + number % 6, rng)
         if deal.is_terminal():
             continue

@@ -15,8 +15,10 @@ Card play
     valued by the engine's own `value_game`: the declarer's entry with the
     50 points, the defenders' 40 (30 at four players) when he loses. The
     declarer maximises his expected entry; the defenders, as a team,
-    maximise their bonus minus the declarer's entry. Ties go to
-    `heuristic`'s card among the tied ones. Null: `null_wins`.
+    maximise their bonus minus the declarer's entry. Ties go to the card
+    with the best open-card points over the worlds (the declarer's most,
+    the defenders' least: a real opponent errs, and every point taken makes
+    his errors costlier), then to `heuristic`'s card. Null: `null_wins`.
 Kontra and Re
     From the declarer's win probability over the worlds at that moment.
 Bidding, Hand or pickup, the discard and the game
@@ -203,7 +205,7 @@ class SearchPlayer(BasePlayer):
         hand_margin: float = 0.0,
         discard_worlds: int | None = None,
         partner_model: bool = False,
-        points_tiebreak: bool = False,
+        points_tiebreak: bool = True,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -243,7 +245,8 @@ class SearchPlayer(BasePlayer):
         does);
         ``points_tiebreak``: cards tied on the expected entry go to the one
         with the best open-card card points over the worlds (the declarer's
-        most, the defenders' least) before `heuristic` is asked."""
+        most, the defenders' least) before `heuristic` is asked (off: straight
+        to `heuristic`, the rule until 2026-12-02)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
