@@ -50,7 +50,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -60,7 +60,6 @@ from ..engine import (
     Announce,
     Bid,
     Card,
-    CardSet,
     Contract,
     Discard,
     GameType,
@@ -88,7 +87,16 @@ from .heuristic import (
     null_risk,
     plans,
 )
-from .worlds import BID_MISS, PASS_MISS, Inference, Knowledge, Sampler, World, likelihood
+from .worlds import (
+    BID_MISS,
+    PASS_MISS,
+    Inference,
+    Knowledge,
+    Sampler,
+    World,
+    likelihood,
+    seat_view,
+)
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
 _ACES = sum(1 << (8 * s) for s in range(4))
@@ -1037,16 +1045,8 @@ class _Partner:
         choice = self.choices.get(key)
         if choice is None:
             v = self.view
-            seen = replace(
-                v,
-                seat=v.seats[self.pos],
-                position=self.pos,
-                hand=CardSet(hand),
-                skat=None,
-                open_cards=None if open_cards < 0 else CardSet(open_cards),
-                trick=(*v.trick, (self.my_seat, Card(card))),
-                legal_actions=(),
-            )
+            trick = (*v.trick, (self.my_seat, Card(card)))
+            seen = seat_view(v, self.pos, hand, -1, open_cards, trick, v.tricks)
             choice = self.choices[key] = _CardPlay(seen).choose(legal)
         return after.play(choice)
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 from math import comb
+from typing import Any
 
-from ..engine import BID_VALUES, CardSet, GameType, Phase, View
+from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
 from ..engine.cards import ALL_CARDS, JACKS
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
 from .heuristic import _CardPlay, best_discard, null_risk, plans
@@ -425,6 +426,32 @@ def _game_fit(game: GameType, ten: int) -> float:
 PLAY_FLOOR = 1e-4
 
 
+def seat_view(
+    view: View,
+    p: int,
+    hand: int,
+    skat: int,
+    open_cards: int,
+    trick: tuple[tuple[int, Any], ...],
+    tricks: tuple[Trick, ...],
+) -> View:
+    """What position ``p`` of ``view``'s deal sees with ``hand`` (its skat
+    and the declarer's open cards as masks, -1 where it sees none) at
+    ``trick`` after ``tricks``: the public part is ``view``'s. For asking
+    `heuristic`'s card play what that seat would play in a world."""
+    return replace(
+        view,
+        seat=view.seats[p],
+        position=p,
+        hand=CardSet(hand),
+        skat=None if skat < 0 else CardSet(skat),
+        open_cards=None if open_cards < 0 else CardSet(open_cards),
+        trick=trick,
+        tricks=tricks,
+        legal_actions=(),
+    )
+
+
 def play_fit(know: Knowledge, world: World, miss: float) -> float:
     """How well the cards the other seats played fit ``world``: a factor of
     ``miss`` for every card that `heuristic`'s card play, given that seat's
@@ -461,17 +488,7 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
         key = (i, hand, skat, open_cards)
         choice = choices.get(key)
         if choice is None:
-            seen = replace(
-                view,
-                seat=view.seats[p],
-                position=p,
-                hand=CardSet(hand),
-                skat=None if skat < 0 else CardSet(skat),
-                open_cards=None if open_cards < 0 else CardSet(open_cards),
-                trick=before,
-                tricks=view.tricks[:n],
-                legal_actions=(),
-            )
+            seen = seat_view(view, p, hand, skat, open_cards, before, view.tricks[:n])
             choice = _CardPlay(seen).choose([x for x in range(32) if legal >> x & 1])
             choices[key] = choice
         if choice != card:
