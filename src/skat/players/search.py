@@ -447,7 +447,7 @@ class SearchPlayer(BasePlayer):
                 scores[card] += mult * util(out, cards12)
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
-        if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL and refine:
+        if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL:
             tied = self._by_points(tied, done, me_declarer, solver, clock)
         choice = tied[0] if len(tied) == 1 else _CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
