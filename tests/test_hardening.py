@@ -507,13 +507,20 @@ def _played_series(names: list[str], deals: int = 3) -> Series:
 
 
 def test_csv_cells_that_a_spreadsheet_would_run_are_neutralised() -> None:
-    names = ["=2+5", "@SUM(A1)", "-Bo"]
-    rows = list(csv.reader(io.StringIO(sheet_csv(_played_series(names)))))
-    for row in rows:
-        for cell in row:
-            assert not cell.startswith(("=", "+", "@")), cell
-            assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
-    assert "'=2+5" in rows[0] and "'@SUM(A1)" in rows[0] and "'-Bo" in rows[0]
+    names = ["=2+5", "@SUM(A1)", "Bo;=HYPERLINK(1)"]
+    text = sheet_csv(_played_series(names))
+    # read as a spreadsheet set to the comma does, and as one set to the
+    # semicolon (German, Danish) does: no cell of either is a formula
+    for separator in (",", ";"):
+        rows = list(csv.reader(io.StringIO(text), delimiter=separator))
+        for row in rows:
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@")), (separator, cell)
+                assert not cell.startswith("-") or cell.lstrip("-").isdigit(), cell
+    rows = list(csv.reader(io.StringIO(text)))
+    assert "'=2+5" in rows[0] and "'@SUM(A1)" in rows[0] and "Bo;'=HYPERLINK(1)" in rows[0]
+    naive = [cell for line in text.splitlines() for cell in line.split(";")]
+    assert not any(cell.lstrip('"').startswith(("=", "+", "@")) for cell in naive)
 
 
 def test_a_deal_that_expired_after_the_discard_never_shows_it(tmp_path: Path) -> None:

@@ -15,6 +15,7 @@ from skat.engine import Action, Kontra, View
 from skat.players import make_player, player_names, register
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.levels import LEVELS, fallback, level_of, player_for
+from skat.server import ServerConfig
 from skat.server import events as ev
 from skat.server.table import TableState
 
@@ -46,10 +47,18 @@ def test_a_strong_table_plays_a_deal_and_shows_its_level(tmp_path: Path) -> None
 
 
 def test_bad_levels_are_refused(tmp_path: Path) -> None:
-    with serve(tmp_path) as (_, client, _db):
+    with serve(tmp_path) as (_, client, db):
         for body in ({"level": "expert"}, {"level": 3}, {"level": "strong", "bot": "random"}):
             r = client.post("/api/tables", json=body)
             assert r.status_code == 400 and r.json()["error"]["code"] == "BAD_OPTIONS", body
+        # registered, but a frozen baseline: no table may seat it (issue 28, finding 9)
+        for lab in ("search-v1", "heuristic-v1"):
+            r = client.post("/api/tables", json={"bot": lab})
+            assert r.status_code == 400, lab
+            assert r.json()["error"]["code"] == "BAD_OPTIONS"
+            assert "bot must be one of heuristic, random, search" in r.json()["error"]["message"]
+        assert client.post("/api/tables", json={"bot": "search"}).status_code == 201
+        assert len(db.rows("SELECT id FROM skat_tables")) == 1
 
 
 def test_a_computer_player_out_of_time_plays_heuristics_move(tmp_path: Path) -> None:
@@ -122,7 +131,8 @@ def test_computer_players_say_kontra_off_their_turn_at_a_table(tmp_path: Path) -
     Kontra at any moment until his own first card; a computer player at a
     server table is asked whenever it may, not only on its own turn."""
     rng = random.Random(8)
-    with serve(tmp_path) as (_, client, _db):
+    offered = (*ServerConfig().offered_players, _KontraAlways.name)
+    with serve(tmp_path, offered_players=offered) as (_, client, _db):
         t = new_table(client, players=3, kontra=True, bot=_KontraAlways.name)
         spectator = watch(client, t["id"])
         anna = join(client, t["id"], "Anna")

@@ -162,8 +162,9 @@ def test_activity_count_and_unvisited(pg_db: Db) -> None:
                 await store.unvisited(before=time.time() + 1),
             )
 
-    activity, busy, count, unvisited = asyncio.run(go())
-    got = {t.id: (version, at) for t, version, at in activity}
+    (activity, corrupt), busy, count, unvisited = asyncio.run(go())
+    got = {a.id: (a.version, a.active) for a in activity}
+    assert corrupt == []
     assert got == {"quiet": (0, 1000.0), "busy": (3, busy[1].at)}
     assert count == 2
     assert unvisited == ["quiet"]

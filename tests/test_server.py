@@ -43,7 +43,15 @@ FULL_DECK = (1 << 32) - 1
 # contain a card-like fragment by chance and are no cards.
 ID_KEYS = {"id", "table", "token", "next_table", "creator", "ws", "url"}
 # Tests that are not about rate limits lift them.
-FAST: dict[str, Any] = {"bot_delay": 0, "next_delay": 0, "grace": 30.0, "rate": 1e6, "burst": 1e6}
+FAST: dict[str, Any] = {
+    "bot_delay": 0,
+    "next_delay": 0,
+    "grace": 30.0,
+    "rate": 1e6,
+    "burst": 1e6,
+    "chat_rate": 1e6,
+    "chat_burst": 1e6,
+}
 
 
 # ------------------------------------------------------------------ helpers

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sys
 from typing import Any
 
@@ -52,20 +53,28 @@ def sheet_json(series: Series) -> dict[str, Any]:
 
 #: A text cell that starts with one of these is a formula to a spreadsheet.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: Where a spreadsheet may split a cell that it reads with another list
+#: separator than the comma (the semicolon in German and Danish settings).
+_PIECE = re.compile(r"([;,|\t]\s*)([=+\-@])")
 
 
 def csv_cell(value: object) -> object:
     """A cell that no spreadsheet runs as a formula: text starting with
     ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) gets a leading
-    apostrophe; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    apostrophe, and so does every piece a separator begins (``Anna;=1+1``
+    read with ``;`` as the separator is two cells); numbers stay numbers."""
+    if not isinstance(value, str):
+        return value
+    value = _PIECE.sub(r"\1'\2", value)
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
 
 
 class _SafeWriter:
+    """Every text cell quoted: a reader that splits at another separator
+    keeps a quoted cell whole."""
+
     def __init__(self, out: io.StringIO) -> None:
-        self._w = csv.writer(out)
+        self._w = csv.writer(out, quoting=csv.QUOTE_NONNUMERIC)
 
     def writerow(self, row: list[Any]) -> None:
         self._w.writerow([csv_cell(v) for v in row])

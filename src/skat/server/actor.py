@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import time
@@ -29,7 +30,7 @@ from . import events as ev
 from . import projection
 from . import protocol as p
 from .errors import CommandError, ErrorCode
-from .store import LEASE_TTL, NotOwner, Store
+from .store import LEASE_TTL, NotOwner, Store, StoreFailed
 from .table import TableState
 from .tokens import hash_token, new_token, token_matches
 
@@ -53,6 +54,8 @@ class ServerConfig:
     rate: float = 10.0  # messages per second per connection (sustained)
     burst: float = 30.0
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
+    # the computer players a table may seat by name: the levels' (no lab baseline)
+    offered_players: tuple[str, ...] = tuple(sorted(set(LEVELS.values())))
     max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
     tables_per_address: int = 30  # tables one client address may create per hour
     max_open_tables: int = 1000  # unfinished (open or playing) tables in total
@@ -62,12 +65,35 @@ class ServerConfig:
     finished_cache: int = 64  # closed tables kept rendered for downloads
     worker: str = "main"  # this server process's name, unique in a deployment (docs/deploy.md)
     lease_ttl: float = LEASE_TTL  # seconds a table's lease lasts unless its owner renews it
+    chat_rate: float = 1.0  # chat messages and reactions per second per table (sustained)
+    chat_burst: float = 20.0
+    retry_first: float = 0.5  # seconds before a write the store refused is tried again
+    retry_max: float = 10.0  # the longest wait between tries (the wait doubles up to it)
 
 
 #: Close code of a connection that does not read what it is sent (docs/protocol.md).
 CLOSE_TOO_SLOW = 4408
 #: Close code: another server process serves the table now; the client reconnects.
 CLOSE_MOVED = 4503
+
+
+class TokenBucket:
+    """At most ``burst`` at once and ``rate`` a second after that."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self._rate, self._burst = rate, burst
+        self._allowance = burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one; False (nothing taken) when there is none left."""
+        now = time.monotonic()
+        self._allowance = min(self._burst, self._allowance + (now - self._last) * self._rate)
+        self._last = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
 
 
 class Conn:
@@ -92,10 +118,7 @@ class Conn:
         self.muted: set[int] = set()
         self.closed = False
         self.dropped = False
-        self._allowance = config.burst
-        self._rate = config.rate
-        self._burst = config.burst
-        self._last = time.monotonic()
+        self._bucket = TokenBucket(config.rate, config.burst)
         self._max_queue = config.send_queue
         self._timeout = config.send_timeout
         self._out: deque[str] = deque()
@@ -106,14 +129,8 @@ class Conn:
         self._watch: asyncio.TimerHandle | None = None
 
     def allow(self) -> bool:
-        """Token bucket: False when the client sends faster than allowed."""
-        now = time.monotonic()
-        self._allowance = min(self._burst, self._allowance + (now - self._last) * self._rate)
-        self._last = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
+        """False when the client sends faster than allowed."""
+        return self._bucket.allow()
 
     async def send(self, message: dict[str, Any]) -> None:
         """Queue a message; returns at once (never waits for the client)."""
@@ -273,7 +290,14 @@ class Disconnected:
     seat: int
 
 
-Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected
+@dataclass
+class Back:
+    """A person is connected to their seat again: nobody plays for them."""
+
+    seat: int
+
+
+Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back
 
 
 @dataclass
@@ -319,6 +343,10 @@ class TableActor:
         # server process took the table over): the registry drops this actor
         self.on_lost: Callable[[], None] | None = None
         self.lost = False
+        self._failures = 0  # store writes refused in a row (the retries' backoff)
+        # chat and reactions of everyone at the table together: many connections
+        # (each within its own rate) cannot fill the table's log with them
+        self._chat = TokenBucket(config.chat_rate, config.chat_burst)
 
     # ---------------------------------------------------------------- life
     def start(self) -> None:
@@ -327,7 +355,7 @@ class TableActor:
             self._schedule()
 
     async def stop(self) -> None:
-        for t in (self._timer, self._offturn, self._task):
+        for t in (*self._background, self._timer, self._offturn, self._task):
             if t is not None:
                 t.cancel()
         for t in (self._timer, self._offturn, self._task):
@@ -375,6 +403,8 @@ class TableActor:
             except NotOwner:  # nothing was stored or applied: the new owner serves it
                 log.warning("table %s: its lease is gone; another worker serves it", self.state.id)
                 self.lose()
+            except StoreFailed:  # nothing was stored or applied: try again later
+                await self._store_failed(item.command, conn)
             except Exception:  # a bug must not kill the table
                 log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
                 if conn is not None:
@@ -411,6 +441,9 @@ class TableActor:
             case Disconnected(seat=seat):
                 if seat not in self.connected_seats():
                     await self._presence()  # shown offline at once; the grace starts below
+            case Back(seat=seat):
+                if seat in self.connected_seats():
+                    await self._commit_all(st.plan_auto(seat, False))
             case _:  # pragma: no cover - mypy proves every command is handled
                 assert_never(command)
 
@@ -476,9 +509,13 @@ class TableActor:
             case p.Reclaim():
                 await self._commit_all(st.plan_auto(self._seat(conn), False))
             case p.Chat(text=text):
-                await self._commit_all(st.plan_chat(conn.seat, text))
+                planned = st.plan_chat(conn.seat, text)
+                self._chat_allowed()
+                await self._commit_all(planned)
             case p.React(emoji=emoji):
-                await self._commit_all(st.plan_react(conn.seat, emoji))
+                planned = st.plan_react(conn.seat, emoji)
+                self._chat_allowed()
+                await self._commit_all(planned)
             case p.Mute(seat=seat, on=on):
                 (conn.muted.add if on else conn.muted.discard)(seat)
             case p.Again():
@@ -494,6 +531,46 @@ class TableActor:
                 self._hint(conn)
             case _:  # pragma: no cover - mypy proves every message is handled
                 assert_never(msg)
+
+    async def _store_failed(self, command: Command, conn: Conn | None) -> None:
+        """A write the store refused (a full disk, a stopped database). A
+        person is told to try again; what the table itself waits for (a
+        computer player's move, a timer, the next deal) is tried again after
+        a backoff, so the table resumes by itself once the store works."""
+        self._failures += 1
+        if conn is not None:
+            await conn.send(
+                CommandError(
+                    ErrorCode.STORE_FAILED, "the server could not save that; try again shortly"
+                ).to_message()
+            )
+        if isinstance(command, BotMove | TimeUp | DealDue | Expire | Back):
+            self._retry(command)
+
+    def _retry(self, command: Command) -> None:
+        """Post ``command`` again after the backoff (it doubles with every
+        refused write in a row), if the table still waits for the same then
+        (a person who came back meanwhile is not timed out)."""
+        cfg = self.config
+        delay = min(cfg.retry_max, cfg.retry_first * 2 ** min(self._failures - 1, 16))
+        key = self._wait_key if isinstance(command, BotMove | TimeUp | DealDue) else None
+
+        async def again() -> None:
+            await asyncio.sleep(delay)
+            if key is None or key == self._wait_key:
+                self.post(command)
+
+        self._spawn(again())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the queue; `stop` cancels it."""
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _chat_allowed(self) -> None:
+        if not self._chat.allow():
+            raise CommandError(ErrorCode.RATE_LIMITED, "this table's chat is busy; wait a moment")
 
     def _seat(self, conn: Conn | None) -> int:
         if conn is None or conn.seat is None:
@@ -514,6 +591,7 @@ class TableActor:
             st.check(event)  # proven to apply before it is stored (moves: on a clone)
             kind, payload = ev.to_row(event)
             await self.store.append(st.id, st.version + 1, kind, payload)
+            self._failures = 0
         st.apply(event)
         if isinstance(event, ev.Next):  # pending takeovers: those people play now
             for c in self.conns:
@@ -524,7 +602,11 @@ class TableActor:
         if not isinstance(event, ev.Chat | ev.React):  # chat keeps no table alive
             self.last_event = time.time()
         if st.status != before:
-            await self.store.set_status(st.id, st.status)
+            try:
+                await self.store.set_status(st.id, st.status)
+            except Exception as exc:  # the event is stored: publish it all the same
+                log.warning("table %s: storing its status failed (%s)", st.id, exc)
+                self._spawn(self._save_status())
         self.history.append((st.version, event, st.act_ref(event)))
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
@@ -552,6 +634,18 @@ class TableActor:
                 }
             )
             await conn.send(projection.snapshot(st, None, seats, conn.muted))
+
+    async def _save_status(self) -> None:
+        """Write the table's status (its summary for restarts and the sweep:
+        the events stay the truth), tried again until the store takes it."""
+        cfg = self.config
+        for tries in itertools.count():
+            await asyncio.sleep(min(cfg.retry_max, cfg.retry_first * 2 ** min(tries, 16)))
+            if self.lost:
+                return
+            with contextlib.suppress(Exception):
+                await self.store.set_status(self.state.id, self.state.status)
+                return
 
     def _follow_seats(self) -> list[tuple[Conn, int]]:
         """Every connection whose token no longer holds its seat (the person
@@ -606,7 +700,11 @@ class TableActor:
         await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
         if seat is not None:
             await self._presence()
-            await self._commit_all(st.plan_auto(seat, False))  # the person is back
+            try:
+                await self._commit_all(st.plan_auto(seat, False))  # the person is back
+            except StoreFailed:
+                self._failures += 1
+                self._retry(Back(seat))
 
     async def _presence(self) -> None:
         """Tell everyone who is online now (not an event: nothing is stored)."""
@@ -799,6 +897,7 @@ SEARCHING = frozenset({"search"})
 
 
 __all__ = [
+    "Back",
     "BotMove",
     "Command",
     "Conn",

@@ -29,7 +29,7 @@ from . import protocol as p
 from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
 from .registry import TableBroken, TableElsewhere, Tables
-from .store import Store, StoreConfig, shown_url
+from .store import Store, StoreConfig, StoreFailed, shown_url
 from .table import TIMERS, Settings, TableState
 
 log = logging.getLogger("skat.server")
@@ -112,6 +112,11 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     choice = level if level is not None else bot if bot is not None else DEFAULT_LEVEL
     if not isinstance(choice, str) or (level is not None and level not in LEVELS):
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    # the frozen baselines and lab variants are no table's to choose (one of
+    # them thinks for seconds with no time budget)
+    offered = config.offered_players
+    if level is None and bot is not None and choice not in offered:
+        raise ValueError(f"bot must be one of {', '.join(offered)} (or give a level)")
     bot = player_for(choice)
     if not _is_int(timer) or timer not in TIMERS:
         raise ValueError(f"timer must be one of {TIMERS}")
@@ -161,6 +166,8 @@ def create_app(
                 await asyncio.sleep(config.lease_ttl / 4)
                 try:
                     await tables.keep()
+                except StoreFailed:
+                    pass  # logged once by the store; the next round tries again
                 except Exception:
                     log.exception("lease upkeep failed")
 
@@ -351,7 +358,13 @@ def create_app(
         return JSONResponse(result.to_dict())
 
     async def healthz(request: Request) -> Response:
-        return JSONResponse({"ok": True, "worker": config.worker, "tables": len(tables.actors)})
+        body: dict[str, Any] = {"ok": True, "worker": config.worker, "tables": len(tables.actors)}
+        failing = store.failing_since
+        if failing is not None:  # the tables wait and retry; a proxy or monitor should know
+            body["ok"] = False
+            body["store"] = {"failing_for": round(time.monotonic() - failing, 1)}
+            return JSONResponse(body, status_code=503)
+        return JSONResponse(body)
 
     async def ws_endpoint(ws: WebSocket) -> None:
         origin = ws.headers.get("origin")

@@ -15,12 +15,14 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
-from .store import Store, StoredTable, address_key
+from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
 
@@ -117,18 +119,28 @@ class Tables:
             log.exception("table %s: marking it broken failed", table_id)
         return TableBroken(table_id)
 
+    async def _read(self, table_id: str) -> tuple[StoredTable, list[Event]] | None:
+        """A table's row and events; raises `TableBroken` for one marked so
+        or whose rows cannot be read (a store that fails raises as it does:
+        that breaks no table)."""
+        try:
+            t = await self.store.table(table_id)
+            if t is None:
+                return None
+            if t.status == BROKEN:
+                raise TableBroken(table_id)
+            return t, await self.store.events(table_id)
+        except CorruptRow as exc:
+            raise await self._broken(table_id, exc) from exc
+
     async def load(self, table_id: str) -> TableState | None:
         """A table's state rebuilt from the store (also for finished tables);
         raises `TableBroken` for one that cannot be rebuilt."""
-        t = await self.store.table(table_id)
-        if t is None:
+        stored = await self._read(table_id)
+        if stored is None:
             return None
-        if t.status == BROKEN:
-            raise TableBroken(table_id)
-        try:
-            return TableState.from_stored(
-                t, await self.store.events(table_id), self.config.max_rounds
-            )
+        try:  # with the rules it was made with, whatever the limits are now
+            return TableState.from_stored(*stored)
         except Exception as exc:
             raise await self._broken(table_id, exc) from exc
 
@@ -168,7 +180,10 @@ class Tables:
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
-            t = await self.store.table(table_id)
+            try:
+                t = await self.store.table(table_id)
+            except CorruptRow as exc:
+                raise await self._broken(table_id, exc) from exc
             if t is None:
                 return None
             if t.status == BROKEN:
@@ -176,15 +191,20 @@ class Tables:
             if not await self.store.claim(table_id):
                 # the proxy sent its players here: ask the owner to hand it over
                 raise TableElsewhere(table_id, await self.store.want(table_id))
-            events = await self.store.events(table_id)
             # recent events, so that clients reconnecting after a restart get
             # what they missed (the moves' texts come from the engine's views)
             recent = []
-            try:
-                state = TableState.from_stored(t, max_rounds=self.config.max_rounds)
+            try:  # read with the lease held: nobody else appends meanwhile
+                events = await self.store.events(table_id)
+                # the rules it was made with, whatever the limits are now
+                state = TableState.from_stored(t)
                 for event in state.replay(events):
                     if state.version > len(events) - HISTORY:
                         recent.append((state.version, event, state.act_ref(event)))
+            except (SQLAlchemyError, OSError):  # the store fails: the table is not broken
+                with contextlib.suppress(Exception):
+                    await self.store.release([table_id])
+                raise
             except Exception as exc:
                 await self.store.release([table_id])
                 raise await self._broken(table_id, exc) from exc
@@ -215,12 +235,15 @@ class Tables:
         Tables past their expiry are expired without being loaded; a table
         that cannot be loaded is marked broken, logged and skipped."""
         restored = 0
-        for t, version, active in await self.store.activity(LIVE):
-            if self._stale(t.status, version, t.created_at, active):
-                await self._expire_stored(t.id, version)
+        live, corrupt = await self.store.activity(LIVE)
+        for table_id in corrupt:
+            await self._broken(table_id, CorruptRow(table_id, "its row cannot be read"))
+        for a in live:
+            if self._stale(a.status, a.version, a.created_at, a.active):
+                await self._expire_stored(a.id, a.version)
                 continue
             try:
-                await self.actor(t.id)
+                await self.actor(a.id)
             except (TableBroken, TableElsewhere):
                 continue
             restored += 1

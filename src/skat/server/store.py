@@ -22,6 +22,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -48,6 +49,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+log = logging.getLogger("skat.server")
 
 metadata = MetaData()
 
@@ -152,6 +155,12 @@ class StoreError(Exception):
     from a newer program (one line for the operator)."""
 
 
+class StoreFailed(Exception):
+    """A write that did not reach the database (a full disk, a database
+    that stopped, a lost connection): nothing of it is stored, and the same
+    write may be tried again later (the tables retry with a backoff)."""
+
+
 @dataclass(frozen=True)
 class StoreConfig:
     """Connection pool settings (docs/storage.md). The writer holds one
@@ -252,6 +261,26 @@ class Event:
     at: float
 
 
+@dataclass(frozen=True)
+class Activity:
+    """A live table as the start-up and the sweep see it, without its events."""
+
+    id: str
+    status: str
+    created_at: float
+    version: int  # its last event's (0: none yet)
+    active: float  # its last event that is not chat or a reaction (its creation if none)
+
+
+class CorruptRow(ValueError):
+    """A stored row that cannot be read (a value of the wrong type, text
+    that is not JSON): its table is marked broken, the rest serve."""
+
+    def __init__(self, table_id: str, why: str) -> None:
+        super().__init__(f"table {table_id}: {why}")
+        self.table_id = table_id
+
+
 class Store:
     """The event store of all tables."""
 
@@ -275,6 +304,20 @@ class Store:
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
+        #: since when (monotonic) writes fail; None while they succeed (/healthz)
+        self.failing_since: float | None = None
+
+    def _outcome(self, exc: BaseException | None) -> None:
+        """Note how a write went: the first failure after a success starts
+        the failing period (logged once), the next success ends it."""
+        if exc is None:
+            if self.failing_since is not None:
+                took = time.monotonic() - self.failing_since
+                log.warning("store: writes succeed again (after %.1f s)", took)
+                self.failing_since = None
+        elif self.failing_since is None:
+            self.failing_since = time.monotonic()
+            log.error("store: a write failed (%s); tables retry until it works", exc)
 
     async def open(self) -> int:
         """Create or migrate the schema (one transaction, one process at a
@@ -367,10 +410,9 @@ class Store:
             )
         return int(n or 0)
 
-    async def activity(self, statuses: tuple[str, ...]) -> list[tuple[StoredTable, int, float]]:
-        """Tables with one of ``statuses``, each with its last version (0: no
-        event yet) and the time of its last event that is not chat or a
-        reaction (its creation if none)."""
+    async def activity(self, statuses: tuple[str, ...]) -> tuple[list[Activity], list[str]]:
+        """Tables with one of ``statuses``, each with its last version and its
+        last activity; and the ids of those whose rows cannot be read."""
         ids = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
         last = (
             select(events_t.c.table_id, func.max(events_t.c.version).label("version"))
@@ -392,7 +434,17 @@ class Store:
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [(_table(r), r.version or 0, r.at or r.created_at) for r in rows]
+        found, corrupt = [], []
+        for r in rows:
+            try:
+                created = _number(r.id, "created_at", r.created_at)
+                at = created if r.at is None else _number(r.id, "an event's time", r.at)
+                version = int(_number(r.id, "a version", r.version or 0))
+            except CorruptRow:
+                corrupt.append(r.id)
+                continue
+            found.append(Activity(r.id, r.status, created, version, at))
+        return found, corrupt
 
     async def append(
         self,
@@ -420,7 +472,14 @@ class Store:
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
         await self._pending.put((row, status, done))
-        await done
+        try:
+            await done
+        except (NotOwner, IntegrityError):  # a conflict, not a failing store
+            raise
+        except Exception as exc:
+            self._outcome(exc)
+            raise StoreFailed(f"{type(exc).__name__}: {exc}"[:300]) from exc
+        self._outcome(None)
 
     async def _write_loop(self) -> None:
         # One connection held across batches: checking one out of the pool
@@ -569,17 +628,24 @@ class Store:
 
     async def renew(self) -> tuple[set[str], dict[str, str]]:
         """Renew all of this process's leases; returns the tables it owns and,
-        of those, the ones another worker asks for (table -> that worker)."""
+        of those, the ones another worker asks for (table -> that worker).
+        A real write every round: it also tells whether the store works again."""
         now = time.time()
-        async with self._begin() as conn:
-            await conn.execute(
-                update(leases_t).where(self._mine()).values(expires_at=now + self.lease_ttl)
-            )
-            rows = (
+        try:
+            async with self._begin() as conn:
                 await conn.execute(
-                    select(leases_t.c.table_id, leases_t.c.wanted_by).where(self._mine())
+                    update(leases_t).where(self._mine()).values(expires_at=now + self.lease_ttl)
                 )
-            ).all()
+                rows = (
+                    await conn.execute(
+                        select(leases_t.c.table_id, leases_t.c.wanted_by).where(self._mine())
+                    )
+                ).all()
+        except Exception as exc:
+            self._outcome(exc)
+            raise StoreFailed(f"{type(exc).__name__}: {exc}"[:300]) from exc
+        if rows:  # an UPDATE of no rows writes nothing: it proves nothing either
+            self._outcome(None)
         owned = {r.table_id for r in rows}
         wanted = {r.table_id: r.wanted_by for r in rows if r.wanted_by}
         return owned, wanted
@@ -674,7 +740,15 @@ class Store:
                     .order_by(events_t.c.version)
                 )
             ).all()
-        return [Event(r.version, r.kind, json.loads(r.payload), r.at) for r in rows]
+        return [
+            Event(
+                int(_number(table_id, "a version", r.version)),
+                r.kind,
+                _json_object(table_id, f"event {r.version}", r.payload),
+                _number(table_id, f"event {r.version}'s time", r.at),
+            )
+            for r in rows
+        ]
 
 
 async def _lock_schema(conn: AsyncConnection, sqlite: bool) -> None:
@@ -721,13 +795,34 @@ async def _discard(conn: AsyncConnection | None) -> None:
             await conn.close()
 
 
+def _number(table_id: str, what: str, value: Any) -> float:
+    # SQLite keeps whatever it is given; a float column may hold text
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise CorruptRow(table_id, f"{what} is not a number: {value!r:.40}")
+
+
+def _json_object(table_id: str, what: str, text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise CorruptRow(table_id, f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise CorruptRow(table_id, f"{what} is not a JSON object")
+    return value
+
+
 def _table(row: Any) -> StoredTable:
+    """A table's row; raises `CorruptRow` for one that cannot be read."""
+    for name in ("status", "seed", "commitment", "creator_hash"):
+        if not isinstance(getattr(row, name), str):
+            raise CorruptRow(row.id, f"{name} is not text")
     return StoredTable(
         id=row.id,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
+        created_at=_number(row.id, "created_at", row.created_at),
+        updated_at=_number(row.id, "updated_at", row.updated_at),
         status=row.status,
-        config=json.loads(row.config),
+        config=_json_object(row.id, "its options", row.config),
         seed=row.seed,
         commitment=row.commitment,
         creator_hash=row.creator_hash,

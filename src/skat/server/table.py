@@ -39,6 +39,37 @@ def clean_text(text: str, limit: int) -> str:
     return " ".join(text.split())[:limit]
 
 
+#: Letters that show as nothing (Hangul and braille fillers): a name of them is blank.
+_BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Alphabets whose letters look alike (a Cyrillic "а" is a Latin "a" on screen).
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+
+
+def _fold(name: str) -> str:
+    """A name as the eye compares it: compatibility forms, case and spaces gone."""
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def name_problem(name: str, others: Iterable[str]) -> str | None:
+    """Why the cleaned ``name`` cannot sit beside the names ``others`` at a
+    table (a blank name, letters of look-alike alphabets mixed, a name that
+    reads like another's), or None."""
+    shown = [ch for ch in name if ch not in _BLANK and not ch.isspace()]
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in shown):
+        return "a name needs a letter or a digit"
+    scripts = {
+        unicodedata.name(ch, "").split(" ")[0] for ch in shown if unicodedata.category(ch)[0] == "L"
+    }
+    if len(scripts & _LOOKALIKE_SCRIPTS) > 1:
+        mixed = " and ".join(sorted(scripts & _LOOKALIKE_SCRIPTS)).lower()
+        return f"a name mixes {mixed} letters: write it in one alphabet"
+    key = _fold(name)
+    for other in others:
+        if _fold(other) == key:
+            return f"{other} sits at this table already: add an initial"
+    return None
+
+
 @dataclass
 class Settings:
     bot: str = "heuristic"  # the computer players' kind (a level names one: levels.py)
@@ -110,14 +141,15 @@ class TableState:
         cls,
         table: StoredTable,
         events: Iterable[StoredEvent] = (),
-        max_rounds: int | None = None,
     ) -> TableState:
         """A table rebuilt from its stored row and events (recovery, downloads),
-        its options validated as strictly as at creation. Raises `ValueError`
-        (or another exception) for a table that cannot be rebuilt."""
+        its options validated as strictly as at creation but for the list
+        length: a table keeps the rules it was made with when an operator
+        lowers ``--max-rounds`` later. Raises `ValueError` (or another
+        exception) for a table that cannot be rebuilt."""
         state = cls(
             id=table.id,
-            options=ListOptions.from_dict(table.config["options"], max_rounds),
+            options=ListOptions.from_dict(table.config["options"]),
             settings=Settings.from_dict(table.config["settings"]),
             seed=bytes.fromhex(table.seed),
             creator_hash=table.creator_hash,
@@ -193,6 +225,16 @@ class TableState:
             seat = free[0]
         if not 0 <= seat < self.players:
             raise CommandError(ErrorCode.SEAT_TAKEN, "that seat is not free")
+        others = [
+            n
+            for i, other in enumerate(self.seats)
+            if i != seat  # a seat's own name may come back (a person who left)
+            for n in (other.name, other.pending[0] if other.pending else None)
+            if n is not None
+        ]
+        problem = name_problem(clean, others)
+        if problem is not None:
+            raise CommandError(ErrorCode.BAD_NAME, problem)
         s = self.seats[seat]
         if s.bot is not None and s.pending is None:  # a computer player's seat
             if self.status == "playing" and not self.deal_over():

@@ -247,6 +247,8 @@ export default {
   "err.SEAT_TAKEN": "Pladsen er optaget.",
   "err.TABLE_FULL": "Bordet er fuldt.",
   "err.RATE_LIMITED": "Tag den lidt med ro.",
+  "err.BAD_NAME": "Vælg et andet navn: med bogstaver eller tal, i ét alfabet, og som ingen ved bordet har.",
+  "err.STORE_FAILED": "Serveren kunne ikke gemme det lige nu; prøv igen om et øjeblik.",
   "err.NULL_VALUE_BELOW_BID": "Det Null-spil er mindre værd end dit bud.",
 
   "card.C": "klør",

@@ -247,6 +247,8 @@ export default {
   "err.SEAT_TAKEN": "Der Platz ist besetzt.",
   "err.TABLE_FULL": "Der Tisch ist voll.",
   "err.RATE_LIMITED": "Etwas langsamer, bitte.",
+  "err.BAD_NAME": "Bitte einen anderen Namen: mit Buchstaben oder Ziffern, in einem Alphabet, und noch nicht an diesem Tisch.",
+  "err.STORE_FAILED": "Der Server konnte das gerade nicht speichern; versuch es gleich noch mal.",
   "err.NULL_VALUE_BELOW_BID": "Dieses Nullspiel ist weniger wert als dein Reizwert.",
 
   "card.C": "Kreuz",

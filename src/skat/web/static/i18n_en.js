@@ -248,6 +248,8 @@ export default {
   "err.SEAT_TAKEN": "That seat is taken.",
   "err.TABLE_FULL": "The table is full.",
   "err.RATE_LIMITED": "Slow down a little.",
+  "err.BAD_NAME": "Choose another name: one with a letter or digit, in one alphabet, that nobody at this table has.",
+  "err.STORE_FAILED": "The server could not save that just now; try again in a moment.",
   "err.NULL_VALUE_BELOW_BID": "That Null is worth less than your bid.",
 
   "card.C": "clubs",
