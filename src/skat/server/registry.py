@@ -12,6 +12,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -67,10 +68,28 @@ class Tables:
         )
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._lock = asyncio.Lock()
+        # one lock per table being started, handed over or expired: a claim
+        # that waits on the database holds up that table only
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # closed tables not loaded: their state and what was rendered of it
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
         self._stopping: set[asyncio.Task[None]] = set()
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, table_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(table_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            _, users = self._locks[table_id]
+            if users == 1:
+                del self._locks[table_id]
+            else:
+                self._locks[table_id] = (lock, users - 1)
 
     # ------------------------------------------------------------- creating
     def _new(self, options: ListOptions, settings: Settings) -> tuple[StoredTable, TableState, str]:
@@ -164,7 +183,10 @@ class Tables:
 
     async def actor(self, table_id: str) -> TableActor | None:
         """The table's actor, started on demand; raises `TableBroken`."""
-        async with self._lock:
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor
+        async with self._locked(table_id):
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
@@ -251,14 +273,17 @@ class Tables:
         """One round of ownership upkeep (every quarter of the lease time):
         renew this process's leases, drop the tables it lost, hand over the
         ones another worker asks for, and adopt tables whose owner died."""
-        async with self._lock:
-            owned, wanted = await self.store.renew()
-            for table_id, actor in list(self.actors.items()):
-                if table_id not in owned:
-                    log.warning("table %s: lease lost; another worker serves it", table_id)
-                    actor.lose()
-                    self._forget(table_id, actor)
-            for table_id, to in wanted.items():
+        # only actors started before the renewal began can be missing from
+        # it for a reason (one started meanwhile claimed its lease after)
+        before = dict(self.actors)
+        owned, wanted = await self.store.renew()
+        for table_id, actor in before.items():
+            if table_id not in owned and self.actors.get(table_id) is actor:
+                log.warning("table %s: lease lost; another worker serves it", table_id)
+                actor.lose()
+                self._forget(table_id, actor)
+        for table_id, to in wanted.items():
+            async with self._locked(table_id):
                 leaving = self.actors.pop(table_id, None)
                 if leaving is not None:  # stopped before its lease goes: stores nothing more
                     leaving.lost = True
@@ -290,7 +315,7 @@ class Tables:
         rows.append((old.id, old.version + 1, *ev.to_row(again)))
         stored.status = state.status
         await self.store.create_table(stored, rows, own=True)
-        async with self._lock:
+        async with self._locked(state.id):
             self._start(state)
         return again
 
@@ -335,7 +360,7 @@ class Tables:
         for table_id in await self.store.unvisited(
             now - min(cfg.unvisited_timeout, cfg.idle_timeout)
         ):
-            async with self._lock:
+            async with self._locked(table_id):
                 if table_id not in self.actors:
                     await self._expire_stored(table_id, 0)
 
