@@ -47,7 +47,7 @@ def nginx_binary() -> str | None:
 #: websocket's handshake) before it sends it to the next worker: a worker
 #: that is stopped or hangs still has its socket accepting connections, so
 #: only this timeout notices it.
-HTTP_TIMEOUT = 10
+HTTP_TIMEOUT = 5
 #: For the open-card analysis, which may think for a while.
 ANALYSIS_TIMEOUT = 120
 #: Seconds of silence from a worker after which nginx gives up a websocket
@@ -64,16 +64,17 @@ def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
 
     - ``hash ... consistent``: a table's URLs reach one worker; adding or
       losing a worker moves only that worker's share of the tables.
-    - ``max_fails=1 fail_timeout=3s`` with ``proxy_next_upstream error
+    - ``max_fails=1 fail_timeout=10s`` with ``proxy_next_upstream error
       timeout``: a dead or hung worker's tables go to the next worker at the
-      first refused or unanswered request; it is tried again after 3 s. The
-      ``zone`` shares that among nginx's processes.
+      first refused or unanswered request; it is tried again after 10 s
+      (each try of a hung worker costs one request a timeout). The ``zone``
+      shares that among nginx's processes.
     - ``non_idempotent``: a POST is retried at the next worker too (creating
       a table twice leaves one unvisited table, which expires; the others
       compute and store nothing).
     - websockets: HTTP/1.1 with the Upgrade headers, `WS_TIMEOUT`.
     """
-    servers = "\n".join(f"        server unix:{p} max_fails=1 fail_timeout=3s;" for p in upstreams)
+    servers = "\n".join(f"        server unix:{p} max_fails=1 fail_timeout=10s;" for p in upstreams)
     tmp = folder / "tmp"
     proxy = """proxy_pass http://skat;
             proxy_http_version 1.1;
