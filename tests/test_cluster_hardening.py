@@ -331,3 +331,45 @@ def test_the_page_reconnects_when_its_server_stops_answering(
     finally:
         c.close()
         srv.kill()
+
+
+def _create_level(srv: Server, level: str) -> int:
+    req = urllib.request.Request(
+        f"{srv.http}/api/tables",
+        data=json.dumps({"level": level}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            made = json.load(r)
+    except urllib.error.HTTPError as exc:
+        assert json.load(exc)["error"]["code"] == "TOO_MANY_TABLES"
+        return int(exc.code)
+
+    # a seat taken: the table stays open (for hours, before) and still counts
+    async def sit() -> None:
+        async with connect(f"{srv.ws}/ws/{made['id']}", open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
+            while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "seated":
+                pass
+
+    asyncio.run(sit())
+    return 201
+
+
+def test_unfinished_tables_per_address_are_limited_however_old(tmp_path: Path) -> None:
+    """An address may hold a few unfinished tables at once (and fewer with
+    the strong computer players), whatever the hourly limit still allows:
+    tables it took a seat at count as long as they are unfinished."""
+    srv = Server(_free_port(), db_for(tmp_path), tmp_path / "server.log")
+    srv.extra = ["--open-tables-per-address", "4", "--strong-tables-per-address", "2"]
+    srv.start()
+    try:
+        got = [_create_level(srv, level) for level in ("strong", "strong", "strong", "casual")]
+        assert got == [201, 201, 429, 201], got  # the third strong one: refused
+        got = [_create_level(srv, level) for level in ("casual", "casual", "beginner")]
+        assert got == [201, 429, 429], got  # four unfinished: no more
+    finally:
+        srv.kill()

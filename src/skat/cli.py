@@ -629,6 +629,20 @@ def selfplay_cmd(
     help="New tables one client address may create per hour.",
 )
 @click.option(
+    "--open-tables-per-address",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Unfinished tables created from one client address, at once.",
+)
+@click.option(
+    "--strong-tables-per-address",
+    type=click.IntRange(0),
+    default=3,
+    show_default=True,
+    help="Of those, tables with the strong (searching) computer players.",
+)
+@click.option(
     "--max-open-tables",
     type=click.IntRange(1),
     default=1000,
@@ -716,6 +730,8 @@ def serve_cmd(
     grace: float,
     max_rounds: int,
     tables_per_address: int,
+    open_tables_per_address: int,
+    strong_tables_per_address: int,
     max_open_tables: int,
     send_timeout: float,
     send_queue: int,
@@ -750,6 +766,8 @@ def serve_cmd(
         grace=grace,
         max_rounds=max_rounds,
         tables_per_address=tables_per_address,
+        open_tables_per_address=open_tables_per_address,
+        strong_tables_per_address=strong_tables_per_address,
         max_open_tables=max_open_tables,
         send_timeout=send_timeout,
         send_queue=send_queue,

@@ -19,7 +19,7 @@ from typing import Any
 from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
-from .actor import HISTORY, Expire, ServerConfig, TableActor
+from .actor import HISTORY, SEARCHING, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
 from .store import Store, StoredTable, address_key
 from .table import Settings, TableState
@@ -121,10 +121,26 @@ class Tables:
                 ErrorCode.TOO_MANY_TABLES,
                 f"at most {cfg.tables_per_address} new tables an hour from one address",
             )
+        strong = settings.bot in SEARCHING
+        if key is not None:
+            # tables stay counted while unfinished, however long that is
+            # (a seat taken keeps an open table for hours)
+            unfinished, searching = await self.store.unfinished_from(key, LIVE)
+            if unfinished >= cfg.open_tables_per_address:
+                raise CommandError(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"at most {cfg.open_tables_per_address} unfinished tables from one address",
+                )
+            if strong and searching >= cfg.strong_tables_per_address:
+                raise CommandError(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"at most {cfg.strong_tables_per_address} unfinished tables with strong "
+                    "computer players from one address",
+                )
         if await self.store.count(LIVE) >= cfg.max_open_tables:
             raise CommandError(ErrorCode.TOO_MANY_TABLES, "too many open tables; try later")
         stored, _, creator = self._new(options, settings)
-        await self.store.create_table(stored, address=key)
+        await self.store.create_table(stored, address=key, strong=strong)
         return stored.id, creator
 
     # -------------------------------------------------------------- loading
@@ -356,7 +372,7 @@ class Tables:
                 self.actors.pop(table_id, None)
                 await self.store.release([table_id])
                 self._remember(st)  # downloads without a replay
-        await self.store.forget_creations(now - 3600)
+        await self.store.forget_creations(now - 3600, LIVE)
         for table_id in await self.store.unvisited(
             now - min(cfg.unvisited_timeout, cfg.idle_timeout)
         ):

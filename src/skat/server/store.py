@@ -101,6 +101,18 @@ creations_t = Table(
     Index("skat_creations_by_address", "address", "at"),
 )
 
+# Who created each table (a hash of the address, as in skat_creations) and
+# whether its computer players search: the limits on unfinished tables per
+# address (`Tables.create`) count these joined with the tables' status.
+origins_t = Table(
+    "skat_origins",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("strong", Integer, nullable=False),  # 1: searching computer players
+    Index("skat_origins_by_address", "address"),
+)
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -122,7 +134,11 @@ def _v3(conn: Connection) -> None:
     creations_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(conn: Connection) -> None:
+    origins_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 # pg_advisory_xact_lock key that serialises migrations of workers starting at once
 _MIGRATION_LOCK = 0x736B6174  # "skat"
@@ -332,6 +348,7 @@ class Store:
         events: Sequence[tuple[str, int, str, dict[str, Any]]] = (),
         own: bool = False,
         address: str | None = None,
+        strong: bool = False,
     ) -> None:
         """Store a new table and, in the same transaction, ``events`` as
         ``(table_id, version, kind, payload)`` rows (its own first events and
@@ -361,6 +378,10 @@ class Store:
                     creator_hash=t.creator_hash,
                 )
             )
+            if address is not None:
+                await conn.execute(
+                    origins_t.insert().values(table_id=t.id, address=address, strong=int(strong))
+                )
             if events:
                 await conn.execute(
                     events_t.insert(),
@@ -386,9 +407,27 @@ class Store:
             )
         return int(n or 0)
 
-    async def forget_creations(self, before: float) -> None:
+    async def unfinished_from(self, address: str, statuses: tuple[str, ...]) -> tuple[int, int]:
+        """Tables created from ``address`` (`address_key`) that have one of
+        ``statuses``, by any worker: all of them, and those whose computer
+        players search."""
+        query = (
+            select(func.count(), func.coalesce(func.sum(origins_t.c.strong), 0))
+            .select_from(origins_t.join(tables_t, tables_t.c.id == origins_t.c.table_id))
+            .where(origins_t.c.address == address, tables_t.c.status.in_(statuses))
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    async def forget_creations(self, before: float, statuses: tuple[str, ...] = ()) -> None:
+        """Drop the creations before ``before``, and the origins of tables
+        that have none of ``statuses`` any more (finished, expired)."""
         async with self._begin() as conn:
             await conn.execute(delete(creations_t).where(creations_t.c.at < before))
+            if statuses:
+                live = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+                await conn.execute(delete(origins_t).where(origins_t.c.table_id.not_in(live)))
 
     async def count(self, statuses: tuple[str, ...]) -> int:
         async with self.engine.connect() as conn:
