@@ -28,6 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -355,7 +356,9 @@ def _create_level(srv: Server, level: str) -> int:
             while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "seated":
                 pass
 
-    asyncio.run(sit())
+    # in a thread: Playwright's loop may run in this one (the browser test)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, sit()).result(30)
     return 201
 
 
