@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import unix_connect
 from websockets.exceptions import ConnectionClosed
 
 from skat.series.record import verify_list
-from skat.server.cluster import Cluster, nginx_binary
+from skat.server.cluster import Cluster, Worker, nginx_binary, unix_request
 from skat.server.store import NotOwner, Store, StoredTable
 
 from .test_recovery import Human
@@ -111,6 +111,26 @@ def _post(base: str, path: str, body: dict[str, Any]) -> tuple[Any, str]:
     )
     with urllib.request.urlopen(req, timeout=5) as r:
         return json.load(r), r.headers["X-Skat-Worker"]
+
+
+def _post_unix(
+    w: Worker, path: str, body: dict[str, Any], headers: dict[str, str] | None = None
+) -> tuple[Any, str]:
+    """A POST straight to a worker's socket (bypassing the proxy); an error
+    status raises `urllib.error.HTTPError`, as `_post` does."""
+    import io
+    import urllib.error
+
+    status, got, data = unix_request(
+        w.socket,
+        "POST",
+        path,
+        json.dumps(body).encode(),
+        {"content-type": "application/json", **(headers or {})},
+    )
+    if status >= 400:
+        raise urllib.error.HTTPError(path, status, "refused", None, io.BytesIO(data))  # type: ignore[arg-type]
+    return json.loads(data), got["x-skat-worker"]
 
 
 def _get(base: str, path: str) -> tuple[Any, str]:
@@ -303,8 +323,9 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
     base = cluster.address
     w1, w2 = cluster.members
 
-    async def hello(port: int, table_id: str) -> str:
-        ws = await connect(f"ws://127.0.0.1:{port}/ws/{table_id}", open_timeout=5)
+    async def hello(w: Worker, table_id: str) -> str:
+        # straight to the worker's socket, bypassing the proxy
+        ws = await unix_connect(str(w.socket), f"ws://localhost/ws/{table_id}", open_timeout=5)
         try:
             with contextlib.suppress(ConnectionClosed):  # a refusing worker closes at once
                 await ws.send(json.dumps({"type": "hello"}))
@@ -312,7 +333,7 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
             if m["type"] == "welcome":
                 # (the loser asked for the table: the winner may hand it over
                 # right after this seat, and then says TABLE_MOVED itself)
-                await ws.send(json.dumps({"type": "sit", "name": f"Racer {port}"}))
+                await ws.send(json.dumps({"type": "sit", "name": f"Racer {w.name}"}))
                 while m["type"] != "seated":
                     m = json.loads(await asyncio.wait_for(ws.recv(), 5))
                     assert m["type"] != "error" or m["code"] == "TABLE_MOVED", m
@@ -332,14 +353,14 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
         for _ in range(5):
             table, _ = _post(base, "/api/tables", {"players": 3})
             # both workers at once, bypassing the proxy
-            results = await asyncio.gather(hello(w1.port, table["id"]), hello(w2.port, table["id"]))
+            results = await asyncio.gather(hello(w1, table["id"]), hello(w2, table["id"]))
             assert "moved" in results and results.count("moved") == 1, results
             winner = w1 if results[0] != "moved" else w2
             events = await _events(cluster.db_url or "", table["id"])
             # only the winner's seat can be in the log (once); the loser stored nothing
             assert [k for _, k, _ in events] in (["sit"], []), events
             names = [p["name"] for _, k, p in events if k == "sit"]
-            assert names in ([f"Racer {winner.port}"], []), names
+            assert names in ([f"Racer {winner.name}"], []), names
             assert await _owner(cluster.db_url or "", table["id"]) in ("w1", "w2")
 
     asyncio.run(asyncio.wait_for(scenario(), 60))
@@ -393,7 +414,7 @@ def _lease_taken(db_url: str) -> None:
 
 def test_creating_a_table_works_on_any_worker(cluster: Cluster) -> None:
     for w in cluster.members:
-        table, served_by = _post(f"http://127.0.0.1:{w.port}", "/api/tables", {"players": 3})
+        table, served_by = _post_unix(w, "/api/tables", {"players": 3})
         assert served_by == w.name
         info, _ = _get(cluster.address, f"/api/tables/{table['id']}")  # through the proxy
         assert info["table"]["status"] == "open"
@@ -456,12 +477,13 @@ def test_the_tables_per_address_limit_holds_across_workers(tmp_path: Path, db_ur
         worker_args=("--tables-per-address", "3", "--log-level", "warning"),
     ) as c:  # fmt: skip
         w1, w2 = c.members
+        client = {"X-Forwarded-For": "192.0.2.7"}  # one client, as the proxy names it
         for _ in range(2):
-            _post(f"http://127.0.0.1:{w1.port}", "/api/tables", {})
-        _post(f"http://127.0.0.1:{w2.port}", "/api/tables", {})
+            _post_unix(w1, "/api/tables", {}, client)
+        _post_unix(w2, "/api/tables", {}, client)
         for w in (w1, w2):  # the fourth, on either worker: refused
             with pytest.raises(urllib.error.HTTPError) as refused:
-                _post(f"http://127.0.0.1:{w.port}", "/api/tables", {})
+                _post_unix(w, "/api/tables", {}, client)
             assert refused.value.code == 429
             assert json.load(refused.value)["error"]["code"] == "TOO_MANY_TABLES"
 

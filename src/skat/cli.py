@@ -629,6 +629,20 @@ def selfplay_cmd(
     help="New tables one client address may create per hour.",
 )
 @click.option(
+    "--open-tables-per-address",
+    type=click.IntRange(1),
+    default=10,
+    show_default=True,
+    help="Unfinished tables created from one client address, at once.",
+)
+@click.option(
+    "--strong-tables-per-address",
+    type=click.IntRange(0),
+    default=3,
+    show_default=True,
+    help="Of those, tables with the strong (searching) computer players.",
+)
+@click.option(
     "--max-open-tables",
     type=click.IntRange(1),
     default=1000,
@@ -683,6 +697,28 @@ def selfplay_cmd(
     show_default=True,
     help="Seconds to wait for a free database connection.",
 )
+@click.option(
+    "--uds",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Listen on this unix socket instead of --host/--port (behind a proxy; docs/deploy.md).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="",
+    show_default="nobody",
+    help="Addresses of proxies whose X-Forwarded-For names the client (comma-separated "
+    "addresses or networks; '*': every peer, for --uds behind a proxy). The limits "
+    "per client address use it.",
+)
+@click.option(
+    "--ws-ping-interval",
+    type=click.FloatRange(min=0.5),
+    default=20.0,
+    show_default=True,
+    help="Seconds between the server's websocket ping frames (a proxy's read timeout "
+    "must be longer).",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -694,6 +730,8 @@ def serve_cmd(
     grace: float,
     max_rounds: int,
     tables_per_address: int,
+    open_tables_per_address: int,
+    strong_tables_per_address: int,
     max_open_tables: int,
     send_timeout: float,
     send_queue: int,
@@ -702,6 +740,9 @@ def serve_cmd(
     db_pool_size: int,
     db_max_overflow: int,
     db_pool_timeout: float,
+    uds: str | None,
+    forwarded_allow_ips: str,
+    ws_ping_interval: float,
     log_level: str,
 ) -> None:
     """Run the online server (tables by link, computer players, live sheet).
@@ -725,6 +766,8 @@ def serve_cmd(
         grace=grace,
         max_rounds=max_rounds,
         tables_per_address=tables_per_address,
+        open_tables_per_address=open_tables_per_address,
+        strong_tables_per_address=strong_tables_per_address,
         max_open_tables=max_open_tables,
         send_timeout=send_timeout,
         send_queue=send_queue,
@@ -742,12 +785,14 @@ def serve_cmd(
         click.echo(f"skat serve: {exc}", err=True)
         sys.exit(2)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    where = f"unix:{uds}" if uds else f"http://{shown}:{port}/"
+    trusted = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets=sockets)
             if self.started:  # the page answers from now on
-                click.echo(f"skat: open http://{shown}:{port}/ in a browser (Ctrl+C stops)")
+                click.echo(f"skat: open {where} in a browser (Ctrl+C stops)")
 
     # Messages are small JSON; compressing each one per viewer costs more CPU
     # than it saves (docs/benchmarks.md, server load).
@@ -756,9 +801,15 @@ def serve_cmd(
             app,
             host=host,
             port=port,
+            uds=uds,
             log_level=log_level,
             ws_max_size=65536,
             ws_per_message_deflate=False,
+            ws_ping_interval=ws_ping_interval,
+            # X-Forwarded-For is anyone's to write: trusted from the given
+            # proxies only (uvicorn's default trusts every loopback peer)
+            proxy_headers=bool(trusted),
+            forwarded_allow_ips=trusted or None,
         )
     )
     server.run()

@@ -59,6 +59,8 @@ class ServerConfig:
     max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
     tables_per_address: int = 30  # tables one client address may create per hour
     max_open_tables: int = 1000  # unfinished (open or playing) tables in total
+    open_tables_per_address: int = 10  # unfinished tables one address created, at once
+    strong_tables_per_address: int = 3  # of those, with searching computer players
     max_body: int = 4096  # bytes of an HTTP request body
     send_queue: int = 512  # messages waiting for one connection before it is dropped
     send_timeout: float = 10.0  # seconds one message may take to send before the drop

@@ -11,14 +11,15 @@ same classes start the cluster for ``skat cluster`` and for the tests.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,23 +43,52 @@ def nginx_binary() -> str | None:
     return None
 
 
-def nginx_config(folder: Path, port: int, upstreams: Sequence[int]) -> str:
-    """nginx's configuration for workers listening on ``upstreams``.
+#: Seconds nginx waits for a worker's answer to a plain request (and to a
+#: websocket's handshake) before it sends it to the next worker: a worker
+#: that is stopped or hangs still has its socket accepting connections, so
+#: only this timeout notices it.
+HTTP_TIMEOUT = 5
+#: For the open-card analysis, which may think for a while.
+ANALYSIS_TIMEOUT = 120
+#: Seconds of silence from a worker after which nginx gives up a websocket
+#: (and the handshake of a new one: the next worker gets it). The workers
+#: send a ping frame every `WS_PING` seconds, so a live worker is never silent
+#: that long; the page itself pings when it hears nothing (docs/protocol.md).
+WS_TIMEOUT = 4
+WS_PING = 1.5
+
+
+def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
+    """nginx's configuration for workers listening on the unix sockets
+    ``upstreams`` (only the proxy reaches them: no port to connect to past it).
 
     - ``hash ... consistent``: a table's URLs reach one worker; adding or
       losing a worker moves only that worker's share of the tables.
-    - ``max_fails=1 fail_timeout=3s`` with ``proxy_next_upstream error
-      timeout``: a dead worker's tables go to the next worker at the first
-      refused connection; it is tried again after 3 s.
-    - websockets: HTTP/1.1 with the Upgrade headers and an hour's read
-      timeout (the clients ping every 25 s).
+    - ``max_fails=1 fail_timeout=10s`` with ``proxy_next_upstream error
+      timeout``: a dead or hung worker's tables go to the next worker at the
+      first refused or unanswered request; it is tried again after 10 s
+      (each try of a hung worker costs one request a timeout). The ``zone``
+      shares that among nginx's processes.
+    - ``non_idempotent``: a POST is retried at the next worker too (creating
+      a table twice leaves one unvisited table, which expires; the others
+      compute and store nothing).
+    - websockets: HTTP/1.1 with the Upgrade headers, `WS_TIMEOUT`.
     """
-    servers = "\n".join(
-        f"        server 127.0.0.1:{p} max_fails=1 fail_timeout=3s;" for p in upstreams
-    )
+    servers = "\n".join(f"        server unix:{p} max_fails=1 fail_timeout=10s;" for p in upstreams)
     tmp = folder / "tmp"
+    proxy = """proxy_pass http://skat;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $remote_addr;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_connect_timeout 2s;
+            proxy_send_timeout 10s;
+            proxy_next_upstream error timeout non_idempotent;
+            proxy_next_upstream_tries 3;"""
     return f"""# made by skat.server.cluster; see docs/deploy.md
-worker_processes 1;
+worker_processes auto;
 daemon off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} warn;
@@ -84,6 +114,7 @@ http {{
         default $request_id;
     }}
     upstream skat {{
+        zone skat 64k;
         hash $skat_key consistent;
 {servers}
         keepalive 32;
@@ -91,18 +122,16 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         location / {{
-            proxy_pass http://skat;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $remote_addr;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 3600s;
-            proxy_send_timeout 60s;
-            proxy_next_upstream error timeout;
-            proxy_next_upstream_tries 3;
+            {proxy}
+            proxy_read_timeout {HTTP_TIMEOUT}s;
+        }}
+        location /ws/ {{
+            {proxy}
+            proxy_read_timeout {WS_TIMEOUT}s;
+        }}
+        location ~ ^/api/tables/[^/]+/deals/[0-9]+/analysis$ {{
+            {proxy}
+            proxy_read_timeout {ANALYSIS_TIMEOUT}s;
         }}
     }}
 }}
@@ -115,7 +144,7 @@ class Nginx:
 
     folder: Path
     port: int
-    upstreams: Sequence[int]
+    upstreams: Sequence[Path]
     process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> None:
@@ -157,12 +186,48 @@ class Nginx:
         self.process = None
 
 
+class _UnixHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, path: Path, timeout: float) -> None:
+        super().__init__("localhost", timeout=timeout)
+        self.path = path
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(str(self.path))
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+
+
+def unix_request(
+    path: Path,
+    method: str,
+    url: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 5.0,
+) -> tuple[int, dict[str, str], bytes]:
+    """A request to the server on the unix socket ``path`` (for the cluster's
+    own checks and the tests): status, headers (lower case) and body."""
+    conn = _UnixHTTPConnection(path, timeout)
+    try:
+        conn.request(method, url, body=body, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
 @dataclass
 class Worker:
-    """One ``skat serve`` process."""
+    """One ``skat serve`` process, on the unix socket `socket` (only the
+    proxy, and whoever may open files in the cluster's folder, reach it)."""
 
     name: str
-    port: int
+    socket: Path
     db_url: str
     folder: Path
     extra: Sequence[str] = ()
@@ -175,16 +240,23 @@ class Worker:
 
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+        self.socket.parent.mkdir(parents=True, exist_ok=True)
+        self.socket.parent.chmod(0o755)  # nginx's own worker runs as nobody when started as root
+        with contextlib.suppress(FileNotFoundError):
+            self.socket.unlink()  # an earlier life's (uvicorn keeps a socket file's mode)
         self.log = open(self.folder / f"{self.name}.log", "ab")  # kept open while it runs
         command = [
             sys.executable,
             "-c",
             "from skat.cli import main; main()",
             "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.port),
+            "--uds",
+            str(self.socket),
+            # only nginx reaches the socket; it sets X-Forwarded-For itself
+            "--forwarded-allow-ips",
+            "*",
+            "--ws-ping-interval",
+            str(WS_PING),
             "--db",
             self.db_url,
             "--worker",
@@ -199,13 +271,11 @@ class Worker:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(f"worker {self.name} exited: {self.tail()}")
             try:
-                with urllib.request.urlopen(
-                    f"http://127.0.0.1:{self.port}/healthz", timeout=1
-                ) as r:
-                    if r.status == 200:
-                        return
+                if unix_request(self.socket, "GET", "/healthz", timeout=1)[0] == 200:
+                    return
             except OSError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         raise RuntimeError(f"worker {self.name} did not answer in time: {self.tail()}")
 
     def alive(self) -> bool:
@@ -250,6 +320,7 @@ class Cluster:
     postgres: object | None = None
     postgres_folder: Path | None = None  # None: a temporary one
     postgres_fast: bool = False  # durability off (tests only)
+    _sockets: Path | None = None  # the folder of the workers' sockets
 
     @property
     def address(self) -> str:
@@ -259,8 +330,17 @@ class Cluster:
         self.folder.mkdir(parents=True, exist_ok=True)
         try:
             url = self.db_url or self._start_postgres()
+            # short paths: a unix socket's path has at most 107 bytes
+            sockets = Path(tempfile.mkdtemp(prefix="skat-w-", dir="/tmp"))
+            self._sockets = sockets
             self.members = [
-                Worker(f"w{i + 1}", free_port(), url, self.folder / "workers", self.worker_args)
+                Worker(
+                    f"w{i + 1}",
+                    sockets / f"w{i + 1}.sock",
+                    url,
+                    self.folder / "workers",
+                    self.worker_args,
+                )
                 for i in range(self.workers)
             ]
             # the first worker creates or migrates the schema; then the others
@@ -272,7 +352,7 @@ class Cluster:
             for w in others:
                 w.wait_ready()
             self.port = self.port or free_port()
-            self.nginx = Nginx(self.folder / "nginx", self.port, [w.port for w in self.members])
+            self.nginx = Nginx(self.folder / "nginx", self.port, [w.socket for w in self.members])
             self.nginx.start()
         except BaseException:
             self.stop()
@@ -297,6 +377,9 @@ class Cluster:
             self.nginx.stop()
         for w in self.members:
             w.stop()
+        if self._sockets is not None:
+            shutil.rmtree(self._sockets, ignore_errors=True)
+            self._sockets = None
         pg = self.postgres
         if pg is not None:
             stop: Callable[[], None] = pg.stop  # type: ignore[attr-defined]
@@ -325,7 +408,7 @@ def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> N
         cluster.start()
         say(f"skat cluster: open {cluster.address}/ in a browser (Ctrl+C stops)")
         for w in cluster.members:
-            say(f"  worker {w.name}: pid {w.pid}, http://127.0.0.1:{w.port}/")
+            say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}")
         say(f"  logs: {cluster.folder}")
         while not stopping:
             time.sleep(0.5)
@@ -335,7 +418,7 @@ def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> N
                     w.stop()
                     time.sleep(1.0)
                     w.start()
-                    say(f"  worker {w.name}: pid {w.pid}, http://127.0.0.1:{w.port}/")
+                    say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}")
     finally:
         say("skat cluster: stopping")
         cluster.stop()
@@ -343,4 +426,13 @@ def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> N
             signal.signal(s, handler)
 
 
-__all__ = ["Cluster", "Nginx", "Worker", "free_port", "nginx_binary", "nginx_config", "run"]
+__all__ = [
+    "Cluster",
+    "Nginx",
+    "Worker",
+    "free_port",
+    "nginx_binary",
+    "nginx_config",
+    "run",
+    "unix_request",
+]

@@ -12,6 +12,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
@@ -20,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
-from .actor import HISTORY, Expire, ServerConfig, TableActor
+from .actor import HISTORY, SEARCHING, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
@@ -69,10 +70,28 @@ class Tables:
         )
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._lock = asyncio.Lock()
+        # one lock per table being started, handed over or expired: a claim
+        # that waits on the database holds up that table only
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # closed tables not loaded: their state and what was rendered of it
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
         self._stopping: set[asyncio.Task[None]] = set()
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, table_id: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(table_id, (None, 0))
+        if lock is None:
+            lock = asyncio.Lock()
+        self._locks[table_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            _, users = self._locks[table_id]
+            if users == 1:
+                del self._locks[table_id]
+            else:
+                self._locks[table_id] = (lock, users - 1)
 
     # ------------------------------------------------------------- creating
     def _new(self, options: ListOptions, settings: Settings) -> tuple[StoredTable, TableState, str]:
@@ -104,10 +123,26 @@ class Tables:
                 ErrorCode.TOO_MANY_TABLES,
                 f"at most {cfg.tables_per_address} new tables an hour from one address",
             )
+        strong = settings.bot in SEARCHING
+        if key is not None:
+            # tables stay counted while unfinished, however long that is
+            # (a seat taken keeps an open table for hours)
+            unfinished, searching = await self.store.unfinished_from(key, LIVE)
+            if unfinished >= cfg.open_tables_per_address:
+                raise CommandError(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"at most {cfg.open_tables_per_address} unfinished tables from one address",
+                )
+            if strong and searching >= cfg.strong_tables_per_address:
+                raise CommandError(
+                    ErrorCode.TOO_MANY_TABLES,
+                    f"at most {cfg.strong_tables_per_address} unfinished tables with strong "
+                    "computer players from one address",
+                )
         if await self.store.count(LIVE) >= cfg.max_open_tables:
             raise CommandError(ErrorCode.TOO_MANY_TABLES, "too many open tables; try later")
         stored, _, creator = self._new(options, settings)
-        await self.store.create_table(stored, address=key)
+        await self.store.create_table(stored, address=key, strong=strong)
         return stored.id, creator
 
     # -------------------------------------------------------------- loading
@@ -176,7 +211,10 @@ class Tables:
 
     async def actor(self, table_id: str) -> TableActor | None:
         """The table's actor, started on demand; raises `TableBroken`."""
-        async with self._lock:
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor
+        async with self._locked(table_id):
             actor = self.actors.get(table_id)
             if actor is not None:
                 return actor
@@ -274,14 +312,17 @@ class Tables:
         """One round of ownership upkeep (every quarter of the lease time):
         renew this process's leases, drop the tables it lost, hand over the
         ones another worker asks for, and adopt tables whose owner died."""
-        async with self._lock:
-            owned, wanted = await self.store.renew()
-            for table_id, actor in list(self.actors.items()):
-                if table_id not in owned:
-                    log.warning("table %s: lease lost; another worker serves it", table_id)
-                    actor.lose()
-                    self._forget(table_id, actor)
-            for table_id, to in wanted.items():
+        # only actors started before the renewal began can be missing from
+        # it for a reason (one started meanwhile claimed its lease after)
+        before = dict(self.actors)
+        owned, wanted = await self.store.renew()
+        for table_id, actor in before.items():
+            if table_id not in owned and self.actors.get(table_id) is actor:
+                log.warning("table %s: lease lost; another worker serves it", table_id)
+                actor.lose()
+                self._forget(table_id, actor)
+        for table_id, to in wanted.items():
+            async with self._locked(table_id):
                 leaving = self.actors.pop(table_id, None)
                 if leaving is not None:  # stopped before its lease goes: stores nothing more
                     leaving.lost = True
@@ -313,7 +354,7 @@ class Tables:
         rows.append((old.id, old.version + 1, *ev.to_row(again)))
         stored.status = state.status
         await self.store.create_table(stored, rows, own=True)
-        async with self._lock:
+        async with self._locked(state.id):
             self._start(state)
         return again
 
@@ -354,11 +395,11 @@ class Tables:
                 self.actors.pop(table_id, None)
                 await self.store.release([table_id])
                 self._remember(st)  # downloads without a replay
-        await self.store.forget_creations(now - 3600)
+        await self.store.forget_creations(now - 3600, LIVE)
         for table_id in await self.store.unvisited(
             now - min(cfg.unvisited_timeout, cfg.idle_timeout)
         ):
-            async with self._lock:
+            async with self._locked(table_id):
                 if table_id not in self.actors:
                     await self._expire_stored(table_id, 0)
 

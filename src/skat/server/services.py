@@ -167,6 +167,9 @@ class Postgres:
             "listen_addresses": "127.0.0.1",
             "unix_socket_directories": str(self.folder),
             "max_connections": str(self.max_connections),
+            # a client frozen inside a transaction (a stopped worker) holds
+            # its row locks only this long; the store sets it per session too
+            "idle_in_transaction_session_timeout": "5s",
         }
         if self.fast:
             settings |= {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}

@@ -47,7 +47,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError, NoSuchModuleError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    NoSuchModuleError,
+    SQLAlchemyError,
+)
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 log = logging.getLogger("skat.server")
@@ -98,6 +104,18 @@ creations_t = Table(
     Index("skat_creations_by_address", "address", "at"),
 )
 
+# Who created each table (a hash of the address, as in skat_creations) and
+# whether its computer players search: the limits on unfinished tables per
+# address (`Tables.create`) count these joined with the tables' status.
+origins_t = Table(
+    "skat_origins",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("strong", Integer, nullable=False),  # 1: searching computer players
+    Index("skat_origins_by_address", "address"),
+)
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -119,7 +137,11 @@ def _v3(conn: Connection) -> None:
     creations_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3)
+def _v4(conn: Connection) -> None:
+    origins_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
 SCHEMA_VERSION = len(MIGRATIONS)
 # pg_advisory_xact_lock key that serialises migrations of workers starting at once
 _MIGRATION_LOCK = 0x736B6174  # "skat"
@@ -170,6 +192,13 @@ class StoreConfig:
     max_overflow: int = 10  # more, opened under load and closed after
     pool_timeout: float = 30.0  # seconds to wait for a free connection
     connect_timeout: float = 10.0  # seconds to reach a PostgreSQL server
+    # PostgreSQL, per session: this process's statements and transactions
+    # never hold rows for long. A worker frozen (SIGSTOP, a hung VM) in the
+    # middle of a transaction keeps its lease rows locked until the server
+    # ends that session: `idle_in_transaction_timeout` does (0: never).
+    statement_timeout: float = 30.0
+    idle_in_transaction_timeout: float = 5.0
+    claim_lock_timeout: float = 0.5  # a claim waits this long for a locked lease row
 
 
 def normalize_url(url: str) -> URL:
@@ -204,7 +233,11 @@ def _engine(url: URL, config: StoreConfig) -> AsyncEngine:
             pool_timeout=config.pool_timeout,
         )
     if url.get_backend_name() == "postgresql":
-        kwargs["connect_args"] = {"timeout": config.connect_timeout}
+        settings = {
+            "statement_timeout": _ms(config.statement_timeout),
+            "idle_in_transaction_session_timeout": _ms(config.idle_in_transaction_timeout),
+        }
+        kwargs["connect_args"] = {"timeout": config.connect_timeout, "server_settings": settings}
         kwargs["pool_recycle"] = 3600  # firewalls drop connections idle for long
     try:
         return create_async_engine(url, **kwargs)
@@ -215,6 +248,18 @@ def _engine(url: URL, config: StoreConfig) -> AsyncEngine:
         ) from None
     except (NoSuchModuleError, ArgumentError) as exc:
         raise StoreError(f"cannot use the database {shown_url(url)}: {exc}") from None
+
+
+def _ms(seconds: float) -> str:
+    return str(max(0, round(seconds * 1000)))
+
+
+#: PostgreSQL's error code of a lock wait past ``lock_timeout``.
+LOCK_NOT_AVAILABLE = "55P03"
+
+
+def _lock_timed_out(exc: DBAPIError) -> bool:
+    return getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE
 
 
 #: Seconds a lease lasts unless renewed (the owner renews it every quarter).
@@ -295,7 +340,8 @@ class Store:
         self.worker = worker  # stable name, unique in a deployment
         self.token = secrets.token_hex(8)  # this process's incarnation
         self.lease_ttl = lease_ttl
-        self.engine: AsyncEngine = _engine(normalize_url(url), config or StoreConfig())
+        self.config = config or StoreConfig()
+        self.engine: AsyncEngine = _engine(normalize_url(url), self.config)
         # SQLite has one writer at a time: this process's writes (the group
         # commit, the lease upkeep, claims) take turns here rather than meet
         # in SQLite's busy handler, which sleeps up to 100 ms between tries
@@ -345,6 +391,7 @@ class Store:
         events: Sequence[tuple[str, int, str, dict[str, Any]]] = (),
         own: bool = False,
         address: str | None = None,
+        strong: bool = False,
     ) -> None:
         """Store a new table and, in the same transaction, ``events`` as
         ``(table_id, version, kind, payload)`` rows (its own first events and
@@ -374,6 +421,10 @@ class Store:
                     creator_hash=t.creator_hash,
                 )
             )
+            if address is not None:
+                await conn.execute(
+                    origins_t.insert().values(table_id=t.id, address=address, strong=int(strong))
+                )
             if events:
                 await conn.execute(
                     events_t.insert(),
@@ -399,9 +450,27 @@ class Store:
             )
         return int(n or 0)
 
-    async def forget_creations(self, before: float) -> None:
+    async def unfinished_from(self, address: str, statuses: tuple[str, ...]) -> tuple[int, int]:
+        """Tables created from ``address`` (`address_key`) that have one of
+        ``statuses``, by any worker: all of them, and those whose computer
+        players search."""
+        query = (
+            select(func.count(), func.coalesce(func.sum(origins_t.c.strong), 0))
+            .select_from(origins_t.join(tables_t, tables_t.c.id == origins_t.c.table_id))
+            .where(origins_t.c.address == address, tables_t.c.status.in_(statuses))
+        )
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    async def forget_creations(self, before: float, statuses: tuple[str, ...] = ()) -> None:
+        """Drop the creations before ``before``, and the origins of tables
+        that have none of ``statuses`` any more (finished, expired)."""
         async with self._begin() as conn:
             await conn.execute(delete(creations_t).where(creations_t.c.at < before))
+            if statuses:
+                live = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+                await conn.execute(delete(origins_t).where(origins_t.c.table_id.not_in(live)))
 
     async def count(self, statuses: tuple[str, ...]) -> int:
         async with self.engine.connect() as conn:
@@ -601,40 +670,61 @@ class Store:
     async def claim(self, table_id: str) -> bool:
         """Take the table's lease: free, expired, or held under this
         worker's name (by this process, or by an earlier life of it that
-        died). False while another worker holds it."""
+        died). False while another worker holds it, and on PostgreSQL also
+        while another transaction keeps its row locked for longer than
+        ``claim_lock_timeout`` (a frozen worker's: the caller tries again
+        later rather than wait with it)."""
         now = time.time()
-        async with self._begin() as conn:
-            taken = await conn.execute(
-                update(leases_t)
-                .where(
-                    leases_t.c.table_id == table_id,
-                    or_(leases_t.c.owner == self.worker, leases_t.c.expires_at < now),
-                )
-                .values(
-                    owner=self.worker,
-                    token=self.token,
-                    expires_at=now + self.lease_ttl,
-                    wanted_by=None,
-                )
-            )
-            if taken.rowcount:
-                return True
         try:
             async with self._begin() as conn:
+                await self._short_locks(conn)
+                taken = await conn.execute(
+                    update(leases_t)
+                    .where(
+                        leases_t.c.table_id == table_id,
+                        or_(leases_t.c.owner == self.worker, leases_t.c.expires_at < now),
+                    )
+                    .values(
+                        owner=self.worker,
+                        token=self.token,
+                        expires_at=now + self.lease_ttl,
+                        wanted_by=None,
+                    )
+                )
+                if taken.rowcount:
+                    return True
+            async with self._begin() as conn:
+                await self._short_locks(conn)
                 await conn.execute(leases_t.insert().values(self._lease_row(table_id, now)))
         except IntegrityError:  # another worker holds it
             return False
+        except DBAPIError as exc:
+            if not _lock_timed_out(exc):
+                raise
+            return False
         return True
+
+    async def _short_locks(self, conn: AsyncConnection) -> None:
+        if self.engine.dialect.name == "postgresql":
+            await conn.exec_driver_sql(
+                f"SET LOCAL lock_timeout = {_ms(self.config.claim_lock_timeout)}"
+            )
 
     async def renew(self) -> tuple[set[str], dict[str, str]]:
         """Renew all of this process's leases; returns the tables it owns and,
         of those, the ones another worker asks for (table -> that worker).
         A real write every round: it also tells whether the store works again."""
         now = time.time()
+        # rows another transaction keeps locked are skipped, not waited for
+        # (PostgreSQL; SQLite has no row locks): one stuck row must not stop
+        # the renewal of every other table
+        mine = select(leases_t.c.table_id).where(self._mine()).with_for_update(skip_locked=True)
         try:
             async with self._begin() as conn:
                 await conn.execute(
-                    update(leases_t).where(self._mine()).values(expires_at=now + self.lease_ttl)
+                    update(leases_t)
+                    .where(leases_t.c.table_id.in_(mine.scalar_subquery()))
+                    .values(expires_at=now + self.lease_ttl)
                 )
                 rows = (
                     await conn.execute(
@@ -685,14 +775,17 @@ class Store:
         return None if owner is None else str(owner)
 
     async def orphans(self, statuses: tuple[str, ...], limit: int = 50) -> list[str]:
-        """Unfinished tables whose owner's lease ran out (it died or hangs)."""
+        """Unfinished tables whose owner's lease ran out (it died or hangs),
+        without those whose lease row another transaction holds locked (a
+        frozen worker's: claiming them would only wait)."""
         query = (
             select(leases_t.c.table_id)
             .join(tables_t, tables_t.c.id == leases_t.c.table_id)
             .where(leases_t.c.expires_at < time.time(), tables_t.c.status.in_(statuses))
             .limit(limit)
+            .with_for_update(of=leases_t, skip_locked=True)
         )
-        async with self.engine.connect() as conn:
+        async with self.engine.begin() as conn:
             return [r.table_id for r in (await conn.execute(query)).all()]
 
     async def owners(self) -> dict[str, tuple[str, float]]:
@@ -758,6 +851,8 @@ async def _lock_schema(conn: AsyncConnection, sqlite: bool) -> None:
         # IMMEDIATE takes the write lock now, so the DDL is in it too.
         await conn.exec_driver_sql("BEGIN IMMEDIATE")
     else:
+        # a migration may take long (and others wait for it): no statement_timeout
+        await conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
         await conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
 
 

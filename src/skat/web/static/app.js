@@ -233,6 +233,7 @@ function closeSocketUnless(path) {
     T.closed = true;
     if (T.ws) T.ws.close();
     clearInterval(T.tick);
+    clearInterval(T.watch);
     clearTimeout(T.holdTimer);
     T = null;
   }
@@ -247,11 +248,12 @@ function tablePage(id) {
   T = {
     id, ws: null, version: null, seat: null, pending: null, snap: null, view: null, chat: [],
     logOld: [], logDeal: null, selected: [], armed: null, busy: false, showSheet: false, showLast: false,
-    closed: false, retry: 0, chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false,
+    closed: false, retry: 0, openedAt: 0, heardAt: 0, pingAt: 0, chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false,
     error: "", hold: null, collecting: null, seen: new Set(), lastFinished: "", turnKey: "", copyMsg: "",
   };
   tableFrame(id);
   T.tick = setInterval(renderTimer, 1000);
+  T.watch = setInterval(watchSocket, 500);
   connect();
 }
 
@@ -322,31 +324,74 @@ function tableFrame(id) {
   document.getElementById("hand").addEventListener("keydown", onHandKey);
 }
 
+// A server process that hangs (stopped, swapped out) keeps its socket
+// accepting: nothing ever closes the connection. So the page pings when the
+// server has been quiet for a while and reconnects when no answer comes
+// (through the proxy, which then sends it to another server process).
+const PING_AFTER_MS = 2000; // quiet that long: ping
+const PONG_WITHIN_MS = 2500; // no message that long after the ping: reconnect
+const OPEN_WITHIN_MS = 8000; // a handshake unanswered that long: try again
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${T.id}`);
   T.ws = ws;
+  T.openedAt = T.heardAt = Date.now();
+  T.pingAt = 0;
   ws.onopen = () => {
     T.retry = 0;
     T.connected = true;
+    T.heardAt = Date.now();
     const token = store.get(`skat.token.${T.id}`);
     send({ type: "hello", token: token || null, last_version: T.version });
   };
-  ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  ws.onmessage = (e) => {
+    T.heardAt = Date.now();
+    T.pingAt = 0;
+    onMessage(JSON.parse(e.data));
+  };
   ws.onclose = (e) => {
     T && (T.connected = false);
     if (!T || T.closed) return;
-    if (e.code === 4503) {
-      // another server process serves the table now: go there at once
-      // (the proxy sends us; a little jitter spreads the table's clients)
-      setStatus(t("conn.moved"));
-      setTimeout(() => T && !T.closed && connect(), 200 + Math.random() * 400);
-      return;
-    }
-    setStatus(t("conn.lost"));
-    T.retry = Math.min(T.retry + 1, 4);
-    setTimeout(() => T && !T.closed && connect(), 300 * 2 ** T.retry);
+    reconnect(e.code);
   };
+}
+
+function reconnect(code) {
+  if (code === 4503) {
+    // another server process serves the table now: go there at once
+    // (the proxy sends us; a little jitter spreads the table's clients)
+    setStatus(t("conn.moved"));
+    setTimeout(() => T && !T.closed && connect(), 200 + Math.random() * 400);
+    return;
+  }
+  setStatus(t("conn.lost"));
+  T.retry = Math.min(T.retry + 1, 4);
+  setTimeout(() => T && !T.closed && connect(), 300 * 2 ** T.retry);
+}
+
+function watchSocket() {
+  const ws = T && T.ws;
+  if (!ws || T.closed) return;
+  const now = Date.now();
+  if (ws.readyState === WebSocket.CONNECTING) {
+    if (now - T.openedAt > OPEN_WITHIN_MS) abandon(ws);
+  } else if (ws.readyState === WebSocket.OPEN) {
+    if (T.pingAt) {
+      if (now - T.pingAt > PONG_WITHIN_MS) abandon(ws);
+    } else if (now - T.heardAt > PING_AFTER_MS) {
+      T.pingAt = now;
+      ws.send(JSON.stringify({ type: "ping" }));
+    }
+  }
+}
+
+function abandon(ws) {
+  // its close handshake would wait for the silent server: reconnect now
+  ws.onopen = ws.onmessage = ws.onclose = null;
+  ws.close();
+  T.connected = false;
+  reconnect(0);
 }
 
 function send(msg) {
