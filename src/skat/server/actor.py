@@ -33,6 +33,7 @@ from .errors import CommandError, ErrorCode
 from .store import LEASE_TTL, NotOwner, Store, StoreFailed
 from .table import TableState
 from .tokens import hash_token, new_token, token_matches
+from .work import SearchPool
 
 log = logging.getLogger("skat.server")
 HISTORY = 256  # events kept for resending to a client that reconnects
@@ -47,10 +48,13 @@ class ServerConfig:
     grace: float = 30.0  # seconds a disconnected human keeps the turn
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
-    search_workers: int = 2  # processes for searching computer players
+    search_workers: int = 2  # processes for searching computer players and hints
+    analysis_threads: int = 1  # threads for open-card analyses (their own, low priority)
+    analysis_queue: int = 8  # distinct analyses waiting beyond those; more: 503 BUSY
     idle_timeout: float = 6 * 3600.0  # a started table without a game event expires
     unstarted_timeout: float = 2 * 3600.0  # a table never started, idle that long, expires
     unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires
+    abandoned_timeout: float = 20 * 60.0  # a table never started, nobody connected, expires
     rate: float = 10.0  # messages per second per connection (sustained)
     burst: float = 30.0
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
@@ -302,6 +306,13 @@ class Back:
 Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back
 
 
+@dataclass(eq=False)
+class _Hint:
+    game_version: int  # the decision it is for
+    waiting: set[Conn]  # who asked and has no answer yet
+    answer: dict[str, Any] | None = None
+
+
 @dataclass
 class _Queued:
     command: Command
@@ -315,12 +326,14 @@ class TableActor:
         store: Store,
         pool: Executor,
         config: ServerConfig,
-        workers: Executor | None = None,
+        search: SearchPool | None = None,
     ) -> None:
         self.state = state
         self.store = store
         self.pool = pool  # threads: fast computer players, off-turn questions
-        self.workers = workers or pool  # processes for searching players (the GIL)
+        # processes for searching players and hints (the GIL), shared fairly
+        # between tables; None (tests of the actor alone): threads instead
+        self.search = search
         self.config = config
         self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
         self.conns: set[Conn] = set()
@@ -329,13 +342,16 @@ class TableActor:
             maxlen=HISTORY
         )
         self.gone_since: dict[int, float] = {}
+        self.empty_since: float | None = time.time()  # since nobody is connected
         self.last_event = time.time()  # of the last event that is not chat or a reaction
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wait_key: tuple[Any, ...] | None = None
         self._offturn: asyncio.Task[None] | None = None
         self._offturn_key: tuple[Any, ...] | None = None
-        self._hints: set[Conn] = set()  # connections with a hint being thought out
+        # per seat: the decision (game version) a hint is for, the connections
+        # waiting for it and, once thought out, the answer sent to each asker
+        self._hints: dict[int, _Hint] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
         # builds the next table and stores this table's `Again` event, in one
@@ -674,6 +690,7 @@ class TableActor:
         conn.token = token if seat is not None else None
         conn.pending = token if pending is not None else None
         self.conns.add(conn)
+        self.empty_since = None
         if seat is not None:
             self.gone_since.pop(seat, None)
         await conn.send(
@@ -717,6 +734,8 @@ class TableActor:
     async def disconnect(self, conn: Conn) -> None:
         conn.stop()
         self.conns.discard(conn)
+        if not self.conns and self.empty_since is None:
+            self.empty_since = time.time()
         if conn.seat is not None and conn.seat not in self.connected_seats():
             self.gone_since[conn.seat] = time.monotonic()
             self.post(Disconnected(conn.seat))
@@ -790,26 +809,37 @@ class TableActor:
     def _bot_name(self, seat: int) -> str:
         return self.state.seats[seat].bot or self.state.settings.bot
 
-    async def _think(self, name: str, view: View, budget: float) -> Action:
+    async def _think(self, name: str, view: View, budget: float) -> tuple[Action, bool]:
         """One decision of computer player ``name`` off the event loop: a
-        searching player in a worker process with a time budget, others in a
-        thread; whatever fails or runs late is `heuristic`'s choice instead."""
+        searching player in the search pool with a time budget, others in a
+        thread; whatever fails or runs late is `heuristic`'s choice instead.
+        Returns the action and whether it is that fallback."""
         loop = asyncio.get_running_loop()
-        searching = name in SEARCHING
-        pool = self.workers if searching else self.pool
         seed = random.getrandbits(32)
-        inner = budget * 0.75 if searching else None  # anytime: leaves room for the trip
         try:
-            text = await asyncio.wait_for(
-                loop.run_in_executor(pool, choose_within, name, view, seed, inner), budget
-            )
+            if name in SEARCHING and self.search is not None:
+                # the pool gives the search what is left of the budget when a
+                # process is free (a fair share when many wait): the answer is
+                # due by then, with a little room for the trip back
+                job = self.search.run(self.state.id, choose_within, budget, name, view, seed)
+                text = await asyncio.wait_for(job, budget + 0.5)
+            else:
+                inner = budget * 0.75 if name in SEARCHING else None
+                text = await asyncio.wait_for(
+                    loop.run_in_executor(self.pool, choose_within, name, view, seed, inner), budget
+                )
             action = parse_action(text)
             if action in view.legal_actions:
-                return action
+                return action, False
             log.warning("table %s: %s chose %r, not legal", self.state.id, name, text)
-        except Exception as exc:  # TimeoutError included
-            log.warning("table %s: %s failed (%s); heuristic instead", self.state.id, name, exc)
-        return await loop.run_in_executor(self.pool, fallback, view)
+        except Exception as exc:  # TimeoutError and work.Late included
+            log.warning(
+                "table %s: %s failed (%s); heuristic instead",
+                self.state.id,
+                name,
+                exc or type(exc).__name__,
+            )
+        return await loop.run_in_executor(self.pool, fallback, view), True
 
     async def _bot_move(self, seat: int, game_version: int) -> None:
         st = self.state
@@ -817,7 +847,7 @@ class TableActor:
         view = st.series.deal.view(seat)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        action = await self._think(self._bot_name(seat), view, self.config.bot_budget)
+        action, _ = await self._think(self._bot_name(seat), view, self.config.bot_budget)
         rest = self.config.bot_delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
@@ -868,30 +898,37 @@ class TableActor:
 
     def _hint(self, conn: Conn) -> None:
         """The strong player's suggestion for the decision in front of the
-        person (shown, never played for them); answered to them alone."""
+        person (shown, never played for them); answered to them alone. One
+        is thought out per seat and decision: asking again, from this or
+        another device, waits for that one or gets its answer."""
         st = self.state
         if not st.settings.hint:
             raise CommandError(ErrorCode.HINT_OFF, "this table plays without hints")
         seat = self._seat(conn)
         if st.series is None or st.to_move() != seat or st.status != "playing":
             raise CommandError(ErrorCode.NO_DECISION, "nothing to decide right now")
-        if conn in self._hints:
-            return  # one at a time
-        self._hints.add(conn)
-        view = st.series.deal.view(seat)
         gv = st.game_version
+        hint = self._hints.get(seat)
+        if hint is not None and hint.game_version == gv:
+            if hint.answer is not None:
+                self._spawn(conn.send({**hint.answer, "version": st.version}))
+            else:
+                hint.waiting.add(conn)
+            return
+        hint = self._hints[seat] = _Hint(gv, {conn})
+        view = st.series.deal.view(seat)
 
         async def think() -> None:
-            try:
-                action = await self._think(LEVELS["strong"], view, self.config.hint_budget)
-                if gv == st.game_version:  # still the same decision
-                    await conn.send({"type": "hint", "action": str(action), "version": st.version})
-            finally:
-                self._hints.discard(conn)
+            action, fell_back = await self._think(LEVELS["strong"], view, self.config.hint_budget)
+            # "fallback": the strong player had no time; the page says so
+            hint.answer = {"type": "hint", "action": str(action), "fallback": fell_back}
+            if gv == st.game_version:  # still the same decision
+                for c in hint.waiting:
+                    if c in self.conns and c.seat == seat:
+                        await c.send({**hint.answer, "version": st.version})
+            hint.waiting.clear()
 
-        task = asyncio.create_task(think())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._spawn(think())
 
 
 #: Players that search (slow, CPU-bound in Python): they think in worker processes.

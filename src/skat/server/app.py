@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from .errors import CommandError, ErrorCode
 from .registry import TableBroken, TableElsewhere, Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
 from .table import TIMERS, Settings, TableState
+from .work import Busy
 
 log = logging.getLogger("skat.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -301,7 +303,12 @@ def create_app(
         if not series.deals[number - 1].is_terminal():
             # every card is public only once the deal is over (R3.7)
             return _json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
-        return JSONResponse(await tables.analysis(state, number))
+        try:
+            return JSONResponse(await tables.analysis(state, number))
+        except Busy as exc:
+            busy = _json_error(ErrorCode.BUSY, str(exc), 503)
+            busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+            return busy
 
     async def table_page(request: Request) -> Response:
         return await index(request)
@@ -359,6 +366,13 @@ def create_app(
 
     async def healthz(request: Request) -> Response:
         body: dict[str, Any] = {"ok": True, "worker": config.worker, "tables": len(tables.actors)}
+        # a search process that died was replaced: still ok, but worth a look
+        search = tables.search
+        body["search"] = {
+            "restarts": search.restarts,
+            "late": search.late,
+            "waiting": search.waiting(),
+        }
         failing = store.failing_since
         if failing is not None:  # the tables wait and retry; a proxy or monitor should know
             body["ok"] = False

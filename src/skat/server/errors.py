@@ -18,6 +18,7 @@ class ErrorCode(StrEnum):
     NO_TABLE = "NO_TABLE"  # no table with that id
     BAD_TOKEN = "BAD_TOKEN"  # a seat token the table does not know (the client watches)
     SERVER_ERROR = "SERVER_ERROR"  # a bug; the table keeps running
+    BUSY = "BUSY"  # the server has as much of this work waiting as it takes: retry later
     STORE_FAILED = "STORE_FAILED"  # the change could not be stored: nothing happened, try again
     TABLE_BROKEN = "TABLE_BROKEN"  # a stored table that cannot be loaded (skipped, logged)
     TOO_SLOW = "TOO_SLOW"  # close reason: the client did not read its messages (close 4408)

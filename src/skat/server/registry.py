@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import os
 import secrets
 import time
 from collections import OrderedDict
@@ -26,9 +25,9 @@ from .errors import CommandError, ErrorCode
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
+from .work import AnalysisPool, SearchPool, lower_priority
 
 log = logging.getLogger("skat.server")
-WORKER_NICENESS = 10  # searching computer players run below the server's priority
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
@@ -47,12 +46,6 @@ class TableElsewhere(Exception):
         self.owner = owner
 
 
-def _lower_priority() -> None:
-    """A worker process's start: below the server's priority (where the OS allows)."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(WORKER_NICENESS)
-
-
 class Tables:
     """The live actors, created or restored on demand."""
 
@@ -60,14 +53,13 @@ class Tables:
         self.store = store
         self.config = config
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
-        # searching computer players think in processes of their own, so that
-        # the server keeps serving while they do (processes start on first use)
-        # at a lower priority: the event loop wins the CPU whenever it needs it
-        self.workers = ProcessPoolExecutor(
-            max_workers=config.search_workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_lower_priority,
-        )
+        # searching computer players and hints think in processes of their own,
+        # so that the server keeps serving while they do (processes start on
+        # first use) at a lower priority: the event loop wins the CPU whenever
+        # it needs it; shared table by table (work.py)
+        self.search = SearchPool(config.search_workers, self._search_processes)
+        # analyses: a thread of their own, bounded, identical requests merged
+        self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # one lock per table being started, handed over or expired: a claim
@@ -92,6 +84,13 @@ class Tables:
                 del self._locks[table_id]
             else:
                 self._locks[table_id] = (lock, users - 1)
+
+    def _search_processes(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.config.search_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=lower_priority,
+        )
 
     # ------------------------------------------------------------- creating
     def _new(self, options: ListOptions, settings: Settings) -> tuple[StoredTable, TableState, str]:
@@ -252,7 +251,7 @@ class Tables:
             return actor
 
     def _start(self, state: TableState) -> TableActor:
-        actor = TableActor(state, self.store, self.pool, self.config, self.workers)
+        actor = TableActor(state, self.store, self.pool, self.config, self.search)
         actor.on_again = self.again
         actor.on_lost = lambda: self._forget(state.id, actor)
         self.actors[state.id] = actor
@@ -360,17 +359,15 @@ class Tables:
 
     async def analysis(self, state: TableState, number: int) -> dict[str, Any]:
         """The open-card analysis of settled deal ``number`` (cached: a deal
-        never changes once settled). The solver releases the GIL, so a
-        thread keeps the server serving while it runs."""
+        never changes once settled). Made in the analysis pool (the solver
+        releases the GIL, the server keeps serving); raises `work.Busy` when
+        that pool has as much waiting as it takes."""
         key = (state.id, number)
         cached = self._analyses.get(key)
         if cached is None:
             assert state.series is not None
             deal = state.series.deals[number - 1]
-            loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(
-                self.pool, analyse_deal, deal, f"{state.id}-{number}"
-            )
+            result = await self.analyses.run(key, analyse_deal, deal, f"{state.id}-{number}")
             cached = self._analyses[key] = result.to_dict()
             while len(self._analyses) > ANALYSES_KEPT:
                 self._analyses.popitem(last=False)
@@ -388,6 +385,10 @@ class Tables:
                 stale = not actor.conns and idle > min(cfg.unvisited_timeout, cfg.idle_timeout)
             else:
                 stale = self._stale(st.status, st.version, actor.last_event, actor.last_event)
+            if st.status == "open" and actor.empty_since is not None:
+                # seats taken and everyone gone: the table holds its creator's
+                # limits (and the site's) only so long
+                stale = stale or now - actor.empty_since > cfg.abandoned_timeout
             if st.status in LIVE and stale:
                 await actor.submit(Expire())
             if st.closed() and not actor.conns and idle > 60:
@@ -411,7 +412,8 @@ class Tables:
         except Exception:
             log.exception("releasing the leases failed (they run out by themselves)")
         self.pool.shutdown(wait=False, cancel_futures=True)
-        self.workers.shutdown(wait=False, cancel_futures=True)
+        self.search.close()
+        self.analyses.close()
 
 
 __all__ = ["BROKEN", "TableBroken", "TableElsewhere", "Tables"]

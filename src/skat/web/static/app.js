@@ -435,6 +435,7 @@ function onMessage(m) {
       break;
     case "hint":
       T.hint = m.action;  // shown beside the controls until the game moves on
+      T.hintQuick = !!m.fallback;  // the strong player had no time: a quick one, said so
       renderTable();
       break;
     case "error":
@@ -878,7 +879,7 @@ function renderControls() {
   }
   if (T.snap.table.settings.hint && v && v.turn === T.seat && v.phase !== "done" && L.length) {
     html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
-    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t("hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
+    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t(T.hintQuick ? "hint.quick" : "hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
   }
   if (v && v.offers && v.offers.includes("claim")) {
     // R6.6: the declarer shows his cards; the defenders may give up or play on
@@ -1006,7 +1007,15 @@ function analysisText(r) {
   if (a === undefined) {
     const table = T;
     table.analyses[n] = null;
-    fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => (res.ok ? res.json() : null)).then((d) => {
+    fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => {
+      if (res.status === 503) {  // the server is busy with analyses: ask again when it says
+        const wait = Math.min(60, Number(res.headers.get("Retry-After")) || 5);
+        setTimeout(() => { delete table.analyses[n]; if (T === table) renderTable(); }, wait * 1000);
+        return undefined;
+      }
+      return res.ok ? res.json() : null;
+    }).then((d) => {
+      if (d === undefined) return;
       table.analyses[n] = d || false;
       if (d && T === table) renderTable();  // still at this table
     }).catch(() => { table.analyses[n] = false; });

@@ -57,6 +57,7 @@ export default {
   "act.hint": "Forslag",
   "hint.says": "Forslag: {move}",
   "hint.thinking": "Tænker …",
+  "hint.quick": "Hurtigt forslag (den stærke spiller er optaget): {move}",
   "analysis.title": "Kunne det være vundet?",
   "analysis.best": "Med åbne kort og bedste spil kunne spilføreren have fået {best} point (fik {made}).",
   "analysis.nullWin": "Med åbne kort kunne spilføreren have vundet denne nul.",
@@ -249,6 +250,7 @@ export default {
   "err.RATE_LIMITED": "Tag den lidt med ro.",
   "err.BAD_NAME": "Vælg et andet navn: med bogstaver eller tal, i ét alfabet, og som ingen ved bordet har.",
   "err.STORE_FAILED": "Serveren kunne ikke gemme det lige nu; prøv igen om et øjeblik.",
+  "err.BUSY": "Serveren har travlt; prøv igen om et øjeblik.",
   "err.NULL_VALUE_BELOW_BID": "Det Null-spil er mindre værd end dit bud.",
 
   "card.C": "klør",

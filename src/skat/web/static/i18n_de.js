@@ -57,6 +57,7 @@ export default {
   "act.hint": "Tipp",
   "hint.says": "Vorschlag: {move}",
   "hint.thinking": "Denkt nach …",
+  "hint.quick": "Schneller Vorschlag (der starke Spieler ist beschäftigt): {move}",
   "analysis.title": "War es zu gewinnen?",
   "analysis.best": "Mit offenen Karten und bestem Spiel hätte der Alleinspieler {best} Augen machen können (gemacht: {made}).",
   "analysis.nullWin": "Mit offenen Karten hätte der Alleinspieler dieses Null gewinnen können.",
@@ -249,6 +250,7 @@ export default {
   "err.RATE_LIMITED": "Etwas langsamer, bitte.",
   "err.BAD_NAME": "Bitte einen anderen Namen: mit Buchstaben oder Ziffern, in einem Alphabet, und noch nicht an diesem Tisch.",
   "err.STORE_FAILED": "Der Server konnte das gerade nicht speichern; versuch es gleich noch mal.",
+  "err.BUSY": "Der Server ist gerade ausgelastet; versuch es gleich noch mal.",
   "err.NULL_VALUE_BELOW_BID": "Dieses Nullspiel ist weniger wert als dein Reizwert.",
 
   "card.C": "Kreuz",

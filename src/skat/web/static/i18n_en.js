@@ -58,6 +58,7 @@ export default {
   "act.hint": "Hint",
   "hint.says": "Suggestion: {move}",
   "hint.thinking": "Thinking…",
+  "hint.quick": "Quick suggestion (the strong player is busy): {move}",
   "analysis.title": "Could it have been won?",
   "analysis.best": "With all cards open and perfect play the declarer could have made {best} card points (made {made}).",
   "analysis.nullWin": "With all cards open the declarer could have won this Null.",
@@ -250,6 +251,7 @@ export default {
   "err.RATE_LIMITED": "Slow down a little.",
   "err.BAD_NAME": "Choose another name: one with a letter or digit, in one alphabet, that nobody at this table has.",
   "err.STORE_FAILED": "The server could not save that just now; try again in a moment.",
+  "err.BUSY": "The server is busy; try again in a moment.",
   "err.NULL_VALUE_BELOW_BID": "That Null is worth less than your bid.",
 
   "card.C": "clubs",

@@ -1,0 +1,238 @@
+"""Expensive work, bounded and fair (issue 28, findings 2, 5 and 6).
+
+Two kinds of work cost the server whole CPU seconds: the open-card analysis
+of a settled deal (asked for over HTTP by anyone who may see the finished
+deal) and the decisions of searching computer players and hints (in worker
+processes). Neither may reach another table's moves:
+
+- `AnalysisPool`: analyses in one thread of their own at a lower priority;
+  identical requests in flight are merged; past a bound of distinct requests
+  waiting, `Busy` (HTTP 503 with ``Retry-After``).
+- `SearchPool`: at most ``workers`` searches at once. Waiting decisions are
+  taken table by table in turn, so that one table's many requests wait
+  behind each other and not in front of everyone's; each search is given
+  what is left of its own budget, shared out when more decisions wait than
+  there are processes (a shallower search, never a silent fallback); a pool
+  whose process died (the OOM killer) is replaced, logged once, and the
+  decision is tried again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import os
+import threading
+import time
+from collections import Counter, OrderedDict, deque
+from collections.abc import Callable, Hashable
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+log = logging.getLogger("skat.server")
+
+#: Niceness of analysis threads and search processes: the event loop (the
+#: tables' moves) gets the CPU whenever it needs it.
+NICENESS = 10
+
+
+def lower_priority() -> None:
+    """A pool thread's or process's start: below the server's priority. On
+    Linux a thread has a priority of its own (its native id is a task id)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+class Busy(Exception):
+    """The work cannot be taken now; ``retry_after`` seconds is a fair wait."""
+
+    def __init__(self, retry_after: float, message: str) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class Late(Exception):
+    """A decision did not get a search process before its time ran out."""
+
+
+# ----------------------------------------------------------------- analyses
+class AnalysisPool:
+    """Analyses in ``threads`` low-priority threads; at most ``waiting``
+    distinct ones queued behind them, identical ones merged."""
+
+    def __init__(self, threads: int = 1, waiting: int = 8) -> None:
+        self.threads = threads
+        self.limit = threads + waiting
+        self._pool = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="analysis", initializer=lower_priority
+        )
+        self._inflight: dict[Hashable, asyncio.Future[Any]] = {}
+        self._seconds = 1.0  # a running mean of one analysis's time, for Retry-After
+        self.merged = 0
+        self.refused = 0
+
+    def retry_after(self) -> int:
+        queued = len(self._inflight) / self.threads
+        return max(1, min(60, math.ceil(queued * self._seconds)))
+
+    async def run(self, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in the pool, or the same call's answer in flight."""
+        future = self._inflight.get(key)
+        if future is not None:
+            self.merged += 1
+        else:
+            if len(self._inflight) >= self.limit:
+                self.refused += 1
+                raise Busy(self.retry_after(), "many analyses are being made; try again shortly")
+            future = asyncio.ensure_future(self._timed(fn, *args))
+            self._inflight[key] = future
+            future.add_done_callback(lambda _f: self._inflight.pop(key, None))
+        # a caller that goes away does not cancel what others wait for
+        return await asyncio.shield(future)
+
+    async def _timed(self, fn: Callable[..., Any], *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        try:
+            return await loop.run_in_executor(self._pool, fn, *args)
+        finally:
+            self._seconds = 0.8 * self._seconds + 0.2 * (time.monotonic() - started)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+# ------------------------------------------------------------------ searches
+@dataclass(eq=False)
+class _Job:
+    key: Hashable  # whose turn in the round: a table
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    deadline: float  # loop time by which the answer is due
+    future: asyncio.Future[Any] = field(repr=False)
+
+
+class SearchPool:
+    """Searches in ``workers`` processes made by ``make``, shared fairly.
+
+    ``run(key, fn, budget, *args)`` calls ``fn(*args, inner)`` in a worker
+    process, ``inner`` being the seconds the search may think: what is left
+    of ``budget`` when a process is free (a margin for the trip kept), cut to
+    a fair share when more decisions wait than there are processes, never
+    below ``floor``. A decision whose time runs out before it gets a process
+    raises `Late`."""
+
+    MARGIN = 0.75  # of what is left: the rest is the trip there and back
+
+    def __init__(self, workers: int, make: Callable[[], Executor], floor: float = 0.15) -> None:
+        self.workers = max(1, workers)
+        self.floor = floor
+        self._make = make
+        self._executor: Executor | None = None
+        self._running = 0
+        self._queues: OrderedDict[Hashable, deque[_Job]] = OrderedDict()
+        self._served: dict[Hashable, int] = {}  # key -> when it was last given a process
+        self._busy: Counter[Hashable] = Counter()  # key -> its searches running
+        self._turn = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.restarts = 0
+        self.late = 0
+        self.done = 0
+
+    def waiting(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    async def run(self, key: Hashable, fn: Callable[..., Any], budget: float, *args: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        job = _Job(key, fn, args, loop.time() + budget, loop.create_future())
+        self._queues.setdefault(key, deque()).append(job)
+        self._dispatch()
+        return await job.future
+
+    def _dispatch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.workers and self._queues:
+            # the table served longest ago goes first (one never served, or
+            # with nothing running, first of all): round robin by table
+            key = min(self._queues, key=lambda k: self._served.get(k, -1))
+            queue = self._queues[key]
+            job = queue.popleft()
+            if not queue:
+                del self._queues[key]
+                if not self._busy.get(key):
+                    self._served.pop(key, None)  # set again below if it runs
+            if job.future.done():  # its caller gave up meanwhile
+                continue
+            left = (job.deadline - loop.time()) * self.MARGIN
+            if left < self.floor:
+                self.late += 1
+                job.future.set_exception(Late("no search process was free in time"))
+                continue
+            demand = self._running + 1 + self.waiting()
+            inner = max(self.floor, left * min(1.0, self.workers / demand))
+            self._running += 1
+            self._turn += 1
+            self._served[key] = self._turn
+            self._busy[key] += 1
+            task = asyncio.create_task(self._run(job, inner))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _current(self) -> Executor:
+        if self._executor is None:
+            self._executor = self._make()
+        return self._executor
+
+    def _replace(self, broken: Executor) -> None:
+        """A worker process died: every call in it fails at once; the first
+        to see it makes a new pool, the others use that one."""
+        if self._executor is not broken:
+            return
+        self._executor = None
+        self.restarts += 1
+        log.error("a search process died; its pool is replaced (%d since start)", self.restarts)
+        with contextlib.suppress(Exception):
+            broken.shutdown(wait=False, cancel_futures=True)
+
+    async def _run(self, job: _Job, inner: float) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            for attempt in range(2):
+                executor = self._current()
+                try:
+                    result = await asyncio.wrap_future(executor.submit(job.fn, *job.args, inner))
+                except BrokenExecutor:
+                    self._replace(executor)
+                    left = (job.deadline - loop.time()) * self.MARGIN
+                    if attempt or left < self.floor:
+                        raise
+                    inner = min(inner, left)
+                    continue
+                self.done += 1
+                if not job.future.done():
+                    job.future.set_result(result)
+                return
+        except Exception as exc:
+            if not job.future.done():
+                job.future.set_exception(exc)
+        finally:
+            self._running -= 1
+            self._busy[job.key] -= 1
+            if not self._busy[job.key]:
+                del self._busy[job.key]
+                if job.key not in self._queues:  # nothing left of it: forgotten
+                    self._served.pop(job.key, None)
+            self._dispatch()
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+__all__ = ["AnalysisPool", "Busy", "Late", "SearchPool", "lower_priority"]
