@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from skat.server.table import name_problem
-from tests.test_server import Peer, join, new_table, serve, watch
+from tests.test_server import Peer, join, new_table, public, serve, watch
 
 
 @pytest.mark.parametrize(
@@ -76,3 +76,25 @@ def test_chat_from_many_connections_together_is_limited_per_table(tmp_path: Path
         m = anna.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "chat")
         assert m["event"]["text"] == "after the pause"
         assert not [e for e in anna.errors() if e["code"] == "RATE_LIMITED"]
+
+
+def test_an_unstarted_table_everyone_left_is_released_sooner(tmp_path: Path) -> None:
+    """Finding 7: a seat taken kept a table (and its creator's count) for
+    two hours; with nobody connected it goes after `abandoned_timeout`."""
+    with serve(tmp_path) as (app, client, _db):
+        left = new_table(client, players=3)
+        anna = join(client, left["id"], "Anna")
+        anna.close()
+        waiting = new_table(client, players=3)
+        join(client, waiting["id"], "Bert")  # still there, waiting for friends
+        watched = new_table(client, players=3)
+        carl = join(client, watched["id"], "Carl")
+        carl.close()
+        watch(client, watched["id"])  # someone is looking at it
+        app.state.config.abandoned_timeout = 0.2
+        time.sleep(0.4)
+        client.portal.call(app.state.tables.sweep)
+        status = {
+            t["id"]: public(client, t["id"])["table"]["status"] for t in (left, waiting, watched)
+        }
+        assert status == {left["id"]: "expired", waiting["id"]: "open", watched["id"]: "open"}
