@@ -86,7 +86,7 @@ def server_args(args: argparse.Namespace) -> list[str]:
     return [
         "--bot-delay", "0", "--next-delay", str(args.next_delay), "--log-level", "warning",
         "--tables-per-address", "1000000", "--max-open-tables", "1000000",
-        "--open-tables-per-address", "1000000",
+        "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
     ]  # fmt: skip
 
 
@@ -112,7 +112,7 @@ class Server:
             "--log-level", "warning",
             # one generator on one address makes every table: lift the limits
             "--tables-per-address", "1000000", "--max-open-tables", "1000000",
-            "--open-tables-per-address", "1000000",
+            "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
         ]  # fmt: skip
         with self.log.open("wb") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
