@@ -910,11 +910,12 @@ class TableActor:
         gv = st.game_version
         hint = self._hints.get(seat)
         if hint is not None and hint.game_version == gv:
-            if hint.answer is not None:
-                self._spawn(conn.send({**hint.answer, "version": st.version}))
-            else:
+            if hint.answer is None:
                 hint.waiting.add(conn)
-            return
+                return
+            if not hint.answer["fallback"]:  # a quick one may be searched when asked again
+                self._spawn(conn.send({**hint.answer, "version": st.version}))
+                return
         hint = self._hints[seat] = _Hint(gv, {conn})
         view = st.series.deal.view(seat)
 
