@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from ..engine import Action, View, parse_action
+from ..engine.actions import CONCEDE
+from ..players import claims
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import projection
@@ -267,6 +269,9 @@ class BotMove:
     action: str
     game_version: int
     offturn: bool = False
+    # an answer to a claim or a concession (players/claims.py): it stays
+    # true while this deal lasts, so it is not dropped when the game moves on
+    answer_to_deal: int | None = None
 
 
 @dataclass
@@ -349,6 +354,8 @@ class TableActor:
         self._wait_key: tuple[Any, ...] | None = None
         self._offturn: asyncio.Task[None] | None = None
         self._offturn_key: tuple[Any, ...] | None = None
+        self._answering: asyncio.Task[None] | None = None
+        self._answered: dict[int, tuple[int, int]] = {}  # seat -> (deal, history index)
         # per seat: the decision (game version) a hint is for, the connections
         # waiting for it and, once thought out, the answer sent to each asker
         self._hints: dict[int, _Hint] = {}
@@ -373,16 +380,16 @@ class TableActor:
             self._schedule()
 
     async def stop(self) -> None:
-        for t in (*self._background, self._timer, self._offturn, self._task):
+        for t in (*self._background, self._timer, self._offturn, self._answering, self._task):
             if t is not None:
                 t.cancel()
-        for t in (self._timer, self._offturn, self._task):
+        for t in (self._timer, self._offturn, self._answering, self._task):
             if t is not None:
                 try:
                     await t
                 except (asyncio.CancelledError, Exception):
                     pass
-        self._task = self._timer = self._offturn = None
+        self._task = self._timer = self._offturn = self._answering = None
         while not self.queue.empty():  # nobody handles these any more: release the waiters
             item = self.queue.get_nowait()
             if item.done is not None and not item.done.done():
@@ -439,6 +446,17 @@ class TableActor:
         match command:
             case Inbound(conn=conn, msg=msg):
                 await self._inbound(conn, msg)
+            case BotMove(seat=seat, action=action, game_version=gv, offturn=offturn) if (
+                command.answer_to_deal is not None
+            ):
+                if st.series is None or st.series.number != command.answer_to_deal:
+                    return
+                if CONCEDE not in st.series.deal.offers(seat):
+                    return  # conceded already, or the deal is over
+                s = st.seats[seat]
+                if s.bot is None and not s.auto:
+                    return  # the person took the seat back
+                await self._commit_all(st.plan_act(seat, action, None, auto=s.bot is None))
             case BotMove(seat=seat, action=action, game_version=gv, offturn=offturn):
                 if gv != st.game_version or st.series is None:
                     return  # the game moved on while the computer player thought
@@ -760,6 +778,7 @@ class TableActor:
         if self.lost:
             return
         self._schedule_offturn()
+        self._schedule_answers()
         key, wait = self._waiting()
         if key is not None and key == self._wait_key:
             return
@@ -895,6 +914,43 @@ class TableActor:
             if text is not None:
                 self.post(BotMove(seat, text, gv, offturn=True))
                 return
+
+    def _schedule_answers(self) -> None:
+        """A computer defender answers a claim or its partner's concession
+        (R6.6, players/claims.py), once per such move, one seat at a time."""
+        st = self.state
+        if st.status != "playing" or st.series is None:
+            return
+        if self._answering is not None and not self._answering.done():
+            return  # it schedules again when done
+        deal, number = st.series.deal, st.series.number
+        for seat, s in enumerate(st.seats):
+            if (s.bot is None and not s.auto) or CONCEDE not in deal.offers(seat):
+                continue
+            view = deal.view(seat)
+            last_deal, last = self._answered.get(seat, (number, -1))
+            asked = last if last_deal == number else -1
+            at = claims.pending(view, asked)
+            if at is None:
+                continue
+            self._answered[seat] = (number, at)
+            self._answering = asyncio.create_task(self._answer(seat, view, number))
+            return
+
+    async def _answer(self, seat: int, view: View, number: int) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            text = await asyncio.wait_for(
+                loop.run_in_executor(self.pool, claims.answer_within, view, random.getrandbits(32)),
+                self.config.bot_budget * 2,
+            )
+        except Exception as exc:  # an answer that fails plays on
+            log.warning("table %s: the answer to a claim failed (%s)", self.state.id, exc)
+            text = None
+        if text is not None:
+            self.post(BotMove(seat, text, -1, offturn=True, answer_to_deal=number))
+        self._answering = None
+        self._schedule_answers()  # another seat may be waiting for its turn to answer
 
     def _hint(self, conn: Conn) -> None:
         """The strong player's suggestion for the decision in front of the
