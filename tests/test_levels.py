@@ -25,7 +25,7 @@ from .test_server import join, new_table, public, pump, serve, watch
 def test_levels_name_registered_players() -> None:
     assert player_for("casual") == "heuristic" and player_for("strong") == "search"
     assert player_for("random") == "random"  # a player's own name passes
-    assert level_of("search") == "strong" and level_of("random") == "beginner"
+    assert level_of("search") == "strong" and level_of("novice") == "beginner"
     assert level_of("heuristic-v1") is None
     with pytest.raises(ValueError):
         player_for("grandmaster")
@@ -56,7 +56,7 @@ def test_bad_levels_are_refused(tmp_path: Path) -> None:
             r = client.post("/api/tables", json={"bot": lab})
             assert r.status_code == 400, lab
             assert r.json()["error"]["code"] == "BAD_OPTIONS"
-            assert "bot must be one of heuristic, random, search" in r.json()["error"]["message"]
+            assert "bot must be one of heuristic, novice, search" in r.json()["error"]["message"]
         assert client.post("/api/tables", json={"bot": "search"}).status_code == 201
         assert len(db.rows("SELECT id FROM skat_tables")) == 1
 

@@ -98,7 +98,7 @@ def make_player(name: str, rng: random.Random | None = None) -> Player:
 
 
 def _load_builtin() -> None:
-    from . import heuristic, heuristic_v1, randomplayer, search, search_v1  # noqa: F401  (registration)
+    from . import heuristic, heuristic_v1, novice, randomplayer, search, search_v1  # noqa: F401
 
 
 class ScriptedPlayer(BasePlayer):

@@ -1,5 +1,7 @@
 """Strength levels offered to people (issue 9): a level names a registered
-player. "beginner" plays any legal card (`random`), "casual" plays like a
+player. "beginner" plays like someone who knows the rules but not yet the
+game (`novice`: bids and declares by its hand, plain games only, many
+beginner's habits in the card play), "casual" plays like a
 normal club player (`heuristic`, fast), "strong" searches (`search`,
 Perfect Information Monte Carlo over the open-card solver, within a time
 budget). The server, the terminal game and
@@ -12,7 +14,7 @@ import random
 from ..engine import Action, View
 from .base import make_player, player_names
 
-LEVELS: dict[str, str] = {"beginner": "random", "casual": "heuristic", "strong": "search"}
+LEVELS: dict[str, str] = {"beginner": "novice", "casual": "heuristic", "strong": "search"}
 DEFAULT_LEVEL = "casual"
 
 
