@@ -212,3 +212,27 @@ def test_after_the_search_process_is_killed_hints_are_searched_again(tmp_path: P
         assert second["fallback"] is False, "the strong player searched, it did not fall back"
         health = client.get("/healthz").json()
         assert health["ok"] is True and health["search"]["restarts"] == 1
+
+
+def test_one_requester_cannot_hold_the_whole_analysis_bound() -> None:
+    gate = threading.Event()
+
+    def analyse(n: int) -> int:
+        gate.wait(10)
+        return n
+
+    async def main() -> None:
+        pool = AnalysisPool(threads=1, waiting=8, per_owner=2)
+        mine = [asyncio.ensure_future(pool.run(("t", n), analyse, n, owner="x")) for n in (1, 2)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(Busy):  # a third distinct one from the same address
+            await pool.run(("t", 3), analyse, 3, owner="x")
+        # someone else's is taken, and the stranger's own again merge
+        theirs = asyncio.ensure_future(pool.run(("t", 3), analyse, 3, owner="y"))
+        again = asyncio.ensure_future(pool.run(("t", 1), analyse, 1, owner="x"))
+        await asyncio.sleep(0.05)
+        gate.set()
+        assert await asyncio.gather(*mine, theirs, again) == [1, 2, 3, 1]
+        pool.close()
+
+    asyncio.run(main())

@@ -200,3 +200,37 @@ def test_a_stopped_postgresql_stops_no_table(tmp_path: Path) -> None:
     finally:
         pg.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_version_stored_without_an_answer_reloads_the_table(tmp_path: Path) -> None:
+    """The review's case: the connection drops during COMMIT after the row
+    was made durable; the retry finds the version taken. The table must not
+    refuse every move from then on: it is loaded again from the store."""
+    from .test_server import Closed, Peer, join, new_table, serve
+
+    with serve(tmp_path) as (_, client, db):
+        t = new_table(client, players=3)
+        anna = join(client, t["id"], "Anna")
+        anna.send(type="chat", text="hello")
+        anna.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "chat")
+        version, payload = db.rows(
+            "SELECT version, payload FROM skat_events WHERE table_id = :t AND kind = 'chat'",
+            t=t["id"],
+        )[0]
+        # the row of the next version is stored; the table never heard of it
+        db.execute(
+            "INSERT INTO skat_events VALUES (:t, :v, 'chat', :p, :at)",
+            t=t["id"],
+            v=version + 1,
+            p=payload,
+            at=time.time(),
+        )
+        anna.send(type="chat", text="again")
+        with contextlib.suppress(Closed, AssertionError):  # moved: the page reconnects
+            anna.wait_for(lambda m: False, timeout=3)
+        back = Peer(client, t["id"], "Anna again").connect(token=anna.token)
+        state = back.wait_for(lambda m: m["type"] == "state")
+        assert state["version"] == version + 1 and back.seat == 0
+        back.send(type="chat", text="heard")
+        e = back.wait_for(lambda m: m["type"] == "event" and m["event"]["kind"] == "chat")
+        assert e["event"]["text"] == "heard" and e["version"] == version + 2

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 
 from ..engine import Action, GameType, View
 from ..engine.actions import CONCEDE
@@ -108,9 +109,15 @@ def claim_worlds(know: Knowledge) -> list[World]:
     return worlds
 
 
-def answer(view: View, seed: int = 0) -> Action | None:
+def answer(view: View, seed: int = 0, budget: float | None = None) -> Action | None:
     """``concede`` when this computer defender agrees (see the module
-    docstring), None to play on. Only for a seat that may concede now."""
+    docstring), None to play on. Only for a seat that may concede now.
+    With a ``budget`` in seconds, a question not settled by then plays on."""
+    deadline = None if budget is None else time.perf_counter() + budget
+
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() > deadline
+
     if CONCEDE not in view.offers or view.contract is None or view.seat is None:
         return None
     know = Knowledge.from_view(view)
@@ -119,22 +126,25 @@ def answer(view: View, seed: int = 0) -> Action | None:
     partner_seat = view.seats[3 - know.me - know.declarer]
     if _claimed(view) and view.open_cards is not None:
         worlds = claim_worlds(know)
-        if worlds and all(declarer_wins(view, know, w) for w in worlds):
+        if worlds and all(not late() and declarer_wins(view, know, w) for w in worlds):
             return CONCEDE
         if not _conceded(view, partner_seat):
             return None
     if _conceded(view, partner_seat):
         rng = random.Random(seed)
         sampler = Sampler(know)
-        wins = sum(declarer_wins(view, know, sampler.sample(rng)) for _ in range(GIVE_UP_WORLDS))
+        wins = sum(
+            not late() and declarer_wins(view, know, sampler.sample(rng))
+            for _ in range(GIVE_UP_WORLDS)
+        )
         if wins >= GIVE_UP_SHARE * GIVE_UP_WORLDS:
             return CONCEDE
     return None
 
 
-def answer_within(view: View, seed: int) -> str | None:
-    """`answer` for a worker thread: the action's text or None."""
-    action = answer(view, seed)
+def answer_within(view: View, seed: int, budget: float | None) -> str | None:
+    """`answer` for a worker process or thread: the action's text or None."""
+    action = answer(view, seed, budget)
     return None if action is None else str(action)
 
 

@@ -32,7 +32,7 @@ from . import events as ev
 from . import projection
 from . import protocol as p
 from .errors import CommandError, ErrorCode
-from .store import LEASE_TTL, NotOwner, Store, StoreFailed
+from .store import LEASE_TTL, NotOwner, Store, StoreFailed, VersionTaken
 from .table import TableState
 from .tokens import hash_token, new_token, token_matches
 from .work import SearchPool
@@ -308,7 +308,17 @@ class Back:
     seat: int
 
 
-Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back
+@dataclass
+class Remaining:
+    """The rest of a batch whose first events were stored before the store
+    refused (a seat taken and the list's start): stored when the table is
+    still at ``version``."""
+
+    events: list[ev.TableEvent]
+    version: int
+
+
+Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back | Remaining
 
 
 @dataclass(eq=False)
@@ -372,6 +382,9 @@ class TableActor:
         # chat and reactions of everyone at the table together: many connections
         # (each within its own rate) cannot fill the table's log with them
         self._chat = TokenBucket(config.chat_rate, config.chat_burst)
+        # spectators together have a smaller allowance of their own: a
+        # stranger with the link cannot use up the players' chat
+        self._watchers_chat = TokenBucket(config.chat_rate / 4, config.chat_burst / 4)
 
     # ---------------------------------------------------------------- life
     def start(self) -> None:
@@ -430,6 +443,15 @@ class TableActor:
                 self.lose()
             except StoreFailed:  # nothing was stored or applied: try again later
                 await self._store_failed(item.command, conn)
+            except VersionTaken:
+                # the version is in the store already: a commit whose answer
+                # was lost (the connection dropped during COMMIT) stored it.
+                # The store is the truth: this actor goes, and the table is
+                # loaded again from its events (its clients reconnect to it)
+                log.warning(
+                    "table %s: its next version is stored already; reloading", self.state.id
+                )
+                self.lose()
             except Exception:  # a bug must not kill the table
                 log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
                 if conn is not None:
@@ -480,6 +502,9 @@ class TableActor:
             case Back(seat=seat):
                 if seat in self.connected_seats():
                     await self._commit_all(st.plan_auto(seat, False))
+            case Remaining(events=rest, version=version):
+                if version == st.version:
+                    await self._commit_all(rest)
             case _:  # pragma: no cover - mypy proves every command is handled
                 assert_never(command)
 
@@ -546,11 +571,11 @@ class TableActor:
                 await self._commit_all(st.plan_auto(self._seat(conn), False))
             case p.Chat(text=text):
                 planned = st.plan_chat(conn.seat, text)
-                self._chat_allowed()
+                self._chat_allowed(conn)
                 await self._commit_all(planned)
             case p.React(emoji=emoji):
                 planned = st.plan_react(conn.seat, emoji)
-                self._chat_allowed()
+                self._chat_allowed(conn)
                 await self._commit_all(planned)
             case p.Mute(seat=seat, on=on):
                 (conn.muted.add if on else conn.muted.discard)(seat)
@@ -580,7 +605,8 @@ class TableActor:
                     ErrorCode.STORE_FAILED, "the server could not save that; try again shortly"
                 ).to_message()
             )
-        if isinstance(command, BotMove | TimeUp | DealDue | Expire | Back):
+        # (an expiry is not: the sweep looks again whether the table is stale)
+        if isinstance(command, BotMove | TimeUp | DealDue | Back | Remaining):
             self._retry(command)
 
     def _retry(self, command: Command) -> None:
@@ -604,8 +630,9 @@ class TableActor:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _chat_allowed(self) -> None:
-        if not self._chat.allow():
+    def _chat_allowed(self, conn: Conn) -> None:
+        bucket = self._chat if conn.seat is not None else self._watchers_chat
+        if not bucket.allow():
             raise CommandError(ErrorCode.RATE_LIMITED, "this table's chat is busy; wait a moment")
 
     def _seat(self, conn: Conn | None) -> int:
@@ -615,8 +642,17 @@ class TableActor:
 
     async def _commit_all(self, events: list[ev.TableEvent]) -> None:
         self.state.check_all(events)  # nothing of a batch is stored that would fail
-        for event in events:
-            await self._commit(event)
+        for i, event in enumerate(events):
+            try:
+                await self._commit(event)
+            except StoreFailed:
+                if i == 0:
+                    raise  # nothing stored: the caller is told
+                # the first events are stored and applied: the rest follow
+                # when the store takes them (the sender is answered as usual)
+                self._failures += 1
+                self._retry(Remaining(events[i:], self.state.version))
+                return
 
     async def _commit(self, event: ev.TableEvent, stored: bool = False) -> None:
         """Persist, apply, publish: in this order (``stored``: the event is in
@@ -939,12 +975,19 @@ class TableActor:
 
     async def _answer(self, seat: int, view: View, number: int) -> None:
         loop = asyncio.get_running_loop()
+        budget = self.config.bot_budget * 2  # up to 66 solves at the first trick
+        seed = random.getrandbits(32)
+        text: str | None
+        job: Awaitable[str | None]
         try:
-            text = await asyncio.wait_for(
-                loop.run_in_executor(self.pool, claims.answer_within, view, random.getrandbits(32)),
-                self.config.bot_budget * 2,
-            )
-        except Exception as exc:  # an answer that fails plays on
+            if self.search is not None:  # solves: in the search processes, fairly
+                job = self.search.run(self.state.id, claims.answer_within, budget, view, seed)
+            else:
+                job = loop.run_in_executor(
+                    self.pool, claims.answer_within, view, seed, budget * 0.75
+                )
+            text = await asyncio.wait_for(job, budget + 0.5)
+        except Exception as exc:  # an answer that fails or runs late plays on
             log.warning("table %s: the answer to a claim failed (%s)", self.state.id, exc)
             text = None
         if text is not None:

@@ -304,7 +304,8 @@ def create_app(
             # every card is public only once the deal is over (R3.7)
             return _json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
         try:
-            return JSONResponse(await tables.analysis(state, number))
+            address = request.client.host if request.client else None
+            return JSONResponse(await tables.analysis(state, number, address))
         except Busy as exc:
             busy = _json_error(ErrorCode.BUSY, str(exc), 503)
             busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))

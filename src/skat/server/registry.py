@@ -111,9 +111,19 @@ class Tables:
         """A new open table; returns its id and the creator's secret. Raises
         `CommandError` (TOO_MANY_TABLES) over the limits; ``address`` is the
         client's, for the limit per address."""
+        key = None if address is None else address_key(address)
+        if key is None:
+            return await self._create(options, settings, None)
+        # one address's creations one at a time (in this process): counted
+        # and stored together, so that parallel requests cannot all pass
+        async with self._locked(f"address:{key}"):
+            return await self._create(options, settings, key)
+
+    async def _create(
+        self, options: ListOptions, settings: Settings, key: str | None
+    ) -> tuple[str, str]:
         cfg = self.config
         now = time.time()
-        key = None if address is None else address_key(address)
         # counted in the database: the limit holds across all workers
         if key is not None and await self.store.created_from(key, now - 3600) >= (
             cfg.tables_per_address
@@ -352,12 +362,14 @@ class Tables:
         again = ev.Again(table=state.id)
         rows.append((old.id, old.version + 1, *ev.to_row(again)))
         stored.status = state.status
-        await self.store.create_table(stored, rows, own=True)
+        await self.store.create_table(stored, rows, own=True, origin_of=old.id)
         async with self._locked(state.id):
             self._start(state)
         return again
 
-    async def analysis(self, state: TableState, number: int) -> dict[str, Any]:
+    async def analysis(
+        self, state: TableState, number: int, owner: str | None = None
+    ) -> dict[str, Any]:
         """The open-card analysis of settled deal ``number`` (cached: a deal
         never changes once settled). Made in the analysis pool (the solver
         releases the GIL, the server keeps serving); raises `work.Busy` when
@@ -367,7 +379,9 @@ class Tables:
         if cached is None:
             assert state.series is not None
             deal = state.series.deals[number - 1]
-            result = await self.analyses.run(key, analyse_deal, deal, f"{state.id}-{number}")
+            result = await self.analyses.run(
+                key, analyse_deal, deal, f"{state.id}-{number}", owner=owner
+            )
             cached = self._analyses[key] = result.to_dict()
             while len(self._analyses) > ANALYSES_KEPT:
                 self._analyses.popitem(last=False)

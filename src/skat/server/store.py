@@ -24,6 +24,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from sqlalchemy import (
     delete,
     func,
     inspect,
+    literal,
     or_,
     select,
     update,
@@ -175,6 +177,11 @@ def _migrate(conn: Connection) -> int:
 class StoreError(Exception):
     """A database that cannot be used: a bad URL, a missing driver, a schema
     from a newer program (one line for the operator)."""
+
+
+class VersionTaken(IntegrityError):
+    """An event's version is stored already (another writer, or this one's
+    commit whose answer was lost)."""
 
 
 class StoreFailed(Exception):
@@ -392,6 +399,7 @@ class Store:
         own: bool = False,
         address: str | None = None,
         strong: bool = False,
+        origin_of: str | None = None,
     ) -> None:
         """Store a new table and, in the same transaction, ``events`` as
         ``(table_id, version, kind, payload)`` rows (its own first events and
@@ -399,7 +407,8 @@ class Store:
         process takes the new table's lease in that transaction; the other
         tables written to must be this process's (else `NotOwner`).
         ``address``: the creating client's (`address_key`), counted by
-        `created_from`."""
+        `created_from`; ``origin_of``: a table whose origin the new one takes
+        over (the next list of the same people counts where the first did)."""
         now = time.time()
         async with self._begin() as conn:
             if address is not None:
@@ -424,6 +433,15 @@ class Store:
             if address is not None:
                 await conn.execute(
                     origins_t.insert().values(table_id=t.id, address=address, strong=int(strong))
+                )
+            elif origin_of is not None:
+                await conn.execute(
+                    origins_t.insert().from_select(
+                        ["table_id", "address", "strong"],
+                        select(literal(t.id), origins_t.c.address, origins_t.c.strong).where(
+                            origins_t.c.table_id == origin_of
+                        ),
+                    )
                 )
             if events:
                 await conn.execute(
@@ -469,7 +487,10 @@ class Store:
         async with self._begin() as conn:
             await conn.execute(delete(creations_t).where(creations_t.c.at < before))
             if statuses:
-                live = select(tables_t.c.id).where(tables_t.c.status.in_(statuses))
+                # kept an hour after a table ended: "again" takes it over
+                live = select(tables_t.c.id).where(
+                    or_(tables_t.c.status.in_(statuses), tables_t.c.updated_at >= before)
+                )
                 await conn.execute(delete(origins_t).where(origins_t.c.table_id.not_in(live)))
 
     async def count(self, statuses: tuple[str, ...]) -> int:
@@ -580,6 +601,13 @@ class Store:
                         except Exception as exc:
                             await _discard(conn)
                             conn = None
+                            orig = exc.orig if isinstance(exc, IntegrityError) else exc
+                            if isinstance(exc, sqlite3.IntegrityError | IntegrityError) and (
+                                "unique" in str(orig).lower()
+                            ):
+                                # the version exists (the raw driver's error too):
+                                # a conflict the caller handles, not a failing store
+                                exc = VersionTaken("INSERT INTO skat_events", None, orig or exc)
                             results.append(exc)
                 for (_, _, done), error in zip(batch, results, strict=True):
                     if done.done():

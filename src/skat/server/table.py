@@ -46,8 +46,20 @@ _LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
 
 
 def _fold(name: str) -> str:
-    """A name as the eye compares it: compatibility forms, case and spaces gone."""
-    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+    """A name as the eye compares it: compatibility forms, case and spaces
+    gone, and every mark that shows as nothing (format characters such as
+    joiners, combining marks such as the grapheme joiner and variation
+    selectors, the blank fillers)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(
+        ch
+        for ch in text
+        if not ch.isspace() and ch not in _BLANK and unicodedata.category(ch) not in _UNSEEN
+    )
+
+
+#: Categories of code points that add nothing a reader sees to a name.
+_UNSEEN = frozenset({"Cf", "Mn", "Me"})
 
 
 def name_problem(name: str, others: Iterable[str]) -> str | None:
@@ -229,7 +241,12 @@ class TableState:
             n
             for i, other in enumerate(self.seats)
             if i != seat  # a seat's own name may come back (a person who left)
-            for n in (other.name, other.pending[0] if other.pending else None)
+            # people's names only: a computer player's seat is taken over by
+            # whoever likes, and a name it kept is no person's
+            for n in (
+                other.name if other.human else None,
+                other.pending[0] if other.pending else None,
+            )
             if n is not None
         ]
         problem = name_problem(clean, others)

@@ -63,9 +63,11 @@ class AnalysisPool:
     """Analyses in ``threads`` low-priority threads; at most ``waiting``
     distinct ones queued behind them, identical ones merged."""
 
-    def __init__(self, threads: int = 1, waiting: int = 8) -> None:
+    def __init__(self, threads: int = 1, waiting: int = 8, per_owner: int = 2) -> None:
         self.threads = threads
         self.limit = threads + waiting
+        self.per_owner = per_owner  # distinct analyses one requester may have started
+        self._owners: dict[Hashable, Hashable] = {}  # key in flight -> who started it
         self._pool = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="analysis", initializer=lower_priority
         )
@@ -78,18 +80,31 @@ class AnalysisPool:
         queued = len(self._inflight) / self.threads
         return max(1, min(60, math.ceil(queued * self._seconds)))
 
-    async def run(self, key: Hashable, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` in the pool, or the same call's answer in flight."""
+    async def run(
+        self, key: Hashable, fn: Callable[..., Any], *args: Any, owner: Hashable | None = None
+    ) -> Any:
+        """``fn(*args)`` in the pool, or the same call's answer in flight.
+        ``owner`` (a client address): who asks; one owner may have started
+        at most ``per_owner`` of those in flight, so that a stranger cannot
+        hold the whole bound."""
         future = self._inflight.get(key)
         if future is not None:
             self.merged += 1
         else:
-            if len(self._inflight) >= self.limit:
+            mine = sum(1 for o in self._owners.values() if owner is not None and o == owner)
+            if len(self._inflight) >= self.limit or mine >= self.per_owner:
                 self.refused += 1
                 raise Busy(self.retry_after(), "many analyses are being made; try again shortly")
             future = asyncio.ensure_future(self._timed(fn, *args))
             self._inflight[key] = future
-            future.add_done_callback(lambda _f: self._inflight.pop(key, None))
+            if owner is not None:
+                self._owners[key] = owner
+
+            def done(_f: asyncio.Future[Any]) -> None:
+                self._inflight.pop(key, None)
+                self._owners.pop(key, None)
+
+            future.add_done_callback(done)
         # a caller that goes away does not cancel what others wait for
         return await asyncio.shield(future)
 
