@@ -94,3 +94,23 @@ def test_a_stored_table_keeps_its_length_when_the_limit_is_lowered(tmp_path: Pat
         assert client.get(f"/api/tables/{long['id']}/list.json").status_code == 200
         # new tables obey the new limit
         assert client.post("/api/tables", json={"rounds": 15}).status_code == 400
+
+
+def test_a_stale_status_row_is_corrected_when_the_table_is_loaded(tmp_path: Path) -> None:
+    """The events are the truth: a summary left "playing" by a failed write
+    (the list ended meanwhile) no longer counts toward any limit once the
+    table is loaded again."""
+    import random
+
+    from .test_server import pump
+
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        anna = join(client, t["id"], "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], lambda: anna.list_over, random.Random(2), timeout=60)
+    db = db_for(tmp_path)
+    db.execute("UPDATE skat_tables SET status = 'playing' WHERE id = :id", id=t["id"])
+    with serve(tmp_path) as (_, client, _db):
+        assert public(client, t["id"])["table"]["status"] == "finished"
+    assert db.rows("SELECT status FROM skat_tables WHERE id = :id", id=t["id"]) == [("finished",)]

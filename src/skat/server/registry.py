@@ -255,6 +255,9 @@ class Tables:
             except Exception as exc:
                 await self.store.release([table_id])
                 raise await self._broken(table_id, exc) from exc
+            if t.status != state.status:  # a summary a failed write left stale
+                with contextlib.suppress(Exception):
+                    await self.store.set_status(table_id, state.status)
             self._closed.pop(table_id, None)
             actor = self._start(state)
             actor.history.extend(recent)
