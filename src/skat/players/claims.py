@@ -29,9 +29,8 @@ import time
 
 from ..engine import Action, GameType, View
 from ..engine.actions import CONCEDE
-from ..engine.cards import mask_points
-from .solver import Position, null_wins, reaches, takes_all
-from .worlds import Knowledge, Sampler, World
+from .solver import null_wins, reaches, takes_all
+from .worlds import Knowledge, Sampler, World, solver_positions
 
 #: Share of sampled worlds the declarer must win before a partner gives up too.
 GIVE_UP_SHARE = 0.9
@@ -47,38 +46,11 @@ def _claimed(view: View) -> bool:
     return any(text == "claim" for _, text in view.history)
 
 
-def _position(view: View, know: Knowledge, world: World) -> Position:
-    c = view.contract
-    assert c is not None
-    d = know.declarer
-    pos_of = {s: p for p, s in enumerate(view.seats)}
-    if view.trick:
-        leader = pos_of[view.trick[0][0]]
-    elif view.tricks:
-        leader = view.tricks[-1].winner
-    else:
-        leader = 0
-    won = [t for t in view.tricks if t.winner == d]
-    points = sum(t.points for t in won)
-    if c.game != GameType.NULL:
-        points += mask_points(world.skat)
-    return Position(
-        c.game,
-        world.hands,
-        d,
-        leader,
-        tuple(int(card) for _, card in view.trick),
-        points,
-        len(won),
-        len(view.tricks) - len(won),
-    )
-
-
 def declarer_wins(view: View, know: Knowledge, world: World) -> bool:
     """Whether the declarer meets his contract in ``world`` against the best defence."""
     c = view.contract
     assert c is not None
-    pos = _position(view, know, world)
+    pos = solver_positions(view, know.declarer, [world])[0]
     if c.game == GameType.NULL:
         return null_wins(pos)
     n = c.normalised()

@@ -96,6 +96,7 @@ from .worlds import (
     World,
     likelihood,
     seat_view,
+    solver_positions,
 )
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
@@ -359,35 +360,8 @@ class SearchPlayer(BasePlayer):
     def _positions(
         self, view: View, know: Knowledge, worlds: Sequence[tuple[World, int]], solver: ModuleType
     ) -> list[tuple[Any, World, int]]:
-        c = view.contract
-        assert c is not None
-        game = c.game
-        d = know.declarer
-        pos_of = {s: p for p, s in enumerate(view.seats)}
-        if view.trick:
-            leader = pos_of[view.trick[0][0]]
-        elif view.tricks:
-            leader = view.tricks[-1].winner
-        else:
-            leader = 0
-        trick = tuple(int(card) for _, card in view.trick)
-        won = [t for t in view.tricks if t.winner == d]
-        points = sum(t.points for t in won)
-        out = []
-        for world, mult in worlds:
-            pts = points if game == GameType.NULL else points + mask_points(world.skat)
-            pos = solver.Position(
-                game,
-                world.hands,
-                d,
-                leader,
-                trick,
-                pts,
-                len(won),
-                len(view.tricks) - len(won),
-            )
-            out.append((pos, world, mult))
-        return out
+        positions = solver_positions(view, know.declarer, [w for w, _ in worlds])
+        return [(pos, w, m) for pos, (w, m) in zip(positions, worlds, strict=True)]
 
     def _play(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock

@@ -28,15 +28,17 @@ discard (`discard_fit`). It resamples in proportion to the weight
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from math import comb
 from typing import Any
 
 from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
-from ..engine.cards import ALL_CARDS, JACKS
+from ..engine.cards import ALL_CARDS, JACKS, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
 from .heuristic import _CardPlay, best_discard, null_risk, plans
 from .heuristic import bid_limit as heuristic_limit
+from .solver import Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -533,3 +535,37 @@ def discard_fit(know: Knowledge, world: World, miss: float) -> float:
             _DISCARDS.clear()
         got = _DISCARDS[key] = best_discard(cards12, view.bid)
     return 1.0 if got == world.skat else miss
+
+
+def solver_positions(view: View, declarer: int, worlds: Sequence[World]) -> list[Position]:
+    """The open-card positions of ``worlds`` at ``view``'s moment of the
+    card play: the trick in progress and its leader, what the declarer
+    (position ``declarer``) has won so far, the skat counted for him in suit
+    and Grand games."""
+    c = view.contract
+    assert c is not None
+    pos_of = {s: p for p, s in enumerate(view.seats)}
+    if view.trick:
+        leader = pos_of[view.trick[0][0]]
+    elif view.tricks:
+        leader = view.tricks[-1].winner
+    else:
+        leader = 0
+    trick = tuple(int(card) for _, card in view.trick)
+    won = [t for t in view.tricks if t.winner == declarer]
+    points = sum(t.points for t in won)
+    lost = len(view.tricks) - len(won)
+    null = c.game == GameType.NULL
+    return [
+        Position(
+            c.game,
+            w.hands,
+            declarer,
+            leader,
+            trick,
+            points if null else points + mask_points(w.skat),
+            len(won),
+            lost,
+        )
+        for w in worlds
+    ]
