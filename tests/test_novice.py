@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from skat.engine import Announce, Deal, Kontra, Re
+from skat.engine import Announce, Deal, Kontra, Re, Rules
 from skat.players import make_player, play_deal
 from skat.players.arena import make_decks, run_arena
 from skat.players.levels import LEVELS
@@ -28,7 +28,7 @@ def test_a_novice_declares_plain_games_and_never_says_kontra() -> None:
     declared = 0
     said: list[object] = []
     for n, deck in enumerate(decks):
-        deal = Deal(deck, dealer=n % 3)
+        deal = Deal(deck, dealer=n % 3, rules=Rules(kontra=True))
         players = [make_player("novice", random.Random(n * 3 + s)) for s in range(3)]
         said.clear()
         play_deal(deal, players, on_action=lambda _d, _s, a: said.append(a))

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Action, Announce, Contract, Discard, GameType, Kontra, Phase, Play, View
-from ..engine.actions import NoKontra, NoRe, Pickup, Re
+from ..engine import Action, Announce, Contract, Discard, GameType, Phase, Play, View
+from ..engine.actions import NoRe, Pickup, Re
 from ..engine.cards import JACKS, POINTS, mask_cards
 from ..engine.game import EFFECTIVE, TRICK_KEY, TRUMPS
 from .base import register
@@ -65,17 +65,13 @@ class NovicePlayer(HeuristicPlayer):
             return self._plain(super().choose(view), legal)
         if any(isinstance(a, Re | NoRe) for a in legal):
             return next(a for a in legal if isinstance(a, NoRe))
-        if any(isinstance(a, Kontra) for a in legal):
-            no = next((a for a in legal if isinstance(a, NoKontra)), None)
-            if no is not None:
-                return no
         plays = [a for a in legal if isinstance(a, Play)]
         if ph is Phase.PLAY and plays and len(plays) > 1 and self.rng.random() < MISTAKES:
             return self._mistake(view, plays)
         return super().choose(view)
 
-    def offturn(self, view: View) -> Action | None:
-        return None  # no Kontra
+    def _wants_kontra(self, view: View) -> bool:
+        return False  # a beginner says no Kontra, on its turn or off it
 
     # -- auction: heuristic's count, miscounted by a step
     def _limit(self, view: View) -> int:
