@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from skat.engine import Action, Kontra, View
-from skat.players import make_player, player_names, register
+from skat.players import make_player, player_names, register_lab
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.levels import LEVELS, fallback, level_of, player_for
 from skat.server import ServerConfig
@@ -55,8 +55,9 @@ def test_bad_levels_are_refused(tmp_path: Path) -> None:
         for lab in ("search-v1", "heuristic-v1"):
             r = client.post("/api/tables", json={"bot": lab})
             assert r.status_code == 400, lab
-            assert r.json()["error"]["code"] == "BAD_OPTIONS"
-            assert "bot must be one of heuristic, novice, search" in r.json()["error"]["message"]
+            assert r.json()["error"]["code"] == "NOT_OFFERED"
+            message = r.json()["error"]["message"]
+            assert "bot must be one of club, heuristic, novice, search" in message
         assert client.post("/api/tables", json={"bot": "search"}).status_code == 201
         assert len(db.rows("SELECT id FROM skat_tables")) == 1
 
@@ -122,8 +123,8 @@ class _KontraAlways(HeuristicPlayer):
         return next((a for a in view.legal_actions if isinstance(a, Kontra)), None)
 
 
-if _KontraAlways.name not in player_names():
-    register(_KontraAlways.name)(_KontraAlways)
+if _KontraAlways.name not in player_names(lab=True):
+    register_lab(_KontraAlways.name, summary="a test double")(_KontraAlways)
 
 
 def test_computer_players_say_kontra_off_their_turn_at_a_table(tmp_path: Path) -> None:

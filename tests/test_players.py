@@ -41,8 +41,11 @@ from skat.players import (
     make_player,
     play_deal,
     play_list,
+    player_info,
     player_names,
+    public_players,
     register,
+    searches,
 )
 from skat.players.arena import run_arena
 from skat.series import ListOptions, Series, seeger_fabian_formula
@@ -61,8 +64,8 @@ def _seed(i: int) -> bytes:
 
 # ------------------------------------------------------------------ protocol
 def test_every_registered_player_is_made_by_name_and_plays_legally() -> None:
-    names = player_names()
-    assert {"heuristic", "random"} <= set(names)
+    names = player_names(lab=True)
+    assert {"heuristic", "club", "novice", "search", "random", "search-v1"} <= set(names)
     assert names == sorted(names)
     deal = Deal(deal_deck(_seed(1), 1))
     for name in names:
@@ -80,7 +83,21 @@ def test_unknown_or_duplicate_names_are_refused() -> None:
         make_player("nobody")
     with pytest.raises(ValueError, match="registered already"):
         register("random")(lambda rng: BasePlayer(rng))
-    assert player_names().count("random") == 1
+    assert player_names(lab=True).count("random") == 1
+
+
+def test_the_registry_keeps_the_lab_apart_and_says_what_each_player_costs() -> None:
+    """Issue 25, point 1: the product's players are the levels' and
+    heuristic; the lab's are found by name but are never public."""
+    assert set(player_names()) == {"club", "heuristic", "novice", "search"}
+    assert {"random", "heuristic-v1", "search-v1"} <= set(player_names(lab=True))
+    assert set(public_players()) == {"club", "heuristic", "novice", "search"}
+    for name in player_names(lab=True):
+        info = player_info(name)
+        assert info.cost in ("cheap", "search") and info.summary
+        assert info.public == (not info.lab and name in public_players())
+    assert [n for n in player_names(lab=True) if searches(n)] == ["search", "search-v1"]
+    assert player_info("search-v1").lab and not player_info("search-v1").public
 
 
 def _reference_actions(deal: Deal, rng: random.Random) -> list[tuple[int, Action]]:

@@ -901,8 +901,9 @@ def arena_cmd(
     try:
         options = ListOptions.from_dict(json.loads(rules_json))
         for name in (a, b):
-            if name not in player_names():
-                raise ValueError(f"no player named {name!r}; known: {', '.join(player_names())}")
+            if name not in player_names(lab=True):
+                known = ", ".join(player_names(lab=True))
+                raise ValueError(f"no player named {name!r}; known: {known}")
         if deals < 1 or jobs < 1:
             raise ValueError("--deals and --jobs must be positive")
         decks = None

@@ -1,28 +1,35 @@
-"""Computer players: the protocol, the registry, the baseline bots, the game
-loop and the arena (issue 4)."""
+"""Computer players: the protocol, the registry, the players, the game
+loop and the arena (issue 4, issue 25)."""
 
-from .base import (
-    BasePlayer,
-    OffTurnPlayer,
-    Player,
-    ScriptedPlayer,
-    make_player,
-    player_names,
-    register,
-)
+from .base import BasePlayer, OffTurnPlayer, Player, ScriptedPlayer
 from .loop import PlayerError, Timings, offturn_decision, play_deal, play_list
+from .registry import (
+    PlayerInfo,
+    make_player,
+    player_info,
+    player_names,
+    public_players,
+    register,
+    register_lab,
+    searches,
+)
 
 __all__ = [
     "BasePlayer",
     "OffTurnPlayer",
     "Player",
     "PlayerError",
+    "PlayerInfo",
     "ScriptedPlayer",
     "Timings",
     "make_player",
     "offturn_decision",
     "play_deal",
     "play_list",
+    "player_info",
     "player_names",
+    "public_players",
     "register",
+    "register_lab",
+    "searches",
 ]

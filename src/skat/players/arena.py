@@ -25,8 +25,8 @@ from typing import Any
 from ..engine import Card, Contract, Deal, GameType, Kontra
 from ..series import ListOptions
 from ..series.shuffle import deal_deck
-from .base import make_player
 from .loop import Timings, play_deal
+from .registry import make_player
 
 
 @dataclass

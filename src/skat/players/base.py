@@ -2,14 +2,14 @@
 
 A player sees only the `View` of its seat (never the deal) and returns one of
 ``view.legal_actions``. It may be told what happened (`Player.notify`).
-Players are made by name from the registry, with an injected RNG so that
-every game replays.
+Players are made by name from the registry (`skat.players.registry`), with
+an injected RNG so that every game replays.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
 from ..engine import Action, View
@@ -62,43 +62,6 @@ class BasePlayer:
     def offturn(self, view: View) -> Action | None:
         """Off-turn Kontra (see `OffTurnPlayer`): declined by default."""
         return None
-
-
-Factory = Callable[[random.Random], Player]
-_REGISTRY: dict[str, Factory] = {}
-
-
-def register(name: str) -> Callable[[Factory], Factory]:
-    """Class or function decorator: ``@register("random")``."""
-
-    def deco(factory: Factory) -> Factory:
-        if name in _REGISTRY:
-            raise ValueError(f"a player named {name!r} is registered already")
-        _REGISTRY[name] = factory
-        return factory
-
-    return deco
-
-
-def player_names() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
-
-
-def make_player(name: str, rng: random.Random | None = None) -> Player:
-    """A new player of the registered kind ``name``."""
-    _load_builtin()
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise ValueError(
-            f"no player named {name!r}; known: {', '.join(sorted(_REGISTRY))}"
-        ) from None
-    return factory(rng or random.Random(0))
-
-
-def _load_builtin() -> None:
-    from . import heuristic, heuristic_v1, novice, randomplayer, search, search_v1  # noqa: F401
 
 
 class ScriptedPlayer(BasePlayer):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, View
-from .base import make_player, player_names
+from .registry import make_player, player_names
 
 LEVELS: dict[str, str] = {"beginner": "novice", "casual": "heuristic", "strong": "search"}
 DEFAULT_LEVEL = "casual"
@@ -22,10 +22,10 @@ def player_for(level_or_name: str) -> str:
     """The registered player of a level (a player's own name passes through);
     raises `ValueError` for anything else."""
     name = LEVELS.get(level_or_name, level_or_name)
-    if name not in player_names():
+    if name not in player_names(lab=True):
         raise ValueError(
             f"no player named {level_or_name!r}; levels: {', '.join(LEVELS)}; "
-            f"players: {', '.join(player_names())}"
+            f"players: {', '.join(player_names(lab=True))}"
         )
     return name
 

@@ -29,8 +29,9 @@ from ..engine import Action, Announce, Contract, Discard, GameType, Phase, Play,
 from ..engine.actions import NoRe, Pickup, Re
 from ..engine.cards import JACKS, POINTS, mask_cards
 from ..engine.game import EFFECTIVE, TRICK_KEY, TRUMPS
-from .base import register
-from .heuristic import HeuristicPlayer, bid_limit
+from .heuristic import HeuristicPlayer
+from .registry import register
+from .strength import bid_limit
 
 #: Share of cards played by a beginner's habit rather than `heuristic`'s judgement.
 MISTAKES = 0.6
@@ -147,7 +148,7 @@ class NovicePlayer(HeuristicPlayer):
         return by_card[max(cards, key=lambda x: (POINTS[x], -(x % 8)))]
 
 
-@register("novice")
+@register("novice", public=True, summary="the beginner level: plausible bids, beginner's habits")
 def _make(rng: random.Random) -> NovicePlayer:
     return NovicePlayer(rng)
 

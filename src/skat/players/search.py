@@ -77,16 +77,11 @@ from ..engine import (
 from ..engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
 from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
-from .base import BasePlayer, register
-from .heuristic import (
-    HeuristicPlayer,
-    Plan,
-    _CardPlay,
-    _game_score,
-    counted_games,
-    null_risk,
-    plans,
-)
+from .base import BasePlayer
+from .cardplay import CardPlay
+from .heuristic import HeuristicPlayer
+from .registry import register
+from .strength import Plan, counted_games, game_score, null_risk, plans
 from .worlds import (
     BID_MISS,
     PASS_MISS,
@@ -423,7 +418,7 @@ class SearchPlayer(BasePlayer):
         tied = [card for card in running if scores[card] >= top - 1e-9]
         if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL:
             tied = self._by_points(tied, done, me_declarer, solver, clock)
-        choice = tied[0] if len(tied) == 1 else _CardPlay(view).choose(tied)
+        choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
 
     def _by_points(
@@ -676,7 +671,7 @@ class SearchPlayer(BasePlayer):
             for contract, (discard, plan) in pk.games[i].items():
                 if contract.game == GameType.NULL and NULL_VALUES[False, contract.ouvert] < bid:
                     continue
-                score = _game_score(plan, bid)
+                score = game_score(plan, bid)
                 if best is None or score > best[0]:
                     best = (score, contract, discard, plan.win)
             if best is None:
@@ -1021,7 +1016,7 @@ class _Partner:
             v = self.view
             trick = (*v.trick, (self.my_seat, Card(card)))
             seen = seat_view(v, self.pos, hand, -1, open_cards, trick, v.tricks)
-            choice = self.choices[key] = _CardPlay(seen).choose(legal)
+            choice = self.choices[key] = CardPlay(seen).choose(legal)
         return after.play(choice)
 
 
@@ -1153,6 +1148,11 @@ def _best_null_ten(hand: int) -> int:
     return hand & ~quick_discard(hand, GameType.NULL)
 
 
-@register("search")
+@register(
+    "search",
+    cost="search",
+    public=True,
+    summary="the strong level: PIMC over the open-card solver, within a time budget",
+)
 def _make(rng: random.Random) -> SearchPlayer:
     return SearchPlayer(rng)

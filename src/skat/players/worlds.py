@@ -36,9 +36,10 @@ from typing import Any
 from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
 from ..engine.cards import ALL_CARDS, JACKS, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
-from .heuristic import _CardPlay, best_discard, null_risk, plans
-from .heuristic import bid_limit as heuristic_limit
+from .cardplay import CardPlay
 from .solver import Position
+from .strength import best_discard, null_risk, plans
+from .strength import bid_limit as heuristic_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -491,7 +492,7 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
         choice = choices.get(key)
         if choice is None:
             seen = seat_view(view, p, hand, skat, open_cards, before, view.tricks[:n])
-            choice = _CardPlay(seen).choose([x for x in range(32) if legal >> x & 1])
+            choice = CardPlay(seen).choose([x for x in range(32) if legal >> x & 1])
             choices[key] = choice
         if choice != card:
             w *= miss

@@ -26,7 +26,7 @@ from typing import Any, assert_never
 
 from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE
-from ..players import claims
+from ..players import claims, public_players, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import projection
@@ -61,7 +61,7 @@ class ServerConfig:
     burst: float = 30.0
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
     # the computer players a table may seat by name: the levels' (no lab baseline)
-    offered_players: tuple[str, ...] = tuple(sorted(set(LEVELS.values())))
+    offered_players: tuple[str, ...] = tuple(public_players())
     max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
     tables_per_address: int = 30  # tables one client address may create per hour
     max_open_tables: int = 1000  # unfinished (open or playing) tables in total
@@ -872,14 +872,14 @@ class TableActor:
         loop = asyncio.get_running_loop()
         seed = random.getrandbits(32)
         try:
-            if name in SEARCHING and self.search is not None:
+            if searches(name) and self.search is not None:
                 # the pool gives the search what is left of the budget when a
                 # process is free (a fair share when many wait): the answer is
                 # due by then, with a little room for the trip back
                 job = self.search.run(self.state.id, choose_within, budget, name, view, seed)
                 text = await asyncio.wait_for(job, budget + 0.5)
             else:
-                inner = budget * 0.75 if name in SEARCHING else None
+                inner = budget * 0.75 if searches(name) else None
                 text = await asyncio.wait_for(
                     loop.run_in_executor(self.pool, choose_within, name, view, seed, inner), budget
                 )
@@ -1029,10 +1029,6 @@ class TableActor:
             hint.waiting.clear()
 
         self._spawn(think())
-
-
-#: Players that search (slow, CPU-bound in Python): they think in worker processes.
-SEARCHING = frozenset({"search"})
 
 
 __all__ = [

@@ -98,6 +98,10 @@ def _is_int(x: object) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
+class NotOffered(ValueError):
+    """A computer player that exists but no table may be made with."""
+
+
 def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Settings]:
     """The options and settings of a table-creation body, checked strictly
     (types, ranges, the list length of ``config``); raises `ValueError`."""
@@ -118,7 +122,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     # them thinks for seconds with no time budget)
     offered = config.offered_players
     if level is None and bot is not None and choice not in offered:
-        raise ValueError(f"bot must be one of {', '.join(offered)} (or give a level)")
+        raise NotOffered(f"bot must be one of {', '.join(offered)} (or give a level)")
     bot = player_for(choice)
     if not _is_int(timer) or timer not in TIMERS:
         raise ValueError(f"timer must be one of {TIMERS}")
@@ -212,6 +216,8 @@ def create_app(
             return body
         try:
             options, settings = table_options(json.loads(body or b"{}"), config)
+        except NotOffered as exc:
+            return _json_error(ErrorCode.NOT_OFFERED, str(exc)[:300])
         except (ValueError, TypeError, RecursionError) as exc:
             return _json_error(ErrorCode.BAD_OPTIONS, str(exc)[:300])
         address = request.client.host if request.client else None

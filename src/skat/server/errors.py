@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     NO_DECISION = "NO_DECISION"  # a hint asked when the seat has nothing to decide
     # HTTP only
     BAD_OPTIONS = "BAD_OPTIONS"
+    NOT_OFFERED = "NOT_OFFERED"  # a computer player no table may be made with (a lab player)
     TOO_MANY_TABLES = "TOO_MANY_TABLES"  # the creation limits (per address, open in total)
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"

@@ -17,10 +17,11 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..players import searches
 from ..players.analysis import analyse_deal
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
-from .actor import HISTORY, SEARCHING, Expire, ServerConfig, TableActor
+from .actor import HISTORY, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
@@ -132,7 +133,7 @@ class Tables:
                 ErrorCode.TOO_MANY_TABLES,
                 f"at most {cfg.tables_per_address} new tables an hour from one address",
             )
-        strong = settings.bot in SEARCHING
+        strong = searches(settings.bot)
         if key is not None:
             # tables stay counted while unfinished, however long that is
             # (a seat taken keeps an open table for hours)

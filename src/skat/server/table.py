@@ -89,7 +89,7 @@ class Settings:
     hint: bool = False  # people may ask the strong player for a suggestion
 
     def __post_init__(self) -> None:
-        if not isinstance(self.bot, str) or self.bot not in player_names():
+        if not isinstance(self.bot, str) or self.bot not in player_names(lab=True):
             raise ValueError(f"unknown computer player {self.bot!r}")
         # the edge offers TIMERS; any whole number of seconds replays
         if not isinstance(self.timer, int) or isinstance(self.timer, bool) or self.timer < 0:

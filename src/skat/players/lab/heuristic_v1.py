@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import (
+from ...engine import (
     Action,
     Announce,
     Bid,
@@ -31,11 +31,12 @@ from ..engine import (
     Re,
     View,
 )
-from ..engine.cards import ALL_CARDS, CARDS, JACKS, POINTS, SUIT_MASKS, mask_cards
-from ..engine.game import BASE_VALUE, EFFECTIVE, NULL_VALUES, TRICK_KEY, TRUMP, TRUMPS
-from ..engine.values import matadors
-from .base import BasePlayer, register
-from .evaluation import SUITS
+from ...engine.cards import ALL_CARDS, CARDS, JACKS, POINTS, SUIT_MASKS, mask_cards
+from ...engine.game import BASE_VALUE, EFFECTIVE, NULL_VALUES, TRICK_KEY, TRUMP, TRUMPS
+from ...engine.values import matadors
+from ..base import BasePlayer
+from ..registry import register_lab
+from ..strength import SUITS
 
 _ACES = sum(1 << (8 * s) for s in range(4))
 _TENS = sum(1 << (8 * s + 1) for s in range(4))
@@ -476,7 +477,7 @@ class _CardPlay:
         return min(cards, key=lambda c: (POINTS[c], self.key(led, c)))
 
 
-@register("heuristic-v1")
+@register_lab("heuristic-v1", summary="heuristic as first measured (issue 4)")
 def _make(rng: random.Random) -> HeuristicV1Player:
     return HeuristicV1Player(rng)
 

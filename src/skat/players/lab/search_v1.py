@@ -55,7 +55,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from ..engine import (
+from ...engine import (
     BID_VALUES,
     Action,
     Announce,
@@ -74,12 +74,15 @@ from ..engine import (
     Re,
     View,
 )
-from ..engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
-from ..engine.game import NULL_VALUES, TRUMPS
-from ..engine.values import seeger_fabian_others, value_game
-from .base import BasePlayer, register
-from .heuristic import HeuristicPlayer, _CardPlay, null_risk
-from .worlds import Knowledge, Sampler, World
+from ...engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
+from ...engine.game import NULL_VALUES, TRUMPS
+from ...engine.values import seeger_fabian_others, value_game
+from ..base import BasePlayer
+from ..cardplay import CardPlay
+from ..heuristic import HeuristicPlayer
+from ..registry import register_lab
+from ..strength import null_risk
+from ..worlds import Knowledge, Sampler, World
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
 _ACES = sum(1 << (8 * s) for s in range(4))
@@ -109,7 +112,7 @@ RE_P = 0.8
 
 def _solver() -> ModuleType | None:
     try:
-        from . import solver
+        from .. import solver
     except ImportError:  # pragma: no cover - the solver ships with the package
         return None
     return solver
@@ -319,7 +322,7 @@ class SearchPlayerV1(BasePlayer):
                 scores[card] += mult * util(out, cards12)
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
-        choice = tied[0] if len(tied) == 1 else _CardPlay(view).choose(tied)
+        choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
 
     def _win_probability(
@@ -747,6 +750,8 @@ def _best_null_ten(hand: int) -> int:
     return hand & ~quick_discard(hand, GameType.NULL)
 
 
-@register("search-v1")
+@register_lab(
+    "search-v1", cost="search", summary="search as first measured (issue 9), no time budget"
+)
 def _make(rng: random.Random) -> SearchPlayerV1:
     return SearchPlayerV1(rng)

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Action, Bid, Hold, Pass, Phase, View
-from .base import BasePlayer, register
-from .evaluation import best_suit, plain_value, trump_count
+from ...engine import Action, Bid, Hold, Pass, Phase, View
+from ..base import BasePlayer
+from ..registry import register_lab
+from ..strength import best_suit, plain_value, trump_count
 
 
 class RandomPlayer(BasePlayer):
@@ -37,6 +38,6 @@ class RandomPlayer(BasePlayer):
         return Pass()
 
 
-@register("random")
+@register_lab("random", summary="a random legal action")
 def _make(rng: random.Random) -> RandomPlayer:
     return RandomPlayer(rng)

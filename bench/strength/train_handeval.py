@@ -1,0 +1,250 @@
+"""Train the hand evaluator (skat.players.handeval) from games played out.
+
+For random deals, every plausible game of each position's ten cards is
+forced: the position becomes declarer at 18 (the others pass), then plays
+the game as a Hand game and, separately, picks up the skat, puts away the two
+cards `heuristic` would put away for that game, and declares it. The card
+play is `heuristic`'s for all three seats (the casual level's own play, so
+the chances are those of our players against each other). Each game played
+gives one example to the model of its stage (``hand``; ``pickup`` from the
+ten dealt cards, ``counted`` from the ten kept and the points put away),
+labelled won and won with Schneider. Each model is a logistic regression
+(L2-regularised Newton steps in NumPy); the result is a JSON file with the
+weights and the command that made it.
+
+    python -m bench.strength.train_handeval --deals 4000 --seed 1 --jobs 2 \\
+        --out src/skat/players/data/handeval.json
+
+The same arguments give the same weights (the deals come from the seed, the
+players are deterministic, the fit is exact).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from skat.engine import (
+    Announce,
+    Bid,
+    Card,
+    Contract,
+    Deal,
+    Discard,
+    GameType,
+    Hold,
+    Pass,
+    Phase,
+    Pickup,
+)
+from skat.engine.cards import JACKS, POINTS, mask_cards
+from skat.engine.game import TRUMPS
+from skat.players.handeval import KINDS, STAGES, TARGETS, features, kind_of
+from skat.players.heuristic import HeuristicPlayer, null_profile, suit_strength
+
+GAMES = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND)
+Example = tuple[str, str, list[float], int, int]  # kind, stage, features, won, schneider
+
+
+def plausible(hand: int, game: GameType) -> bool:
+    """Games a player might consider with these ten cards: the evaluator is
+    trained (and used) on these only."""
+    if game == GameType.NULL:
+        return null_profile(hand)[1] <= 2.0
+    if game == GameType.GRAND:
+        nj = (hand & JACKS).bit_count()
+        aces = sum(hand >> (8 * u) & 1 for u in range(4))
+        return nj >= 2 or (nj == 1 and aces >= 3)
+    return (hand & TRUMPS[game]).bit_count() >= 4
+
+
+def discard_for(cards12: int, game: GameType) -> tuple[int, int]:
+    """The two cards to put away for ``game``: the best ten kept by
+    heuristic's count (Null: the least danger), points put away breaking
+    ties."""
+    cards = mask_cards(cards12)
+    best: tuple[float, tuple[int, int]] | None = None
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            kept = cards12 & ~((1 << a) | (1 << b))
+            pts = POINTS[a] + POINTS[b]
+            if game == GameType.NULL:
+                score = -null_profile(kept)[1] * 100 - pts / 100
+            else:
+                score = suit_strength(kept, game) + pts / 15
+            if best is None or score > best[0]:
+                best = (score, (a, b))
+    assert best is not None
+    return best[1]
+
+
+def play_forced(
+    deck: Sequence[Card], dealer: int, position: int, game: GameType, hand: bool
+) -> tuple[int, int, int, int]:
+    """Play ``game`` for the player at ``position``. Returns (won,
+    schneider, the ten cards kept, the points put away)."""
+    deal = Deal(deck, dealer=dealer)
+    declarer = deal.seat_of(position)
+    while deal.phase is Phase.BIDDING:
+        seat = deal.current_seat
+        legal = deal.legal_actions()
+        if seat == declarer:
+            act = next(
+                (a for a in legal if isinstance(a, Bid | Hold)),
+                next(a for a in legal if isinstance(a, Pass)),
+            )
+        else:
+            act = next(a for a in legal if isinstance(a, Pass))
+        deal.apply(act)
+    assert deal.declarer_seat == declarer, "the forced auction went wrong"
+    if hand:
+        deal.apply(Announce(Contract(game, hand=True)))
+    else:
+        deal.apply(Pickup())
+        a, b = discard_for(deal.hand(declarer).mask, game)
+        deal.apply(
+            next(
+                x for x in deal.legal_actions() if isinstance(x, Discard) and set(x.cards) == {a, b}
+            )
+        )
+        deal.apply(Announce(Contract(game)))
+    kept = deal.hand(declarer).mask
+    put_away = 0 if hand else deal.skat.mask
+    players = [HeuristicPlayer(random.Random(0)) for _ in range(3)]
+    while not deal.is_terminal():
+        seat = deal.current_seat
+        assert seat is not None
+        view = deal.view(seat)
+        act = players[seat].choose(view)
+        deal.apply(act, seat)
+    result = deal.result
+    assert result is not None
+    won = int(bool(result.won))
+    schneider = int(won and game != GameType.NULL and result.declarer_points >= 90)
+    return won, schneider, kept, sum(POINTS[c] for c in mask_cards(put_away))
+
+
+def examples_of_deal(seed: int, number: int) -> list[Example]:
+    rng = random.Random(f"{seed}/{number}")
+    deck = list(Card)
+    rng.shuffle(deck)
+    dealer = 2
+    probe = Deal(deck, dealer=dealer)
+    out: list[Example] = []
+    for position in range(3):
+        dealt = probe.dealt_hand(position).mask
+        for game in (*GAMES, GameType.NULL):
+            if not plausible(dealt, game):
+                continue
+            kind = kind_of(game)
+            won, schneider, _, _ = play_forced(deck, dealer, position, game, True)
+            out.append((kind, "hand", features(dealt, game, position), won, schneider))
+            won, schneider, kept, pts = play_forced(deck, dealer, position, game, False)
+            out.append((kind, "pickup", features(dealt, game, position), won, schneider))
+            out.append((kind, "counted", features(kept, game, position, pts), won, schneider))
+    return out
+
+
+def _chunk(args: tuple[int, int, int]) -> list[Example]:
+    seed, lo, hi = args
+    out: list[Example] = []
+    for n in range(lo, hi):
+        out += examples_of_deal(seed, n)
+    return out
+
+
+def generate(deals: int, seed: int, jobs: int) -> Iterator[Example]:
+    step = 50
+    chunks = [(seed, lo, min(deals, lo + step)) for lo in range(0, deals, step)]
+    if jobs <= 1:
+        for c in chunks:
+            yield from _chunk(c)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        for part in pool.map(_chunk, chunks):  # in order: the same examples whatever jobs
+            yield from part
+
+
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 30) -> np.ndarray:
+    """Logistic regression by Newton's method with an L2 penalty (the bias
+    not penalised). Returns the bias followed by the weights."""
+    n, d = x.shape
+    a = np.hstack([np.ones((n, 1)), x])
+    w = np.zeros(d + 1)
+    pen = np.full(d + 1, l2)
+    pen[0] = 0.0
+    for _ in range(steps):
+        z = np.clip(a @ w, -30, 30)
+        p = 1.0 / (1.0 + np.exp(-z))
+        g = a.T @ (p - y) + pen * w
+        h = (a * (p * (1 - p))[:, None]).T @ a + np.diag(pen) + 1e-9 * np.eye(d + 1)
+        delta = np.linalg.solve(h, g)
+        w -= delta
+        if float(np.max(np.abs(delta))) < 1e-8:
+            break
+    return w
+
+
+def train(deals: int, seed: int, jobs: int, l2: float = 1.0) -> dict[str, object]:
+    rows: dict[tuple[str, str], tuple[list[list[float]], list[int], list[int]]] = {}
+    for kind, stage, f, won, schneider in generate(deals, seed, jobs):
+        xs, ws, ss = rows.setdefault((kind, stage), ([], [], []))
+        xs.append(f)
+        ws.append(won)
+        ss.append(schneider)
+    weights: dict[str, dict[str, dict[str, list[float]]]] = {}
+    counts: dict[str, dict[str, list[int]]] = {}
+    for kind in KINDS:
+        for stage in STAGES:
+            if (kind, stage) not in rows:
+                continue
+            xs, ws, ss = rows[kind, stage]
+            x = np.array(xs, dtype=float)
+            counts.setdefault(kind, {})[stage] = [len(xs), sum(ws), sum(ss)]
+            for target, y in zip(TARGETS, (ws, ss), strict=True):
+                if kind == "null" and target == "schneider":
+                    continue
+                w = fit(x, np.array(y, dtype=float), l2)
+                weights.setdefault(kind, {}).setdefault(stage, {})[target] = [
+                    round(float(v), 6) for v in w
+                ]
+    return {"examples": counts, "weights": weights}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=4000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument("--out", default="-")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    data = train(args.deals, args.seed, args.jobs, args.l2)
+    data = {
+        "command": (
+            f"python -m bench.strength.train_handeval --deals {args.deals} --seed {args.seed}"
+            f" --l2 {args.l2}"
+        ),
+        "players": "heuristic (card play of all three seats)",
+        **data,
+    }
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+    print(f"trained in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,255 @@
+"""A learned hand evaluator (issue 25): the chance that a hand wins each game
+it may declare, and the chance of Schneider, before card play.
+
+Three stages, each with a model of its own:
+
+- ``pickup``: the ten cards dealt, the skat still to come (bidding, and
+  whether to pick up);
+- ``hand``: the ten cards dealt, played without the skat (Hand game);
+- ``counted``: the ten cards kept after the discard, with the card points put
+  away (the declaration after the pickup).
+
+Each (game kind, stage) has two logistic models over the features below: the
+win and Schneider. The weights are learned from games played out by our own
+players (``bench/strength/train_handeval.py``, which says how; the file
+``data/handeval.json`` records the command that made it). Suit games share one
+model: the trump suit is mapped onto a canonical one, and the three side suits
+are sorted, so that a hand and its image under a change of suits read alike.
+The features are of the hand alone and the declarer's position (forehand
+leads first), so the evaluator is cheap: a few hundred operations a game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from ..engine.cards import JACKS, POINTS, mask_cards
+from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, GameType
+from ..engine.values import matadors
+
+STAGES = ("pickup", "hand", "counted")
+KINDS = ("suit", "grand", "null")
+TARGETS = ("win", "schneider")
+
+_JACK_BITS = (4, 12, 20, 28)  # CJ SJ HJ DJ
+# rank bits within a suit's byte: A T K Q (J) 9 8 7 = bits 0 1 2 3 (4) 5 6 7
+_SUIT_RANKS = (0, 1, 2, 3, 5, 6, 7)
+
+
+def kind_of(game: GameType) -> str:
+    if game == GameType.GRAND:
+        return "grand"
+    if game == GameType.NULL:
+        return "null"
+    if game.is_suit:
+        return "suit"
+    raise ValueError(f"no evaluation for {game.name}")
+
+
+def _side(byte: int) -> list[float]:
+    """Features of one side suit (jack removed): A, T, K, Q, its length, an
+    unguarded ten, a void."""
+    n = byte.bit_count()
+    a, t, k, q = (float(byte >> r & 1) for r in range(4))
+    return [a, t, k, q, float(n), float(t and not a and n == 1), float(n == 0)]
+
+
+def _position(position: int) -> list[float]:
+    return [float(position == 0), float(position == 1)]
+
+
+def suit_features(hand: int, trump: int, position: int, skat_points: int = 0) -> list[float]:
+    """A suit game with trump suit ``trump`` (0-3): the jacks, the trump
+    suit's cards and length, the three side suits sorted, the card points,
+    the position."""
+    f = [float(hand >> b & 1) for b in _JACK_BITS]
+    byte = hand >> (8 * trump) & 0xEF
+    f += [float(byte >> r & 1) for r in _SUIT_RANKS]
+    n = (hand & TRUMPS[GameType(trump)]).bit_count()
+    f += [float(n), float(max(0, n - 5)), float(max(0, 5 - n))]
+    sides = sorted(
+        (_side(hand >> (8 * u) & 0xEF) for u in range(4) if u != trump),
+        key=lambda s: (s[4], s[0], s[1], s[2]),
+        reverse=True,
+    )
+    for s in sides:
+        f += s
+    f.append(sum(POINTS[c] for c in mask_cards(hand)) / 10.0)
+    f.append(skat_points / 10.0)
+    f += _position(position)
+    return f
+
+
+def grand_features(hand: int, position: int, skat_points: int = 0) -> list[float]:
+    """Grand: the jacks and their number, the four suits sorted (with a
+    run of A T K), the card points, the position."""
+    f = [float(hand >> b & 1) for b in _JACK_BITS]
+    nj = (hand & JACKS).bit_count()
+    f += [float(nj), float(nj <= 1)]
+    sides = []
+    for u in range(4):
+        byte = hand >> (8 * u) & 0xEF
+        s = _side(byte)
+        s.append(float(byte & 7 == 7))
+        # cards under the ace and ten that run once both are in
+        s.append(float(max(0, byte.bit_count() - 2)) if byte & 3 == 3 else 0.0)
+        sides.append(s)
+    sides.sort(key=lambda s: (s[0], s[1], s[4]), reverse=True)
+    for s in sides:
+        f += s
+    f.append(sum(POINTS[c] for c in mask_cards(hand)) / 10.0)
+    f.append(skat_points / 10.0)
+    f += _position(position)
+    return f
+
+
+def _null_suit(byte: int) -> list[float]:
+    """A suit in Null order (7 8 9 T J Q K A; the jack belongs to its suit):
+    its length, the low cards held, and how many of the others' cards under
+    the suit's highest card it cannot duck."""
+    # null rank: 7=0 8=1 9=2 T=3 J=4 Q=5 K=6 A=7
+    ranks = 0
+    for bit, nr in ((7, 0), (6, 1), (5, 2), (1, 3), (4, 4), (3, 5), (2, 6), (0, 7)):
+        if byte >> bit & 1:
+            ranks |= 1 << nr
+    n = ranks.bit_count()
+    # walk up: each card of ours needs one card of theirs below it to duck
+    theirs = 0
+    gaps = 0
+    for r in range(8):
+        if ranks >> r & 1:
+            if theirs == 0:
+                gaps += 1
+            else:
+                theirs -= 1
+        else:
+            theirs += 1
+    return [float(n), float(ranks & 1), float(ranks >> 1 & 1), float(gaps), float(n == 0)]
+
+
+def null_features(hand: int, position: int, skat_points: int = 0) -> list[float]:
+    sides = sorted((_null_suit(hand >> (8 * u) & 0xFF) for u in range(4)), reverse=True)
+    f: list[float] = []
+    for s in sorted(sides, key=lambda s: (s[3], s[0]), reverse=True):
+        f += s
+    f.append(float(sum(s[3] for s in sides)))
+    f.append(float(sum(1 for s in sides if s[3] > 0)))
+    f += _position(position)
+    return f
+
+
+def features(hand: int, game: GameType, position: int, skat_points: int = 0) -> list[float]:
+    """The feature vector of a ten-card hand for ``game`` (the bias not
+    included)."""
+    k = kind_of(game)
+    if k == "suit":
+        return suit_features(hand, int(game), position, skat_points)
+    if k == "grand":
+        return grand_features(hand, position, skat_points)
+    return null_features(hand, position, skat_points)
+
+
+@dataclass(frozen=True)
+class Chances:
+    win: float
+    schneider: float  # won with Schneider (a part of ``win``)
+
+
+def _logistic(x: float) -> float:
+    if x > 30:
+        return 1.0
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class Evaluator:
+    """The models of a data file: ``weights[kind][stage][target]`` is the
+    bias followed by one weight per feature."""
+
+    def __init__(self, data: Mapping[str, object]) -> None:
+        weights = data["weights"]
+        assert isinstance(weights, dict)
+        self.weights: dict[tuple[str, str, str], tuple[float, ...]] = {}
+        for kind in KINDS:
+            for stage in STAGES:
+                for target in TARGETS:
+                    w = weights.get(kind, {}).get(stage, {}).get(target)
+                    if w is not None:
+                        self.weights[kind, stage, target] = tuple(float(x) for x in w)
+        self.meta = {k: v for k, v in data.items() if k != "weights"}
+
+    def _p(self, key: tuple[str, str, str], f: Sequence[float]) -> float:
+        w = self.weights.get(key)
+        if w is None:
+            return 0.0
+        if len(w) != len(f) + 1:
+            raise ValueError(f"model {'/'.join(key)}: {len(w) - 1} weights, {len(f)} features")
+        return _logistic(w[0] + sum(a * b for a, b in zip(w[1:], f, strict=True)))
+
+    def chances(
+        self, hand: int, game: GameType, position: int, stage: str, skat_points: int = 0
+    ) -> Chances:
+        """P(win) and P(won with Schneider) of declaring ``game`` with the
+        ten cards ``hand`` at ``stage`` (see the module docstring)."""
+        if stage not in STAGES:
+            raise ValueError(f"stage must be one of {STAGES}")
+        kind = kind_of(game)
+        f = features(hand, game, position, skat_points)
+        win = self._p((kind, stage, "win"), f)
+        schneider = 0.0 if kind == "null" else min(win, self._p((kind, stage, "schneider"), f))
+        return Chances(win, schneider)
+
+
+def game_value(game: GameType, cards: int, hand: bool = False, ouvert: bool = False) -> int:
+    """The value the declarer can count on (R5): matadors of ``cards`` plus
+    one, plus Hand, times the base value; Null's fixed values."""
+    if game == GameType.NULL:
+        return NULL_VALUES[hand, ouvert]
+    return (abs(matadors(game, cards)) + 1 + int(hand)) * BASE_VALUE[game]
+
+
+def expected_result(chances: Chances, game: GameType, value: int, bid: int = 0) -> float:
+    """Seeger-Fabian expectation of declaring (R9.5, three players): +50 and
+    the value when won (a level more with Schneider), -50 and twice the
+    value when lost, and the 40 each defender then gains weighs against the
+    declarer too. A game worth less than ``bid`` is lost at the bid unless
+    Schneider lifts it (R5.6)."""
+    base = BASE_VALUE.get(game, 0)
+    if value < bid:
+        if game == GameType.NULL or value + base < bid:
+            return -(2 * bid + 90.0)
+        won = chances.schneider
+        return won * (bid + 50) - (1 - won) * (2 * bid + 90)
+    plain = chances.win - chances.schneider
+    extra = 0 if game == GameType.NULL else base
+    return (
+        plain * (value + 50)
+        + chances.schneider * (value + extra + 50)
+        - (1 - chances.win) * (2 * value + 90)
+    )
+
+
+@cache
+def default() -> Evaluator:
+    """The shipped evaluator (``skat/players/data/handeval.json``)."""
+    text = resources.files("skat.players").joinpath("data/handeval.json").read_text()
+    return Evaluator(json.loads(text))
+
+
+__all__ = [
+    "KINDS",
+    "STAGES",
+    "Chances",
+    "Evaluator",
+    "default",
+    "expected_result",
+    "features",
+    "game_value",
+    "kind_of",
+]
