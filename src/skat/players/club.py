@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Action, Announce, Contract, Discard, GameType, Pickup, View
+from ..engine import Action, Announce, Contract, Discard, GameType, Phase, Pickup, Play, View
 from ..engine.cards import JACKS, POINTS, mask_cards
 from ..engine.game import BASE_VALUE, TRUMPS
 from .handeval import Chances, Evaluator, default, expected_result, game_value
 from .heuristic import HeuristicPlayer
 from .registry import register
+from .search import SearchPlayer
 from .strength import null_profile
 
+CARD_WORLDS = 4  # worlds the card play searches (the time budget may cut them short)
+CARD_BUDGET = 0.015  # seconds a card decision searches at most
 BID_FLOOR = 0.0  # expected result a game must promise for a bid (passing scores 0)
 HAND_MARGIN = 5.0  # how much more a Hand game must promise than picking up
 GAMES = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND)
@@ -55,6 +58,23 @@ class ClubPlayer(HeuristicPlayer):
     def __init__(self, rng: random.Random | None = None, evaluator: Evaluator | None = None):
         super().__init__(rng)
         self.evaluator = evaluator or default()
+        self.floor = BID_FLOOR
+        self.margin = HAND_MARGIN
+        # the card play: a short search over a few worlds (heuristic's card
+        # when the compiled solver is missing or the time is up)
+        self.cards = SearchPlayer(rng, worlds=CARD_WORLDS, time_budget=CARD_BUDGET)
+
+    def choose(self, view: View) -> Action:
+        c = view.contract
+        if (
+            view.phase is Phase.PLAY
+            and c is not None
+            and c.game != GameType.RAMSCH
+            and len(view.legal_actions) > 1
+            and any(isinstance(a, Play) for a in view.legal_actions)
+        ):
+            return self.cards.choose(view)
+        return super().choose(view)
 
     # -- the evaluator's view of a hand
     def _options(
@@ -82,7 +102,7 @@ class ClubPlayer(HeuristicPlayer):
         best = 0
         for stage in ("pickup", "hand"):
             for score, _game, value in self._options(hand, pos, stage):
-                if score > BID_FLOOR:
+                if score > self.floor:
                     best = max(best, value)
         return best
 
@@ -93,7 +113,7 @@ class ClubPlayer(HeuristicPlayer):
         hands = self._options(hand, pos, "hand", view.bid)
         if hands:
             score, game, _ = max(hands, key=lambda o: o[0])
-            if score > pick + HAND_MARGIN:
+            if score > pick + self.margin:
                 target = Contract(game, hand=True)
                 for a in legal:
                     if isinstance(a, Announce) and a.contract == target:
