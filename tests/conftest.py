@@ -1,20 +1,20 @@
-"""Shared fixtures: paths into ../shared, the store the server tests use
-(``--store`` or ``SKAT_TEST_DB``: sqlite or postgres, see tests/stores.py)
-and a few helpers."""
+"""Shared fixtures: the store the server tests use (``--store`` or
+``SKAT_TEST_DB``: sqlite or postgres, see tests/helpers/stores.py), the ISS
+records of ../shared and the browser (Chromium through Playwright)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from . import stores
+from tests.helpers import stores
+from tests.helpers.paths import ISS_FILE
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-ISS_FILE = SHARED / "data" / "iss" / "iss-games.sgf"
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -55,3 +55,18 @@ def iss_lines() -> list[str]:
     if not ISS_FILE.exists():
         pytest.skip("../shared/data/iss/iss-games.sgf is not present")
     return [line for line in ISS_FILE.read_text().splitlines() if line.startswith("(;GM[Skat]")]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium through Playwright, one per test module (tests/web and the
+    cluster's page tests); skipped without Playwright or Chromium."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from tests.helpers.browser import CHROMIUM, LAUNCH_ARGS
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

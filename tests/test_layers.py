@@ -1,6 +1,10 @@
-"""The layers of ARCHITECTURE.md: engine <- series <- players <- server <- web.
+"""The layers of ARCHITECTURE.md: engine <- series <- players <- server <- web,
+and the command line on top (docs/architecture.md).
 
-The engine imports only the standard library; no package imports a layer above it.
+The engine imports only the standard library; no module imports a layer above
+its own. Every module of src/skat belongs to a layer: a package's modules to
+the package's, the modules at the root to the one named in ROOT_MODULES; a
+module or package that is in no layer fails the test until it is given one.
 """
 
 from __future__ import annotations
@@ -10,10 +14,21 @@ import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "skat"
-ORDER = ["engine", "series", "players", "server", "web"]
+ORDER = ["engine", "series", "players", "server", "web", "cli"]
+PACKAGES = ["engine", "series", "players", "server", "web"]  # src/skat/<layer>/
+# The modules at the root of src/skat, each with its layer.
+ROOT_MODULES = {
+    "__init__": "engine",  # the package itself: a docstring and the version
+    "sheetview": "series",  # a list's score sheet for people, spreadsheets, machines
+    "terminal": "cli",  # `skat play`
+    "bench": "cli",  # `skat bench` and bench/
+    "cli": "cli",  # the `skat` command
+}
 
 
 def _imports(path: Path) -> set[str]:
+    """The modules ``path`` imports, absolute; ``from X import y`` gives both
+    ``X`` and ``X.y`` (``y`` may be a module)."""
     tree = ast.parse(path.read_text())
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -23,10 +38,62 @@ def _imports(path: Path) -> set[str]:
             if node.level:  # relative: resolve against the package
                 pkg = path.relative_to(SRC.parent).with_suffix("").parts[: -node.level]
                 base = ".".join(pkg)
-                found.add(f"{base}.{node.module}" if node.module else base)
+                module = f"{base}.{node.module}" if node.module else base
             elif node.module:
-                found.add(node.module)
+                module = node.module
+            else:  # pragma: no cover - `from . import` always has a level
+                continue
+            found.add(module)
+            found.update(f"{module}.{a.name}" for a in node.names)
     return found
+
+
+def _modules() -> list[Path]:
+    return sorted(SRC.rglob("*.py"))
+
+
+def _layer_of_file(path: Path) -> str | None:
+    rel = path.relative_to(SRC)
+    if len(rel.parts) == 1:
+        return ROOT_MODULES.get(path.stem)
+    return rel.parts[0] if rel.parts[0] in PACKAGES else None
+
+
+def _layer_of_import(name: str) -> str | None:
+    """The layer of an imported ``skat...`` name (None: not a module of skat)."""
+    parts = name.split(".")
+    if parts[0] != "skat":
+        return None
+    if len(parts) == 1:
+        return ROOT_MODULES["__init__"]
+    head = parts[1]
+    if head in PACKAGES:
+        return head
+    if head in ROOT_MODULES:
+        return ROOT_MODULES[head]
+    if (SRC / head).is_dir() or (SRC / f"{head}.py").exists():
+        raise AssertionError(f"skat.{head} is in no layer")
+    return ROOT_MODULES["__init__"]  # a name from skat/__init__.py
+
+
+def test_the_layers_are_in_order() -> None:
+    assert set(ROOT_MODULES.values()) <= set(ORDER)
+    assert set(PACKAGES) <= set(ORDER)
+    assert ORDER[0] == "engine" and ORDER[-1] == "cli"
+
+
+def test_every_module_belongs_to_a_layer() -> None:
+    modules = _modules()
+    assert len(modules) > 30
+    unassigned = [str(p.relative_to(SRC)) for p in modules if _layer_of_file(p) is None]
+    assert unassigned == [], (
+        f"modules in no layer: {unassigned}; add them to ROOT_MODULES or PACKAGES in "
+        "tests/test_layers.py (and to docs/architecture.md)"
+    )
+    packages = {p.name for p in SRC.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))}
+    assert packages <= set(PACKAGES), f"packages in no layer: {sorted(packages - set(PACKAGES))}"
+    stale = [m for m in ROOT_MODULES if not (SRC / f"{m}.py").exists()]
+    assert stale == [], f"ROOT_MODULES names modules that are gone: {stale}"
 
 
 def test_engine_uses_only_the_standard_library() -> None:
@@ -40,15 +107,14 @@ def test_engine_uses_only_the_standard_library() -> None:
                 assert top in stdlib, f"{path.name} imports non-stdlib {name}"
 
 
-def test_no_layer_imports_upward() -> None:
-    for i, layer in enumerate(ORDER):
-        folder = SRC / layer
-        if not folder.exists():
-            continue
-        above = ORDER[i + 1 :]
-        for path in folder.rglob("*.py"):
-            for name in _imports(path):
-                parts = name.split(".")
-                if parts[0] == "skat" and len(parts) > 1:
-                    assert parts[1] not in above, f"{layer}/{path.name} imports {name}"
-                    assert parts[1] != "cli", f"{layer}/{path.name} imports the CLI"
+def test_no_module_imports_a_layer_above_its_own() -> None:
+    for path in _modules():
+        layer = _layer_of_file(path)
+        assert layer is not None, f"{path.relative_to(SRC)} is in no layer"
+        rank = ORDER.index(layer)
+        for name in _imports(path):
+            other = _layer_of_import(name)
+            if other is None:
+                continue
+            where = f"{path.relative_to(SRC)} ({layer})"
+            assert ORDER.index(other) <= rank, f"{where} imports {name} ({other})"

@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
+from ..players.registry import player_names
 from ..series import ListOptions
 from . import projection
 from . import protocol as p
@@ -121,7 +122,9 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     # the frozen baselines and lab variants are no table's to choose (one of
     # them thinks for seconds with no time budget)
     offered = config.offered_players
-    if level is None and bot is not None and choice not in offered:
+    if bot is not None and choice not in player_names(lab=True):
+        raise ValueError(f"bot must be one of {', '.join(offered)} (or give a level)")
+    if bot is not None and choice not in offered:
         raise NotOffered(f"bot must be one of {', '.join(offered)} (or give a level)")
     bot = player_for(choice)
     if not _is_int(timer) or timer not in TIMERS:

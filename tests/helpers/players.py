@@ -1,0 +1,107 @@
+"""The leak test's pieces: what a seat may know (R3.6, R3.7) and the same
+deal with everything else relabelled at random, and the option sets the
+leak tests run under."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from skat.engine import (
+    Action,
+    Card,
+    Deal,
+    Discard,
+    IllegalActionError,
+    Phase,
+    Pickup,
+    Play,
+    Rules,
+    deck_from_hands,
+)
+from skat.engine.actions import PLAYS
+
+
+def _relabel(action: Action, sigma: Sequence[int]) -> Action:
+    if isinstance(action, Play):
+        return PLAYS[sigma[action.card]]
+    if isinstance(action, Discard):
+        return Discard(tuple(Card(sigma[c]) for c in action.cards))
+    return action
+
+
+def may_know(deal: Deal, seat: int) -> int:
+    """The cards ``seat`` may know now by R3.6/R3.7, from the deal (not the view):
+    its own dealt cards, every card played, the skat for the declarer after
+    pickup, and the declarer's cards once an Ouvert game is announced."""
+    pos = deal.position_of(seat)
+    assert pos is not None
+    known = deal.dealt_hand(pos).mask
+    for trick in deal.tricks:
+        for c in trick.cards:
+            known |= 1 << c
+    for c in deal.current_trick:
+        known |= 1 << c
+    declarer = deal.declarer
+    if declarer is not None:
+        d_seat = deal.seat_of(declarer)
+        if d_seat == seat and (d_seat, Pickup()) in deal.history:
+            known |= deal.dealt_skat.mask | deal.skat.mask
+        contract = deal.contract
+        if contract is not None and contract.ouvert and deal.phase in (Phase.KONTRA, Phase.PLAY):
+            known |= deal.hand(d_seat).mask
+    return known
+
+
+def reshuffled(deal: Deal, seat: int, rng: random.Random, tries: int = 40) -> Deal | None:
+    """The same deal with the cards ``seat`` cannot see relabelled at random.
+
+    Kept: the seat's own dealt cards and every card it may know (which is
+    what its view may show, `may_know`). The other
+    cards are permuted consistently (hands, skat and the hidden discards), and
+    the action history is replayed; a permutation that contradicts the play
+    (a card given to a seat that showed a void) is refused by the engine and
+    another is drawn, as is one that moves cards only within a hand. None
+    when no such permutation is found.
+    """
+    fixed = may_know(deal, seat)
+    free = [c for c in Card if not fixed >> c & 1]
+    if len(free) < 2:
+        return None
+    for _ in range(tries):
+        perm = free[:]
+        rng.shuffle(perm)
+        if perm == free:
+            continue
+        sigma = list(range(32))
+        for a, b in zip(free, perm, strict=True):
+            sigma[a] = b
+        hands = [[Card(sigma[c]) for c in deal.dealt_hand(p)] for p in range(3)]
+        skat = [Card(sigma[c]) for c in deal.dealt_skat]
+        groups = [*(deal.dealt_hand(p) for p in range(3)), deal.dealt_skat]
+        if all(set(g) == set(h) for g, h in zip(groups, [*hands, skat], strict=True)):
+            continue  # only moved cards within one hand: nothing was hidden differently
+        new = Deal(
+            deck_from_hands(hands, skat),
+            rules=deal.rules,
+            dealer=deal.dealer,
+            ramsch=deal.forced_ramsch,
+            bock_factor=deal.bock_factor,
+        )
+        try:
+            for s, action in deal.history:
+                new.apply(_relabel(action, sigma), s)
+        except IllegalActionError:
+            continue
+        return new
+    return None
+
+
+LEAK_CONFIGS: list[tuple[str, Rules, dict[str, object]]] = [
+    ("3p", Rules(), {}),
+    ("3p-ramsch", Rules(all_pass="ramsch"), {}),
+    ("3p-forced-ramsch", Rules(), {"ramsch": True}),
+    ("3p-kontra-first_lead", Rules(kontra=True, kontra_window="first_lead"), {}),
+    ("3p-kontra-own_first_card-bock", Rules(kontra=True), {"bock_factor": 2}),
+    ("4p-kontra-trick_one", Rules(players=4, kontra=True, kontra_window="trick_one"), {}),
+]

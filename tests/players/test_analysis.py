@@ -1,0 +1,220 @@
+"""\"Could I have won?\": `skat analyse` and `skat.players.analysis` (issue 9, point 4).
+
+The three games below were played perfectly (open cards) by every seat
+except for one wrong card in trick 7; each verdict is checked against a
+plain minimax over the engine (`tests/helpers/solver.py`), which shares no code
+with the solver.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from skat.cli import main
+from skat.engine import Deal, GameType, deck_from_hands
+from skat.engine.records import GameRecord, replay
+from skat.players.analysis import analyse_deal
+from tests.helpers.paths import ISS_FILE
+from tests.helpers.solver import hand_deal, minimax
+
+# A defender (seat 1) gives a lost Spades game away with HK in trick 7.
+DEFENDER_BLUNDER = {
+    "format": "skat-game", "version": 1, "id": "spades-8", "dealer": 2,
+    "deck": "C9 H7 HQ SA DA HK SK D8 S9 DT H9 CQ ST DK HJ HT S7 D7 CA D9 DQ HA C7 DJ CK CT H8 "
+    "C8 CJ SJ SQ S8",
+    "actions": [
+        [1, "pass"], [2, "bid 18"], [0, "pass"], [2, "announce spades hand"],
+        [0, "play CT"], [1, "play CA"], [2, "play C7"], [1, "play CJ"], [2, "play SK"],
+        [0, "play ST"], [1, "play C8"], [2, "play SQ"], [0, "play CK"], [2, "play SJ"],
+        [0, "play HJ"], [1, "play SA"], [2, "play S9"], [0, "play DJ"], [1, "play S7"],
+        [0, "play CQ"], [1, "play HT"], [2, "play S8"], [2, "play HA"], [0, "play HQ"],
+        [1, "play HK"], [2, "play DQ"], [0, "play DK"], [1, "play DA"], [1, "play H8"],
+        [2, "play D9"], [0, "play H7"], [1, "play D7"], [2, "play D8"], [0, "play C9"],
+    ],
+}  # fmt: skip
+
+# The Grand declarer (seat 1) throws a won game away with H7 in trick 7.
+DECLARER_BLUNDER = {
+    "format": "skat-game", "version": 1, "id": "grand-55", "dealer": 2,
+    "deck": "HQ H9 S8 CQ C7 S9 CT H8 DJ CA SK SA D9 HJ DA HA HK SJ HT S7 SQ DT DK D7 DQ CK ST "
+    "H7 CJ C8 D8 C9",
+    "actions": [
+        [1, "bid 18"], [0, "pass"], [2, "pass"], [1, "announce grand hand"],
+        [0, "play CK"], [1, "play CQ"], [2, "play CT"], [2, "play C9"], [0, "play SA"],
+        [1, "play C7"], [2, "play C8"], [0, "play S8"], [1, "play CJ"], [1, "play SJ"],
+        [2, "play DJ"], [0, "play HJ"], [1, "play ST"], [2, "play SQ"], [0, "play HQ"],
+        [1, "play S9"], [2, "play S7"], [0, "play H9"], [1, "play H7"], [2, "play H8"],
+        [0, "play DA"], [2, "play DT"], [0, "play DQ"], [1, "play HA"], [2, "play DK"],
+        [0, "play D9"], [1, "play HT"], [2, "play D8"], [0, "play D7"], [1, "play HK"],
+    ],
+}  # fmt: skip
+
+# A defender (seat 1) lets a lost Null win with DA in trick 7.
+NULL_BLUNDER = {
+    "format": "skat-game", "version": 1, "id": "null-1", "dealer": 2,
+    "deck": "DK HT SQ SK DJ CT C9 CJ C7 HA ST HQ D8 S9 H8 CA H9 D9 C8 SJ HJ H7 S8 S7 CQ D7 CK "
+    "DA DT DQ HK SA",
+    "actions": [
+        [1, "pass"], [2, "pass"], [0, "bid 18"], [0, "announce null hand"],
+        [0, "play CQ"], [1, "play CA"], [2, "play CJ"], [1, "play CT"], [2, "play C9"],
+        [0, "play SQ"], [1, "play CK"], [2, "play C7"], [0, "play S9"], [1, "play C8"],
+        [2, "play SA"], [0, "play S7"], [1, "play SK"], [2, "play SJ"], [0, "play HT"],
+        [1, "play H9"], [2, "play HK"], [0, "play HQ"], [2, "play S8"], [0, "play H8"],
+        [1, "play DA"], [2, "play HJ"], [0, "play DK"], [1, "play DT"], [2, "play H7"],
+        [0, "play D8"], [1, "play DJ"], [2, "play DQ"], [0, "play D7"], [1, "play D9"],
+    ],
+}  # fmt: skip
+
+
+def _deal(data: dict[str, Any]) -> Deal:
+    return replay(GameRecord.from_dict(data))
+
+
+def _before_card(data: dict[str, Any], trick: int, index: int) -> Deal:
+    """The game replayed up to card ``index`` (0..2) of ``trick``."""
+    record = GameRecord.from_dict(data)
+    deal = record.new_deal()
+    cards = 0
+    for seat, text in data["actions"]:  # type: ignore[union-attr]
+        if text.startswith("play"):
+            if cards == 3 * (trick - 1) + index:
+                return deal
+            cards += 1
+        deal.apply_text(text, seat)
+    raise AssertionError("the game is shorter")
+
+
+def _verdict(deal: Deal, card: str, null: bool) -> bool:
+    """Minimax over the engine: does the declarer win after ``card``?"""
+    child = deal.clone()
+    child.apply_text(f"play {card}")
+    if null:
+        return bool(minimax(child, "null"))
+    return minimax(child, "points") >= 61
+
+
+@pytest.mark.parametrize(
+    ("data", "seat", "card", "better", "declarer_wins_before"),
+    [
+        (DEFENDER_BLUNDER, 1, "HK", "H8", False),
+        (DECLARER_BLUNDER, 1, "H7", "HA", True),
+        (NULL_BLUNDER, 1, "DA", "DJ", False),
+    ],
+    ids=["defender-suit", "declarer-grand", "defender-null"],
+)
+def test_the_turning_card(
+    data: dict[str, Any], seat: int, card: str, better: str, declarer_wins_before: bool
+) -> None:
+    deal = _deal(data)
+    a = analyse_deal(deal, str(data["id"]))
+    null = deal.contract is not None and deal.contract.game == GameType.NULL
+    assert a.can_win is declarer_wins_before
+    assert a.turning_card is not None
+    assert a.turning_card.to_dict() == {"seat": seat, "trick": 7, "card": card, "better": better}
+    # independent check: four tricks left, plain minimax over the engine
+    index = next(
+        i for i in range(3) if str(deal.tricks[6].cards[i]) == card
+    )  # the card's place in trick 7
+    before = _before_card(data, 7, index)
+    assert before.current_seat == seat
+    assert _verdict(before, card, null) is not declarer_wins_before
+    assert _verdict(before, better, null) is declarer_wins_before
+    # one position per trick; the last one is the game as it ended
+    assert [p["trick"] for p in a.positions] == list(range(1, len(deal.tricks) + 1))
+    key = "declarer_can_win" if null else "best_declarer_points"
+    if not null:
+        assert deal.result is not None
+        assert a.positions[-1][key] == deal.result.declarer_points
+        flips = [p[key] >= 61 for p in a.positions]
+        assert flips == [declarer_wins_before] * 7 + [not declarer_wins_before] * 3
+    else:
+        assert [p[key] for p in a.positions] == [False] * 7 + [True] * 3
+
+
+def test_a_game_nothing_could_change_has_no_turning_card() -> None:
+    """Four jacks, four aces and two tens (EX-18): the first legal card every time still wins."""
+    deck = deck_from_hands(
+        [
+            "CJ SJ HJ DJ CA SA HA DA CT ST".split(),
+            "HT DT CK SK HK DK CQ SQ HQ DQ".split(),
+            "C9 S9 H9 D9 C8 S8 H8 D8 C7 S7".split(),
+        ],
+        ["H7", "D7"],
+    )
+    deal = hand_deal(deck, GameType.GRAND, 0)
+    while not deal.is_terminal():
+        deal.apply(deal.legal_actions()[0])
+    a = analyse_deal(deal, "jacks")
+    assert a.can_win is True
+    assert a.turning_card is None
+    assert a.positions[0] == {"trick": 1, "best_declarer_points": 120}
+    assert "no card turned" in a.describe()
+
+
+def test_games_without_trick_play_are_skipped() -> None:
+    deal = Deal(list(range(32)))
+    for _ in range(3):
+        deal.apply_text("pass")
+    assert deal.is_terminal()
+    a = analyse_deal(deal, "thrown-in")
+    assert a.to_dict() == {"id": "thrown-in", "skipped": "passed: thrown in"}
+
+
+def _run(*args: str, input: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), input=input)
+    return result.exit_code, result.stdout
+
+
+def test_cli_json_and_text(tmp_path: Path) -> None:
+    path = tmp_path / "games.json"
+    path.write_text(json.dumps([DEFENDER_BLUNDER, DECLARER_BLUNDER, NULL_BLUNDER]))
+    code, out = _run("analyse", "--json", str(path))
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [r["id"] for r in rows] == ["spades-8", "grand-55", "null-1"]
+    assert rows[0]["turning_card"] == {"seat": 1, "trick": 7, "card": "HK", "better": "H8"}
+    assert len(rows[0]["positions"]) == 10
+    assert set(rows[0]["positions"][0]) == {"trick", "best_declarer_points"}
+    assert set(rows[2]["positions"][0]) == {"trick", "declarer_can_win"}
+    code, out = _run("analyse", str(path))
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert "could have made" in lines[1] and "trick 7: seat 1 played H7" in lines[1]
+    assert "HA would have kept the win" in lines[1]
+
+
+def test_cli_a_list_record(tmp_path: Path) -> None:
+    """A list record: one object per deal, Ramsch and thrown-in deals skipped with a note."""
+    out_path = tmp_path / "list.json"
+    seed = "ab" * 32
+    args = ["random-list", str(out_path), "--deals", "6", "--seed", seed, "--rng", "3"]
+    assert _run(*args, "--options", '{"all_pass": "ramsch", "kontra": true}')[0] == 0
+    code, out = _run("analyse", "--json", str(out_path))
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 6
+    assert all(r["id"].endswith(f"-{i}") for i, r in enumerate(rows, 1))
+    for r in rows:
+        assert "skipped" in r or r["positions"][0]["trick"] == 1
+
+
+@pytest.mark.slow
+def test_cli_iss_records() -> None:
+    code, out = _run("analyse", "--json", str(ISS_FILE))
+    assert code == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert len(rows) == 48 and all("id" in r for r in rows)
+    played = [r for r in rows if "skipped" not in r]
+    assert played and all(r["positions"] and r["positions"][0]["trick"] == 1 for r in played)
+    assert any("skipped" in r for r in rows)
+
+
+def test_cli_unreadable_file(tmp_path: Path) -> None:
+    code, _ = _run("analyse", str(tmp_path / "missing.json"))
+    assert code == 1

@@ -1,0 +1,168 @@
+"""Computer players answer claims and concessions (R6.6; issue 25, point 6).
+
+A computer defender concedes a declarer's claim exactly when the shown cards
+win against every defence in every world it cannot tell apart; otherwise
+play goes on. Beside a person who gives up it concedes too only when the
+declarer wins in nearly every world it samples.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from skat.engine import Card, Deal, parse_action
+from skat.engine.actions import CLAIM, CONCEDE
+from skat.engine.deal import deck_from_hands
+from skat.players.claims import answer, claim_worlds, declarer_wins, pending
+from skat.players.worlds import Knowledge
+from skat.series import deal_deck
+from tests.helpers.server import join, new_table, serve
+
+#: Forehand (seat 0 at dealer 2) holds all four jacks and six clubs: Clubs
+#: Hand cannot be stopped. The same forehand with low cards cannot win Grand.
+STRONG = [
+    ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9", "C8"],
+    ["SA", "ST", "SK", "SQ", "S9", "S8", "HA", "HT", "HK", "HQ"],
+    ["H9", "H8", "DA", "DT", "DK", "DQ", "D9", "D8", "S7", "H7"],
+]
+WEAK = [
+    ["CJ", "S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9"],
+    ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],
+    ["DJ", "C9", "SA", "ST", "H9", "HA", "DK", "DQ", "D9", "HT"],
+]
+
+
+def _declared(hands: list[list[str]], skat: list[str], game: str) -> Deal:
+    deal = Deal(deck_from_hands(hands, skat))
+    deal.apply(parse_action("pass"), seat=1)
+    deal.apply(parse_action("pass"), seat=2)
+    deal.apply(parse_action("bid 18"), seat=0)
+    deal.apply(parse_action(f"announce {game} hand"), seat=0)
+    return deal
+
+
+def test_a_claim_that_holds_in_every_world_is_conceded() -> None:
+    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal.apply(CLAIM, seat=0)
+    for seat in (1, 2):
+        view = deal.view(seat)
+        know = Knowledge.from_view(view)
+        worlds = claim_worlds(know)
+        assert len(worlds) == 66  # the partner's ten cards and the skat from twelve
+        assert answer(view) == CONCEDE
+    deal.apply(CONCEDE, seat=1)
+    deal.apply(CONCEDE, seat=2)
+    result = deal.result
+    assert result is not None and result.ended == "defenders_conceded" and result.won
+
+
+def test_a_claim_the_defence_can_beat_is_played_on() -> None:
+    deal = _declared(WEAK, ["DA", "DT"], "grand")
+    deal.apply(CLAIM, seat=0)
+    for seat in (1, 2):
+        view = deal.view(seat)
+        know = Knowledge.from_view(view)
+        assert not any(declarer_wins(view, know, w) for w in claim_worlds(know))
+        assert answer(view) is None
+    # a person who gives up anyway does not take the computer partner along
+    deal.apply(CONCEDE, seat=1)
+    assert answer(deal.view(2)) is None
+    assert not deal.is_terminal()
+
+
+def test_shown_voids_narrow_the_worlds() -> None:
+    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    # the declarer leads a jack; middlehand shows it holds no trump
+    deal.apply(parse_action("play CJ"), seat=0)
+    deal.apply(parse_action("play SA"), seat=1)
+    deal.apply(CLAIM, seat=0)
+    worlds = claim_worlds(Knowledge.from_view(deal.view(2)))
+    # rearhand places middlehand's nine cards and the skat: the one trump it
+    # has not seen (C7) can only be in the skat
+    assert len(worlds) == 10
+    c7 = 1 << int(Card.parse("C7"))
+    assert all(w.skat & c7 for w in worlds)
+
+
+def test_a_partner_gives_up_beside_a_person_only_when_the_game_is_lost() -> None:
+    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal.apply(CLAIM, seat=0)  # every card shown: the game cannot be saved
+    deal.apply(CONCEDE, seat=1)
+    assert answer(deal.view(2)) == CONCEDE
+    # with the declarer's cards hidden the partner cannot know: it plays on
+    hidden = _declared(STRONG, ["C7", "D7"], "clubs")
+    hidden.apply(CONCEDE, seat=1)
+    assert answer(hidden.view(2)) is None
+
+
+def test_pending_names_each_claim_or_concession_once() -> None:
+    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    view = deal.view(1)
+    assert pending(view, -1) is None
+    deal.apply(CLAIM, seat=0)
+    at = pending(deal.view(1), -1)
+    assert at is not None and deal.view(1).history[at] == (0, "claim")
+    assert pending(deal.view(1), at) is None
+
+
+# ------------------------------------------------------------- at a table
+#: A list seed whose first deal gives seat 0 (rearhand, the dealer) all
+#: four jacks and Hearts Hand that no defence stops (found by searching).
+SEED = (939).to_bytes(32, "big")
+
+
+def test_two_computer_defenders_accept_a_claim_that_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = deal_deck(SEED, 1)
+    assert str(Deal(deck, dealer=0).view(0).hand).count("J") == 4
+    monkeypatch.setattr("skat.server.registry.new_seed", lambda: SEED)
+    with serve(tmp_path) as (_, client, _db):
+        t = new_table(client, players=3)
+        anna = join(client, t["id"], "Anna")
+        assert anna.seat == 0
+        anna.send(type="fill", creator=t["creator"])
+
+        def decide() -> str | None:
+            v = anna.view
+            if v is None or v["turn"] != 0 or not v["legal"]:
+                return None
+            legal = v["legal"]
+            for a in ("announce hearts hand", "hold"):
+                if a in legal:
+                    return a
+            bids = [a for a in legal if a.startswith("bid ") and int(a.split()[1]) <= 60]
+            return bids[0] if bids else None
+
+        claimed = False
+        while not claimed:
+            anna.drain(0.05)
+            v = anna.view
+            if v is not None and v.get("contract") is not None and "claim" in v.get("offers", []):
+                anna.send(type="act", action="claim", version=anna.view_version)
+                claimed = True
+                break
+            a = decide()
+            if a is not None and anna.view_version > anna.acted:
+                anna.send(type="act", action=a, version=anna.view_version)
+                anna.acted = anna.view_version
+        deadline = time.monotonic() + 30
+
+        def conceded() -> list[int]:
+            return sorted(e["seat"] for e in anna.events("act") if e["action"] == "concede")
+
+        while conceded() != [1, 2]:
+            assert time.monotonic() < deadline, [e["action"] for e in anna.events("act")]
+            anna.drain(0.05)
+        anna.barrier()
+        results = []
+        for r in anna.records:
+            st = r.msg if r.msg["type"] == "state" else r.msg.get("state") or {}
+            view = st.get("view") or r.msg.get("view") or {}
+            if view.get("result") is not None:
+                results.append(view["result"])
+        assert results, "the deal ended"
+        assert results[0]["ended"] == "defenders_conceded" and results[0]["won"] is True

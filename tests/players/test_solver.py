@@ -1,0 +1,297 @@
+"""The exact open-card solver (issue 9, point 1).
+
+Both cores are checked against a plain minimax written here from the
+engine's own `Deal` (legal actions, apply, result), so the reference shares
+no code with the solver; and the compiled core against the pure-Python one.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skat.engine import Deal, GameType, deck_from_hands
+from skat.engine.cards import CardSet
+from skat.players import solver
+from skat.players.solver import Position
+from skat.players.solver import python as pysolver
+from skat.players.solver.position import card_orders
+from tests.helpers.solver import hand_deal, minimax
+
+_csolver: ModuleType | None
+try:
+    from skat.players.solver import _csolver
+except ImportError:  # pragma: no cover - the C core is missing
+    _csolver = None
+else:  # also when SKAT_SOLVER=python left it unused by the package
+    _csolver.init(card_orders())
+
+C_MISSING = "the compiled core skat.players.solver._csolver is not built"
+
+SUITS_AND_GRAND = [GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS]
+ALL_GAMES = [*SUITS_AND_GRAND, GameType.GRAND, GameType.NULL]
+
+
+def _cores() -> list[Any]:
+    cores: list[Any] = [pytest.param(pysolver, id="python")]
+    if _csolver is not None:
+        from skat.players.solver.api import make_api
+
+        api = make_api(_csolver.test, _csolver.exact)
+        cores.append(pytest.param(api, id="c"))
+    else:
+        cores.append(pytest.param(None, id="c", marks=pytest.mark.skip(reason=C_MISSING)))
+    return cores
+
+
+# ------------------------------------------------------------------ helpers
+def random_ending(seed: int, games: list[GameType], tricks: tuple[int, int]) -> Deal:
+    """A random Hand game played at random down to a few tricks, maybe mid-trick."""
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = hand_deal(deck, rng.choice(games), rng.randrange(3))
+        left = rng.randint(*tricks)
+        extra = rng.randrange(3)
+        while not deal.is_terminal() and (
+            len(deal.tricks) < 10 - left or len(deal.current_trick) < extra
+        ):
+            deal.apply(rng.choice(deal.legal_actions()))
+        if not deal.is_terminal():
+            return deal
+
+
+# ------------------------------------------------------- against brute force
+@pytest.mark.parametrize("core", _cores())
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_suit_and_grand_points_agree_with_minimax(core: Any, seed: int) -> None:
+    deal = random_ending(seed, [*SUITS_AND_GRAND, GameType.GRAND], (1, 4))
+    pos = Position.from_deal(deal)
+    best = minimax(deal, "points")
+    assert core.best_points(pos) == best
+    assert core.reaches(pos, best)
+    assert not core.reaches(pos, best + 1)
+
+
+@pytest.mark.parametrize("core", _cores())
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_null_agrees_with_minimax(core: Any, seed: int) -> None:
+    deal = random_ending(seed, [GameType.NULL], (1, 4))
+    assert core.null_wins(Position.from_deal(deal)) == bool(minimax(deal, "null"))
+
+
+@pytest.mark.parametrize("core", _cores())
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_schwarz_agrees_with_minimax(core: Any, seed: int) -> None:
+    deal = random_ending(seed, [GameType.GRAND, GameType.CLUBS], (1, 3))
+    assert core.takes_all(Position.from_deal(deal)) == bool(minimax(deal, "all"))
+
+
+@pytest.mark.parametrize("core", _cores())
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_card_values_are_the_best_points_after_each_card(core: Any, seed: int) -> None:
+    deal = random_ending(seed, ALL_GAMES, (1, 4))
+    pos = Position.from_deal(deal)
+    values = core.card_values(pos)
+    assert sorted(values) == pos.legal_cards()
+    pick = max if pos.to_move == pos.declarer else min
+    if pos.game == GameType.NULL:
+        assert pick(values.values()) == int(core.null_wins(pos))
+    else:
+        assert pick(values.values()) == core.best_points(pos)
+        for card, value in values.items():  # each card's value is that of the game after it
+            child = deal.clone()
+            child.apply_text(f"play {CardSet(1 << card)}")
+            if not child.is_terminal():
+                assert value == core.best_points(Position.from_deal(child))
+
+
+# ---------------------------------------------------------------- the cores
+def test_the_compiled_core_is_loaded() -> None:
+    """CI runs the compiled core; only SKAT_SOLVER=python selects the pure one."""
+    if os.environ.get("SKAT_SOLVER", "").lower() == "python":
+        assert solver.IMPLEMENTATION == "python"
+    else:
+        assert solver.IMPLEMENTATION == "c", C_MISSING
+
+
+def _random_position(rng: random.Random) -> Position:
+    """Random hands (not from play) with 3-5 tricks left, maybe mid-trick."""
+    game = rng.choice(ALL_GAMES)
+    left = rng.randint(3, 5)
+    extra = rng.randrange(3)
+    cards = rng.sample(range(32), 3 * left)
+    leader = rng.randrange(3)
+    hands = [0, 0, 0]
+    trick: list[int] = []
+    for i in range(3):
+        p = (leader + i) % 3
+        mine = cards[i * left : (i + 1) * left]
+        if i < extra:
+            trick.append(mine.pop())
+        for c in mine:
+            hands[p] |= 1 << c
+    declarer = rng.randrange(3)
+    return Position(
+        game,
+        (hands[0], hands[1], hands[2]),
+        declarer,
+        leader,
+        tuple(trick),
+        rng.randrange(0, 40) if game != GameType.NULL else 0,
+        0,
+        0,
+    )
+
+
+@pytest.mark.skipif(_csolver is None, reason=C_MISSING)
+def test_c_and_python_cores_agree_on_random_positions() -> None:
+    from skat.players.solver.api import make_api
+
+    assert _csolver is not None
+    c = make_api(_csolver.test, _csolver.exact)
+    rng = random.Random(2026)
+    for _ in range(1000):
+        pos = _random_position(rng)
+        if pos.game == GameType.NULL:
+            assert c.null_wins(pos) == pysolver.null_wins(pos), pos
+        else:
+            assert c.best_points(pos) == pysolver.best_points(pos), pos
+            assert c.takes_all(pos) == pysolver.takes_all(pos), pos
+            assert c.reaches(pos, 61) == pysolver.reaches(pos, 61), pos
+    for _ in range(100):
+        pos = _random_position(rng)
+        assert c.card_values(pos) == pysolver.card_values(pos), pos
+
+
+@pytest.mark.skipif(_csolver is None, reason=C_MISSING)
+def test_a_solve_releases_the_gil() -> None:
+    """A thread keeps counting while the compiled core searches a full game."""
+    assert _csolver is not None
+    rng = random.Random(7)
+    deals = []
+    for _ in range(6):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deals.append(Position.from_deal(hand_deal(deck, GameType.GRAND, 0)))
+    stop = threading.Event()
+    counts: list[int] = []
+    during: list[int] = []
+
+    def count() -> None:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            if n % 1000 == 0:
+                counts.append(n)
+
+    worker = threading.Thread(target=count)
+    worker.start()
+    try:
+        for pos in deals:
+            _csolver.clear()
+            before = len(counts)
+            solver.best_points(pos)
+            during.append(len(counts) - before)
+    finally:
+        stop.set()
+        worker.join()
+    assert sum(during) > 0
+
+
+# --------------------------------------------------------------- positions
+def test_position_from_a_deal_mid_trick() -> None:
+    rng = random.Random(3)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    deal = hand_deal(deck, GameType.HEARTS, 1)
+    for _ in range(3 * 3 + 2):  # three tricks and two cards of the fourth
+        deal.apply(deal.legal_actions()[0])
+    pos = Position.from_deal(deal)
+    assert pos.game == GameType.HEARTS and pos.declarer == 1
+    assert pos.trick == tuple(int(c) for c in deal.current_trick)
+    assert len(pos.trick) == 2
+    leader_seat = deal.view(None).trick[0][0]
+    assert pos.leader == deal.position_of(leader_seat)
+    assert pos.to_move == deal.position_of(deal.current_seat or 0)
+    for p in range(3):
+        assert pos.hands[p] == deal.hand(deal.seat_of(p)).mask
+    won = [t for t in deal.tricks if t.winner == 1]
+    assert pos.declarer_tricks == len(won) and pos.defender_tricks == 3 - len(won)
+    assert pos.declarer_points == sum(t.points for t in won) + deal.skat.points
+    assert [int(c) for c in pos.legal_cards()] == [
+        int(a.card)  # type: ignore[attr-defined]
+        for a in deal.legal_actions()
+    ]
+
+
+def test_position_refuses_ramsch_and_inconsistent_hands() -> None:
+    with pytest.raises(ValueError):
+        Position(GameType.RAMSCH, (1, 2, 4), 0, 0)
+    with pytest.raises(ValueError):
+        Position(GameType.GRAND, (3, 2, 4), 0, 0)  # a card in two hands
+    with pytest.raises(ValueError):
+        Position(GameType.GRAND, (3, 4, 8), 0, 0)  # sizes 2, 1, 1 with no trick
+
+
+def _cards(text: str) -> list[str]:
+    return text.split()
+
+
+@pytest.mark.parametrize("core", _cores())
+def test_four_jacks_aces_and_tens_take_every_trick(core: Any) -> None:
+    """EX-18/EX-20: with four jacks, all aces and two tens a Grand is Schwarz."""
+    declarer = _cards("CJ SJ HJ DJ CA SA HA DA CT ST")
+    deck = deck_from_hands(
+        [
+            declarer,
+            _cards("HT DT CK SK HK DK CQ SQ HQ DQ"),
+            _cards("C9 S9 H9 D9 C8 S8 H8 D8 C7 S7"),
+        ],
+        _cards("H7 D7"),
+    )
+    pos = Position.from_deal(hand_deal(deck, GameType.GRAND, 0))
+    assert core.takes_all(pos)
+    assert core.best_points(pos) == 120
+    assert core.reaches(pos, 90) and core.reaches(pos, 120)
+
+
+@pytest.mark.parametrize("core", _cores())
+def test_obvious_null_hands(core: Any) -> None:
+    """R5.5: sevens to nines and no high card win a Null; a bare ace alone loses it."""
+    low = _cards("C7 C8 C9 S7 S8 S9 H7 H8 D7 D8")
+    rest = _cards("CA CT CK CQ CJ SA ST SK SQ SJ HA HT HK HQ HJ H9 DA DT DK DQ DJ D9")
+    deck = deck_from_hands([low, rest[:10], rest[10:20]], rest[20:])
+    assert core.null_wins(Position.from_deal(hand_deal(deck, GameType.NULL, 0)))
+    bad = _cards("CA S7 S8 S9 H7 H8 H9 D7 D8 D9")  # a bare ace: whoever wins the lead plays a club
+    def1 = _cards("C7 C8 CK SA ST SK SQ SJ HA HT")
+    def2 = _cards("C9 CT CQ HK HQ HJ DA DT DK DQ")
+    deck2 = deck_from_hands([bad, def1, def2], _cards("CJ DJ"))
+    pos2 = Position.from_deal(hand_deal(deck2, GameType.NULL, 0))
+    assert not core.null_wins(pos2)
+
+
+@pytest.mark.parametrize("core", _cores())
+def test_finished_questions(core: Any) -> None:
+    """A Null declarer with a trick has lost; a suit declarer who lost one is not Schwarz."""
+    pos = Position(GameType.NULL, (1, 2, 4), 0, 0, (), 0, 1, 0)
+    assert not core.null_wins(pos)
+    pos = Position(GameType.CLUBS, (1, 2, 4), 0, 0, (), 50, 4, 5)
+    assert not core.takes_all(pos)
+    assert core.reaches(pos, 50)
+    with pytest.raises(ValueError):
+        core.best_points(Position(GameType.NULL, (1, 2, 4), 0, 0))
+    with pytest.raises(ValueError):
+        core.null_wins(Position(GameType.GRAND, (1, 2, 4), 0, 0))
