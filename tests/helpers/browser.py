@@ -19,6 +19,7 @@ import pytest
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("playwright (Python) is not installed", allow_module_level=True)
 
@@ -103,6 +104,9 @@ def best_suit_game(page: Page) -> str:
     return {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}[suit]
 
 
+PLAYABLE = "#hand button.card[data-action=play]:not([disabled])"
+
+
 def act(page: Page, ph: str, policy: str = "declare", wait_preview: bool = False) -> None:
     """Do one thing in phase ``ph``. Policy 'declare' holds and bids the
     lowest step (so this player wins the auction); 'pass' passes."""
@@ -128,7 +132,19 @@ def act(page: Page, ph: str, policy: str = "declare", wait_preview: bool = False
             page.wait_for_function("() => document.getElementById('preview')?.textContent")
         page.click("[data-testid=announce]")
     elif ph == "play":
-        page.locator("#hand button.card[data-action=play]:not([disabled])").first.click()
+        # the deal may end while we look (computer defenders giving up after
+        # a claim, R6.6): then there is no card to click, and the caller
+        # looks at the phase again
+        page.wait_for_function(
+            f"() => ({PHASE_JS})() !== 'play' || !!document.querySelector('{PLAYABLE}')"
+        )
+        card = page.locator(PLAYABLE).first
+        if card.count():
+            try:
+                card.click(timeout=5000)
+            except PlaywrightTimeout:
+                if phase(page) == "play":
+                    raise
 
 
 def play_deal(

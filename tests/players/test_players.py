@@ -31,6 +31,7 @@ from skat.players import (
     Player,
     PlayerError,
     ScriptedPlayer,
+    in_processes,
     make_player,
     play_deal,
     play_list,
@@ -88,9 +89,13 @@ def test_the_registry_keeps_the_lab_apart_and_says_what_each_player_costs() -> N
     assert set(public_players()) == {"club", "heuristic", "novice", "search"}
     for name in player_names(lab=True):
         info = player_info(name)
-        assert info.cost in ("cheap", "search") and info.summary
+        assert info.cost in ("cheap", "light", "search") and info.summary
         assert info.public == (not info.lab and name in public_players())
     assert [n for n in player_names(lab=True) if searches(n)] == ["search", "search-v1"]
+    # club searches 15 ms a card: in the search processes, not a strong table
+    assert player_info("club").cost == "light"
+    assert in_processes("club") and not searches("club")
+    assert not in_processes("heuristic") and in_processes("search")
     assert player_info("search-v1").lab and not player_info("search-v1").public
 
 

@@ -22,7 +22,7 @@ from tests.helpers.server import join, new_table, public, pump, serve, watch
 
 
 def test_levels_name_registered_players() -> None:
-    assert player_for("casual") == "heuristic" and player_for("strong") == "search"
+    assert player_for("casual") == "club" and player_for("strong") == "search"
     assert player_for("random") == "random"  # a player's own name passes
     assert level_of("search") == "strong" and level_of("novice") == "beginner"
     assert level_of("heuristic-v1") is None

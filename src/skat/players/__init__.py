@@ -5,6 +5,7 @@ from .base import BasePlayer, OffTurnPlayer, Player, ScriptedPlayer
 from .loop import PlayerError, Timings, offturn_decision, play_deal, play_list
 from .registry import (
     PlayerInfo,
+    in_processes,
     make_player,
     player_info,
     player_names,
@@ -22,6 +23,7 @@ __all__ = [
     "PlayerInfo",
     "ScriptedPlayer",
     "Timings",
+    "in_processes",
     "make_player",
     "offturn_decision",
     "play_deal",

@@ -1,6 +1,8 @@
 """``club``: the casual level, a club player (issue 25, point 5).
 
-It plays its cards as `heuristic` does, and makes every decision before
+It plays its cards by a short search (`SearchPlayer` over ``CARD_WORLDS``
+worlds within ``CARD_BUDGET`` seconds, heuristic's card where the compiled
+solver is missing or the time runs out), and makes every decision before
 the card play by the learned hand evaluator (`skat.players.handeval`):
 
 - bidding: it holds as long as some game of its ten cards is worth the bid
@@ -13,9 +15,10 @@ the card play by the learned hand evaluator (`skat.players.handeval`):
   announce at the bid, valued by the evaluator on the ten cards kept (the
   points put away count for it), the best expectation taken.
 
-Kontra, Re and the card play are `heuristic`'s. The evaluator costs a few
-hundred arithmetic operations a game, so a decision stays within
-milliseconds (docs/benchmarks.md).
+Kontra, Re and Ramsch are `heuristic`'s. The evaluator costs a few hundred
+arithmetic operations a game; a card decision searches at most 15 ms, so
+the registry's cost is ``light``: the server runs it in its search
+processes without counting the table as a strong one (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -174,8 +177,9 @@ class ClubPlayer(HeuristicPlayer):
 
 @register(
     "club",
+    cost="light",
     public=True,
-    summary="the casual level: the learned hand evaluator, heuristic's card play",
+    summary="the casual level: bids by the learned hand evaluator, plays by a 15 ms search",
 )
 def _make(rng: random.Random) -> ClubPlayer:
     return ClubPlayer(rng)

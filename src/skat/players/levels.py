@@ -2,7 +2,8 @@
 player. "beginner" plays like someone who knows the rules but not yet the
 game (`novice`: bids and declares by its hand, plain games only, many
 beginner's habits in the card play), "casual" plays like a
-normal club player (`heuristic`, fast), "strong" searches (`search`,
+club player (`club`: bids by the learned hand evaluator, plays its cards by
+a 15 ms search), "strong" searches (`search`,
 Perfect Information Monte Carlo over the open-card solver, within a time
 budget). The server, the terminal game and
 `skat selfplay` take a level or a player name."""
@@ -14,7 +15,7 @@ import random
 from ..engine import Action, View
 from .registry import make_player, player_names
 
-LEVELS: dict[str, str] = {"beginner": "novice", "casual": "heuristic", "strong": "search"}
+LEVELS: dict[str, str] = {"beginner": "novice", "casual": "club", "strong": "search"}
 DEFAULT_LEVEL = "casual"
 
 

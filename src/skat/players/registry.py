@@ -3,8 +3,10 @@ with what it costs and whether people may choose it.
 
 Two registers. The product's players (``register``) are the ones a table,
 the terminal game and the levels may use; each says its ``cost`` (``cheap``:
-milliseconds in a thread; ``search``: CPU-bound, given a time budget in the
-server's search processes) and whether it is ``public`` (a table may be
+milliseconds in a thread; ``light``: a short search of its own fixed budget,
+tens of milliseconds, run in the server's search processes but not counted as
+a strong table; ``search``: CPU-bound, given the server's time budget in its
+search processes, a strong table) and whether it is ``public`` (a table may be
 created with it). The lab's players (``register_lab``, in
 `skat.players.lab`: frozen baselines such as ``search-v1``, ``random``)
 exist for measurements: `make_player` and the arena find them, the server
@@ -21,8 +23,8 @@ from typing import Literal
 from .base import Player
 
 Factory = Callable[[random.Random], Player]
-Cost = Literal["cheap", "search"]
-COSTS: tuple[Cost, ...] = ("cheap", "search")
+Cost = Literal["cheap", "light", "search"]
+COSTS: tuple[Cost, ...] = ("cheap", "light", "search")
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,16 @@ def searches(name: str) -> bool:
         return False
 
 
+def in_processes(name: str) -> bool:
+    """Whether ``name`` does CPU-bound work (cost ``light`` or ``search``):
+    the server runs its decisions in the search processes, off the threads
+    the cheap players share."""
+    try:
+        return player_info(name).cost in ("light", "search")
+    except ValueError:
+        return False
+
+
 def make_player(name: str, rng: random.Random | None = None) -> Player:
     """A new player of the registered kind ``name`` (product or lab)."""
     return player_info(name).factory(rng or random.Random(0))
@@ -126,6 +138,7 @@ __all__ = [
     "Cost",
     "Factory",
     "PlayerInfo",
+    "in_processes",
     "make_player",
     "player_info",
     "player_names",

@@ -26,7 +26,7 @@ from typing import Any, assert_never
 
 from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE
-from ..players import claims, public_players, searches
+from ..players import claims, in_processes, public_players, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import projection
@@ -866,13 +866,13 @@ class TableActor:
 
     async def _think(self, name: str, view: View, budget: float) -> tuple[Action, bool]:
         """One decision of computer player ``name`` off the event loop: a
-        searching player in the search pool with a time budget, others in a
-        thread; whatever fails or runs late is `heuristic`'s choice instead.
+        searching or light player in the search pool with a time budget,
+        others in a thread; whatever fails or runs late is `heuristic`'s choice instead.
         Returns the action and whether it is that fallback."""
         loop = asyncio.get_running_loop()
         seed = random.getrandbits(32)
         try:
-            if searches(name) and self.search is not None:
+            if in_processes(name) and self.search is not None:
                 # the pool gives the search what is left of the budget when a
                 # process is free (a fair share when many wait): the answer is
                 # due by then, with a little room for the trip back

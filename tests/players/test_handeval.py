@@ -1,0 +1,117 @@
+"""The learned hand evaluator (issue 25, point 2): its training script is
+reproducible from a seed, and the shipped data file judges plain hands the
+way any Skat player would (R5 for the values, R9.5 for the expectation).
+"""
+
+from __future__ import annotations
+
+import pytest
+from bench.strength.train_handeval import train
+
+from skat.engine import Card, Deal, GameType, parse_action
+from skat.engine.actions import Pass
+from skat.engine.deal import deck_from_hands
+from skat.players.club import ClubPlayer, considered
+from skat.players.handeval import Chances, default, expected_result, game_value
+
+# Forehand (seat 0 with the dealer at seat 2) with four jacks and six clubs;
+# with sevens, eights and two nines (no game but Null: a Null hand, R3.3);
+# with kings, queens and nines (no game at all).
+STRONG = [
+    ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9", "C8"],
+    ["SA", "ST", "SK", "SQ", "S9", "S8", "HA", "HT", "HK", "HQ"],
+    ["H9", "H8", "DA", "DT", "DK", "DQ", "D9", "D8", "S7", "H7"],
+]
+WEAK = [
+    ["S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9", "H9"],
+    ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],
+    ["DJ", "C9", "SA", "ST", "CJ", "HA", "DK", "DQ", "D9", "HT"],
+]
+MIDDLING = [
+    ["SK", "SQ", "S9", "HK", "HQ", "H9", "DK", "DQ", "CK", "C8"],
+    ["CJ", "SJ", "CA", "CT", "CQ", "C9", "C7", "SA", "ST", "S8"],
+    ["HJ", "DJ", "HA", "HT", "H8", "H7", "DA", "DT", "D9", "D8"],
+]
+SKATS = {"strong": ["C7", "D7"], "low": ["DA", "DT"], "middling": ["S7", "D7"]}
+
+
+def _mask(cards: list[str]) -> int:
+    m = 0
+    for c in cards:
+        m |= Card.parse(c).bit
+    return m
+
+
+@pytest.mark.slow
+def test_the_training_gives_the_same_weights_for_the_same_seed() -> None:
+    one = train(60, seed=5, jobs=1)
+    again = train(60, seed=5, jobs=2)  # two processes, the same examples in order
+    other = train(60, seed=6, jobs=1)
+    assert one == again
+    assert one["weights"] != other["weights"]
+    weights = one["weights"]
+    assert isinstance(weights, dict) and {"suit", "grand"} <= set(weights)
+    # every model has a bias and one weight per feature, finite
+    for stages in weights.values():
+        for targets in stages.values():
+            for w in targets.values():
+                assert len(w) > 1 and all(abs(x) < 1e6 for x in w)
+
+
+def test_four_jacks_and_six_clubs_win_clubs() -> None:
+    hand = _mask(STRONG[0])
+    ev = default()
+    for stage in ("pickup", "hand"):
+        ch = ev.chances(hand, GameType.CLUBS, 0, stage)
+        assert ch.win > 0.95, (stage, ch)
+        assert ch.schneider > 0.3, (stage, ch)
+        value = game_value(GameType.CLUBS, hand, hand=stage == "hand")
+        # with ten matadors (four jacks, CA to C8): game 11, Hand 12 (R5.2)
+        assert value == (10 + 1 + int(stage == "hand")) * 12
+        assert expected_result(ch, GameType.CLUBS, value, 18) > 50
+    # a suit game is the better one for this hand than Diamonds or Null
+    assert not considered(hand, GameType.NULL)
+    clubs = ev.chances(hand, GameType.CLUBS, 0, "pickup").win
+    assert clubs > ev.chances(hand, GameType.DIAMONDS, 0, "pickup").win
+
+
+def test_sevens_and_eights_lose_every_game_but_null() -> None:
+    hand = _mask(WEAK[0])
+    ev = default()
+    assert considered(hand, GameType.NULL)
+    assert ev.chances(hand, GameType.NULL, 0, "hand").win > 0.8
+    for game in (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS):
+        assert not considered(hand, game)  # no trumps to speak of
+        assert ev.chances(hand, game, 0, "pickup").win < 0.2
+    assert not considered(hand, GameType.GRAND)
+    assert ev.chances(hand, GameType.GRAND, 0, "pickup").win < 0.1
+
+
+def _first_bid(hands: list[list[str]], skat: list[str]) -> tuple[Deal, int]:
+    deal = Deal(deck_from_hands(hands, skat))
+    seat = deal.current_seat
+    assert seat is not None
+    return deal, seat
+
+
+@pytest.mark.parametrize(
+    ("hands", "skat", "holds"),
+    [(STRONG, "strong", True), (WEAK, "low", True), (MIDDLING, "middling", False)],
+    ids=["four jacks", "sevens and eights", "kings and queens"],
+)
+def test_club_holds_what_its_hand_supports(hands: list[list[str]], skat: str, holds: bool) -> None:
+    deal, seat = _first_bid(hands, SKATS[skat])
+    # middlehand bids first (R4.2): it says 18 and forehand answers
+    assert seat == 1
+    deal.apply(parse_action("bid 18"), seat=seat)
+    action = ClubPlayer().choose(deal.view(0))
+    assert isinstance(action, Pass) is not holds, action
+
+
+def test_the_expectation_counts_a_lost_game_double_and_the_defenders_forty() -> None:
+    # R9.5: won +value+50; lost -2*value-50 and 40 to each of two defenders
+    assert expected_result(Chances(1.0, 0.0), GameType.HEARTS, 40) == 90
+    assert expected_result(Chances(0.0, 0.0), GameType.HEARTS, 40) == -(80 + 90)
+    # a game worth less than the bid is lost at the bid unless Schneider lifts it
+    assert expected_result(Chances(1.0, 0.0), GameType.HEARTS, 20, 30) == -(60 + 90)
+    assert expected_result(Chances(1.0, 1.0), GameType.HEARTS, 20, 30) == 80
