@@ -10,17 +10,44 @@ import contextlib
 import json
 import os
 import random
+import signal
 import time
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from skat.server.cluster import Cluster, nginx_binary
 from skat.server.store import Store
 from tests.helpers.processes import Human
 
 LEASE_TTL = 2.0  # seconds; the workers' lease time in these tests
+#: the workers of `two_workers`: short leases, computer players without delay
+WORKER_ARGS = (
+    "--lease-ttl", str(LEASE_TTL), "--bot-delay", "0", "--next-delay", "0",
+    "--grace", "30", "--log-level", "warning",
+)  # fmt: skip
+
+
+@contextlib.contextmanager
+def two_workers(root: Path, db_url: str) -> Iterator[Cluster]:
+    """Two `skat serve` workers behind nginx on ``db_url``, stopped at the
+    end (a worker a test stopped with SIGSTOP is resumed first: a stopped
+    process does not hear SIGTERM)."""
+    need("nginx", nginx_binary() is not None)
+    c = Cluster(root, workers=2, db_url=db_url, worker_args=WORKER_ARGS)
+    c.start()
+    try:
+        yield c
+    finally:
+        for w in c.members:
+            if w.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(w.pid, signal.SIGCONT)
+        c.stop()
 
 
 def need(what: str, present: bool) -> None:

@@ -39,13 +39,13 @@ from skat.series.record import verify_list
 from skat.server.cluster import Cluster, Worker, nginx_binary, unix_request
 from skat.server.store import NotOwner, Store, StoredTable
 from tests.helpers.cluster import (
-    LEASE_TTL,
     need,
     post,
     postgres_services,
     seated,
     table_owner,
     table_with_people,
+    two_workers,
 )
 from tests.helpers.processes import Human
 
@@ -56,21 +56,8 @@ FAILOVER_TIMEOUT = 30.0  # seconds for the players to be back at their seats
 
 @pytest.fixture
 def cluster(tmp_path: Path, db_url: str) -> Iterator[Cluster]:
-    need("nginx", nginx_binary() is not None)
-    c = Cluster(
-        tmp_path / "cluster",
-        workers=2,
-        db_url=db_url,
-        worker_args=(
-            "--lease-ttl", str(LEASE_TTL), "--bot-delay", "0", "--next-delay", "0",
-            "--grace", "30", "--log-level", "warning",
-        ),
-    )  # fmt: skip
-    c.start()
-    try:
+    with two_workers(tmp_path / "cluster", db_url) as c:
         yield c
-    finally:
-        c.stop()
 
 
 # ------------------------------------------------------------------ helpers

@@ -35,40 +35,28 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import connect
 
-from skat.server.cluster import Cluster, nginx_binary
+from skat.server.cluster import Cluster
 from tests.helpers.browser import Client, start_with_bots, wait_phase
-from tests.helpers.cluster import need, seated, table_owner, table_with_people
+from tests.helpers.cluster import (
+    LEASE_TTL,
+    seated,
+    table_owner,
+    table_with_people,
+    two_workers,
+)
 from tests.helpers.processes import Human, Server, free_port
 from tests.helpers.stores import db_for
 
 pytestmark = pytest.mark.cluster
 
-LEASE_TTL = 2.0  # seconds; the workers' lease time here (as in test_cluster)
 BACK_WITHIN = 10.0  # seconds for people to reach the other worker after a SIGSTOP
 WELCOME_WITHIN = 10.0  # seconds for a new table's welcome
 
 
 @pytest.fixture
 def cluster(tmp_path: Path, db_url: str) -> Iterator[Cluster]:
-    need("nginx", nginx_binary() is not None)
-    c = Cluster(
-        tmp_path / "cluster",
-        workers=2,
-        db_url=db_url,
-        worker_args=(
-            "--lease-ttl", str(LEASE_TTL), "--bot-delay", "0", "--next-delay", "0",
-            "--grace", "30", "--log-level", "warning",
-        ),
-    )  # fmt: skip
-    c.start()
-    try:
+    with two_workers(tmp_path / "cluster", db_url) as c:
         yield c
-    finally:
-        for w in c.members:  # a stopped process does not hear SIGTERM
-            if w.pid is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(w.pid, signal.SIGCONT)
-        c.stop()
 
 
 def _post(base: str, path: str, body: dict[str, Any], timeout: float = 5.0) -> tuple[Any, str]:
