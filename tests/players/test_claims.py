@@ -19,15 +19,12 @@ from skat.engine.deal import deck_from_hands
 from skat.players.claims import answer, claim_worlds, declarer_wins, pending
 from skat.players.worlds import Knowledge
 from skat.series import deal_deck
+from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
 from tests.helpers.server import join, new_table, serve
 
 #: Forehand (seat 0 at dealer 2) holds all four jacks and six clubs: Clubs
 #: Hand cannot be stopped. The same forehand with low cards cannot win Grand.
-STRONG = [
-    ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9", "C8"],
-    ["SA", "ST", "SK", "SQ", "S9", "S8", "HA", "HT", "HK", "HQ"],
-    ["H9", "H8", "DA", "DT", "DK", "DQ", "D9", "D8", "S7", "H7"],
-]
+STRONG = FOUR_JACKS_SIX_CLUBS
 WEAK = [
     ["CJ", "S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9"],
     ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],

@@ -13,15 +13,12 @@ from skat.engine.actions import Pass
 from skat.engine.deal import deck_from_hands
 from skat.players.club import ClubPlayer, considered
 from skat.players.handeval import Chances, default, expected_result, game_value
+from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
 
 # Forehand (seat 0 with the dealer at seat 2) with four jacks and six clubs;
 # with sevens, eights and two nines (no game but Null: a Null hand, R3.3);
 # with kings, queens and nines (no game at all).
-STRONG = [
-    ["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C9", "C8"],
-    ["SA", "ST", "SK", "SQ", "S9", "S8", "HA", "HT", "HK", "HQ"],
-    ["H9", "H8", "DA", "DT", "DK", "DQ", "D9", "D8", "S7", "H7"],
-]
+STRONG = FOUR_JACKS_SIX_CLUBS
 WEAK = [
     ["S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9", "H9"],
     ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],
