@@ -47,7 +47,8 @@ from skat.engine import (
 from skat.engine.cards import JACKS, POINTS, mask_cards
 from skat.engine.game import TRUMPS
 from skat.players.handeval import KINDS, STAGES, TARGETS, features, kind_of
-from skat.players.heuristic import HeuristicPlayer, null_profile, suit_strength
+from skat.players.heuristic import HeuristicPlayer
+from skat.players.strength import null_profile, suit_strength
 
 GAMES = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND)
 Example = tuple[str, str, list[float], int, int]  # kind, stage, features, won, schneider
@@ -122,8 +123,8 @@ def play_forced(
         seat = deal.current_seat
         assert seat is not None
         view = deal.view(seat)
-        act = players[seat].choose(view)
-        deal.apply(act, seat)
+        move = players[seat].choose(view)
+        deal.apply(move, seat)
     result = deal.result
     assert result is not None
     won = int(bool(result.won))

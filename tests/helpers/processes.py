@@ -373,3 +373,53 @@ def mid_deal_2(h: Human) -> bool:
 def bidding_deal_1(h: Human) -> bool:
     v = h.view
     return h.deal == 1 and v is not None and v["phase"] == "bidding" and len(v["history"]) >= 1
+
+
+# ------------------------------------------------- watching and playing a table
+class Watcher:
+    """A spectator of one table: the acts it was sent, in order."""
+
+    def __init__(self) -> None:
+        self.ws: ClientConnection | None = None
+        self.acts: list[tuple[int, int, str]] = []  # (version, seat, action)
+        self.errors: list[dict[str, Any]] = []
+
+    async def run(self, url: str, creator: str | None, stop: asyncio.Event) -> None:
+        self.ws = await connect(url, open_timeout=5, max_size=2**20)
+        await self.ws.send(json.dumps({"type": "hello"}))
+        if creator is not None:  # every seat a computer player's
+            await self.ws.send(json.dumps({"type": "fill", "creator": creator}))
+        with contextlib.suppress(ConnectionClosed):
+            while not stop.is_set():
+                try:
+                    m = json.loads(await asyncio.wait_for(self.ws.recv(), 0.3))
+                except TimeoutError:
+                    continue
+                if m["type"] == "event" and m["event"]["kind"] == "act":
+                    e = m["event"]
+                    self.acts.append((m["version"], e["seat"], e["action"]))
+                elif m["type"] == "error":
+                    self.errors.append(m)
+        await self.ws.close()
+
+
+async def play_on(h: Human, url: str, creator: str, stop: asyncio.Event) -> None:
+    """A person at a table with two computer players, playing on every turn
+    (an act the server could not store is sent again, as the page's player would)."""
+    await h.connect(url)
+    await h.sit()
+    assert h.ws is not None
+    await h.ws.send(json.dumps({"type": "fill", "creator": creator}))
+    with contextlib.suppress(ConnectionClosed):
+        while not stop.is_set():
+            try:
+                m = json.loads(await asyncio.wait_for(h.ws.recv(), 0.3))
+            except TimeoutError:
+                await h._maybe_act()
+                continue
+            h._note(m)
+            if m["type"] == "error":
+                h.acted = None
+                await asyncio.sleep(0.15)
+            await h._maybe_act()
+    await h.close()

@@ -93,7 +93,8 @@ class Db:
         if self.path is not None:
             with contextlib.closing(sqlite3.connect(self.path)) as conn:
                 return [tuple(r) for r in conn.execute(sql, params)]
-        return _run(self._pg([sql], params, fetch=True))
+        got: list[tuple[Any, ...]] = _run(self._pg([sql], params, fetch=True))
+        return got
 
     def execute(self, *statements: str, **params: Any) -> None:
         """Run ``statements`` in one transaction."""

@@ -1,4 +1,4 @@
-"""The server side of `bench/load.py --workers N`: a real cluster (nginx in
+"""The server side of `bench/server/load.py --workers N`: a real cluster (nginx in
 front of N `skat serve` workers on PostgreSQL or one SQLite file), started
 by `skat.server.cluster` exactly as `skat cluster` starts it."""
 
@@ -55,9 +55,10 @@ class ClusterServer:
         return self.cluster.address
 
     def create_table(self, **extra: Any) -> dict[str, Any]:
-        from load import create_table  # the generator's own request
+        from bench.server.load import create_table  # the generator's own request
 
-        return create_table(self.http, **extra)
+        out: dict[str, Any] = create_table(self.http, **extra)
+        return out
 
     def worker_cpu_seconds(self) -> float:
         return sum(_cpu(w.pid) for w in self.cluster.members if w.pid is not None)

@@ -2,7 +2,7 @@
 """Random-playout throughput: our engine against OpenSpiel's C++ `skat`, same run.
 
     .venv/bin/pip install -e ".[bench]"     # brings open-spiel
-    .venv/bin/python bench/playouts.py --seconds 5 --runs 5
+    .venv/bin/python -m bench.speed.playouts --seconds 5 --runs 5
 
 Runs are interleaved (ours, peer, ours, peer, ...) so that machine load hits
 both alike. Each side is measured by the same loop: shuffle, then choose
@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import statistics
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
 from skat.bench import playouts
 
-PEER = Path(__file__).resolve().parents[2] / "shared" / "bench" / "openspiel_playouts.py"
+PEER = Path(__file__).resolve().parents[3] / "shared" / "bench" / "openspiel_playouts.py"
 
 
 def _peer() -> ModuleType | None:
@@ -38,12 +39,12 @@ def _peer() -> ModuleType | None:
     return module
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     peer = _peer()
     ours: list[float] = []
     theirs: list[float] = []

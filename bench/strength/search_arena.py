@@ -5,8 +5,8 @@ machine is better measured in pieces that survive an interruption. Deal
 ``k`` uses exactly the deck and the player RNGs that ``skat arena A B
 --seed S`` gives deal ``k``, so the figures are the arena's.
 
-    .venv/bin/python bench/search_arena.py search heuristic --deals 100 --jobs 2 --out runs.jsonl
-    .venv/bin/python bench/search_arena.py search heuristic --report runs.jsonl
+    .venv/bin/python -m bench.strength.search_arena search heuristic --deals 100 --jobs 2 --out runs.jsonl
+    .venv/bin/python -m bench.strength.search_arena search heuristic --report runs.jsonl
 
 A name ``search@key=value,...`` is a `SearchPlayer` variant, as in
 ``arena_plays.py``.
@@ -18,12 +18,12 @@ import argparse
 import json
 import math
 import statistics
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict
 from pathlib import Path
 
-from arena_plays import variant
-
+from bench.strength.arena_plays import variant
 from skat.players.arena import Side, make_decks, play_duplicate, side_stats
 from skat.series import ListOptions
 
@@ -58,7 +58,7 @@ def report(a: str, b: str, path: Path) -> dict[str, object]:
     }
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("a")
     ap.add_argument("b")
@@ -67,7 +67,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", type=Path, default=Path("arena-runs.jsonl"))
     ap.add_argument("--report", type=Path)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.report:
         print(json.dumps(report(args.a, args.b, args.report), indent=1))
         return

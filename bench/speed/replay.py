@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ISS record replay with full checking, records per second on one core.
 
-    .venv/bin/python bench/replay.py --seconds 10
+    .venv/bin/python -m bench.speed.replay --seconds 10
 
 Each record is parsed, every move is checked by the engine, the deal is
 settled and compared with the server's result, as ``skat replay`` does. The
@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from skat.engine.iss import iter_iss, parse_iss, result_fields
 from skat.engine.records import replay
 
-ISS = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss" / "iss-games.sgf"
+ISS = Path(__file__).resolve().parents[3] / "shared" / "data" / "iss" / "iss-games.sgf"
 ARCHIVE = 9_000_000  # games in the whole ISS archive (the issue's figure)
 
 
@@ -35,11 +36,11 @@ def run(lines: list[str], seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     lines = list(iter_iss(ISS.read_text()))
     rates = []
     for i in range(args.runs):

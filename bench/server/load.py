@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Load on the online server: many tables of human clients at human pace.
 
-    .venv/bin/python bench/load.py --tables 200 --seconds 30
-    .venv/bin/python bench/load.py --ramp --tables 100 --step 100 --max-tables 1500
+    .venv/bin/python -m bench.server.load --tables 200 --seconds 30
+    .venv/bin/python -m bench.server.load --ramp --tables 100 --step 100 --max-tables 1500
 
 Starts the real server (`skat serve` in a subprocess on 127.0.0.1, a
 temporary SQLite database, ``--bot-delay 0 --next-delay 1``) and, in this
@@ -41,6 +41,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -492,7 +493,7 @@ def _terminate(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt  # stop the server in main's finally
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=50, help="tables (first step of a ramp)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per step")
@@ -521,7 +522,7 @@ def main() -> None:
     parser.add_argument(
         "--store", choices=("sqlite", "postgres"), default="sqlite", help="the cluster's database"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     most = args.max_tables if args.ramp else args.tables
     limit = raise_nofile(3 * most + 1024)  # before the server starts: it inherits the limit
     if limit < 3 * most + 256:
@@ -530,7 +531,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="skat-load-") as tmp:
         server: Any
         if args.workers:
-            from cluster_server import ClusterServer
+            from bench.server.cluster_server import ClusterServer
 
             server = ClusterServer(Path(tmp), args.workers, args.store, server_args(args))
             print(f"[cluster: {args.workers} worker(s) on {args.store} behind nginx]", flush=True)

@@ -15,20 +15,20 @@ declarer, game class and Hand or pickup: the table behind
 open-card lost games the declarer won in play and how many open-card won
 games he lost (what each defence makes of the cards).
 
-    .venv/bin/python bench/open_card_calibration.py search heuristic --deals 150 --out cal.jsonl
-    .venv/bin/python bench/open_card_calibration.py --report cal.jsonl
+    .venv/bin/python -m bench.strength.open_card_calibration search heuristic --deals 150 --out cal.jsonl
+    .venv/bin/python -m bench.strength.open_card_calibration --report cal.jsonl
 """
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from arena_plays import arena_parser, played, write_lines
-
+from bench.strength.arena_plays import arena_parser, played, write_lines
 from skat.engine import GameType
 from skat.players.analysis import _start
 from skat.players.solver import Position, best_points, null_wins
@@ -108,10 +108,10 @@ def defence(rows: list[dict[str, Any]]) -> None:
         )
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     ap = arena_parser("calibration.jsonl", jobs=2)
     ap.add_argument("--report", type=Path)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.report:
         report(args.report)
         return

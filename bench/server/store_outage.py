@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tables through a short storage failure (issue 28, finding 1).
 
-    .venv/bin/python bench/store_outage.py --src /work/wt-base --src .
+    .venv/bin/python -m bench.server.store_outage --src /work/wt-base --src .
 
 For each source tree (its ``src/`` first on the server's PYTHONPATH, so an
 older commit can be measured in the same run): a real `skat serve` on a
@@ -25,19 +25,18 @@ import json
 import os
 import random
 import resource
-import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.helpers.processes import Human, Server, Watcher, play_on
+from tests.helpers.stores import Db
 
-from tests.stores import Db
-from tests.test_recovery import Human, Server, _free_port
-from tests.test_store_failure import Watcher, _person
+from skat.server.services import free_port
 
 
 def health(srv: Server) -> int:
@@ -54,7 +53,7 @@ async def measure(src: Path, tables: int, outage: float, after: float) -> dict[s
     os.environ["PYTHONPATH"] = str(src.resolve() / "src")
     folder = Path(tempfile.mkdtemp(prefix="skat-outage-"))
     db = Db("sqlite", f"sqlite+aiosqlite:///{folder / 'skat.db'}", folder / "skat.db")
-    srv = Server(_free_port(), db, folder / "server.log")
+    srv = Server(free_port(), db, folder / "server.log")
     srv.extra = ["--bot-delay", "0.05"]
     srv.start()
     stop = asyncio.Event()
@@ -69,7 +68,7 @@ async def measure(src: Path, tables: int, outage: float, after: float) -> dict[s
             watchers.append(w)
             tasks.append(asyncio.create_task(w.run(url, None, stop)))
             person = Human(f"Anna {i}", random.Random(i))
-            tasks.append(asyncio.create_task(_person(person, url, t["creator"], stop)))
+            tasks.append(asyncio.create_task(play_on(person, url, t["creator"], stop)))
         deadline = time.monotonic() + 30
         while not all(len(w.acts) >= 8 for w in watchers) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
@@ -102,13 +101,13 @@ async def measure(src: Path, tables: int, outage: float, after: float) -> dict[s
         srv.kill()
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--src", type=Path, action="append", help="a source tree (repeatable)")
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--outage", type=float, default=5.0, help="seconds the disk is full")
     parser.add_argument("--after", type=float, default=60.0, help="seconds counted after")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"load average at start: {Path('/proc/loadavg').read_text().split()[:3]}")
     results = []
     for src in args.src or [Path(".")]:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Open-card solver speed: the compiled core against the pure-Python one, same positions.
 
-    .venv/bin/python bench/solver.py --positions 200 --python-positions 6 [--cpu]
+    .venv/bin/python -m bench.speed.solver --positions 200 --python-positions 6 [--cpu]
 
 Positions: random deals bid, picked up, discarded and announced by the
 `heuristic` player (so the discard and the contract are real ones), suit and
@@ -19,7 +19,7 @@ import argparse
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from skat.engine import Deal, GameType, Phase
 from skat.players import make_player
@@ -90,14 +90,14 @@ def p95(xs: list[float]) -> float:
     return s[min(len(s) - 1, int(0.95 * len(s)))]
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--positions", type=int, default=200)
     ap.add_argument("--python-positions", type=int, default=6)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--null-positions", type=int, default=200)
     ap.add_argument("--cpu", action="store_true", help="measure thread CPU time, not wall time")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.cpu:
         global CLOCK
         CLOCK = time.thread_time

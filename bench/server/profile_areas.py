@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Where the server's CPU goes: py-spy's collapsed stacks summed by area.
 
-    .venv/bin/python bench/action_cpu.py --runs 1 --profile prof.txt
-    .venv/bin/python bench/profile_areas.py prof.txt [--top 25] [--acts N]
+    .venv/bin/python -m bench.server.action_cpu --runs 1 --profile prof.txt
+    .venv/bin/python -m bench.server.profile_areas prof.txt [--top 25] [--acts N]
 
 Each sample counts once, for the innermost frame that names an area (so the
 engine's views built by the projection count as the engine, the JSON of a
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 # (area, pattern on "function (file:line)"), innermost match wins
 AREAS: list[tuple[str, str]] = [
@@ -53,13 +54,13 @@ def area(frames: list[str]) -> str:
     return "other"
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--acts", type=int, help="accepted actions profiled: time per action too")
     parser.add_argument("--rate", type=float, default=250.0, help="py-spy's samples per second")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     areas: Counter[str] = Counter()
     inclusive: Counter[str] = Counter()
     busy = idle = 0

@@ -2,9 +2,9 @@
 """The server's CPU time per accepted action (the figure that decides how
 many tables a core holds).
 
-    .venv/bin/python bench/action_cpu.py --tables 100 --pace 1 --seconds 20 --runs 3
-    .venv/bin/python bench/action_cpu.py --compare ../old/src     # alternate with another checkout
-    .venv/bin/python bench/action_cpu.py --runs 1 --profile prof.txt  # py-spy, collapsed stacks
+    .venv/bin/python -m bench.server.action_cpu --tables 100 --pace 1 --seconds 20 --runs 3
+    .venv/bin/python -m bench.server.action_cpu --compare ../old/src     # alternate with another checkout
+    .venv/bin/python -m bench.server.action_cpu --runs 1 --profile prof.txt  # py-spy, collapsed stacks
 
 Each run starts a real `skat serve` (uvicorn, a fresh SQLite file), and in
 this process three seated websocket clients per table plus one spectator on
@@ -38,12 +38,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from load import (  # a script beside this one
+from bench.server.load import (
     Client,
     Stats,
     Table,
@@ -51,7 +50,7 @@ from load import (  # a script beside this one
     pct,
     raise_nofile,
 )
-from load import Server as LoadServer
+from bench.server.load import Server as LoadServer
 
 CREATE_PARALLEL = 8
 CONNECT_PARALLEL = 50
@@ -206,7 +205,7 @@ def one_run(args: argparse.Namespace, src: str | None, label: str) -> Run:
             server.stop()
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--pace", type=float, default=1.0, help="mean seconds per action")
@@ -224,7 +223,7 @@ def main() -> None:
     parser.add_argument(
         "--py-spy-args", nargs="*", default=["--gil"], help="(default --gil: CPU of Python code)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     raise_nofile(4 * args.tables + 1024)
     versions: list[tuple[str, str | None]] = [(args.src or "this", args.src)]
     if args.compare:

@@ -1,6 +1,6 @@
 """Every play of an arena run, one JSON line each, and paired comparisons.
 
-``skat arena`` and ``bench/search_arena.py`` give one score per deal. To see
+``skat arena`` and ``bench/strength/search_arena.py`` give one score per deal. To see
 *where* a player wins or loses points (the declarer's games by contract,
 overbids, the auction), this plays exactly the deals, arrangements and
 player RNGs of ``skat arena A B --seed S`` and writes per play: the
@@ -10,9 +10,9 @@ compares two such logs (or ``search_arena.py`` outputs) deal by deal: with
 the same seed the deals and RNGs are the same, so the difference of two
 players against one opponent is measured without the luck of the cards.
 
-    .venv/bin/python bench/arena_plays.py search-v1 heuristic --deals 150 --out old.jsonl
-    .venv/bin/python bench/arena_plays.py search heuristic --deals 150 --out new.jsonl
-    .venv/bin/python bench/arena_plays.py --paired old.jsonl new.jsonl
+    .venv/bin/python -m bench.strength.arena_plays search-v1 heuristic --deals 150 --out old.jsonl
+    .venv/bin/python -m bench.strength.arena_plays search heuristic --deals 150 --out new.jsonl
+    .venv/bin/python -m bench.strength.arena_plays --paired old.jsonl new.jsonl
 
 A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
@@ -26,16 +26,16 @@ import json
 import math
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from skat.engine import Card, Deal, DealResult, Kontra
-from skat.players import base
+from skat.players import registry
 from skat.players.arena import _rng, arrangements, make_decks
-from skat.players.base import make_player
 from skat.players.loop import play_deal
+from skat.players.registry import make_player
 from skat.series import ListOptions
 
 
@@ -51,9 +51,9 @@ def _setting(text: str) -> float | int | bool | tuple[tuple[int, float], ...] | 
 
 
 def variant(name: str) -> None:
-    """Register ``search@key=value,...`` (see the module docstring)."""
-    base._load_builtin()
-    if "@" not in name or name in base._REGISTRY:
+    """Register ``search@key=value,...`` as a lab player (see the module
+    docstring)."""
+    if "@" not in name or name in registry.player_names(lab=True):
         return
     from skat.players.search import SearchPlayer
 
@@ -66,7 +66,7 @@ def variant(name: str) -> None:
     def make(rng: Any) -> SearchPlayer:
         return SearchPlayer(rng, **settings)  # type: ignore[arg-type]
 
-    base._REGISTRY[name] = make
+    registry.register_lab(name, cost="search", summary="a setting of search")(make)
 
 
 def played(
@@ -155,10 +155,10 @@ def paired(old: Path, new: Path) -> None:
     print(f"new - old, paired {_interval(diffs)}; {changed} deals changed")
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     ap = arena_parser("arena-plays.jsonl", jobs=1)
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("OLD", "NEW"))
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.paired:
         paired(*args.paired)
         return

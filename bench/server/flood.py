@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """How a stranger's expensive requests hurt other tables, on the real server.
 
-    .venv/bin/python bench/flood.py --scenario all
-    .venv/bin/python bench/flood.py --scenario analysis --src ../wt-base   # an older tree
-    .venv/bin/python bench/flood.py --scenario hints strong --seconds 15
+    .venv/bin/python -m bench.server.flood --scenario all
+    .venv/bin/python -m bench.server.flood --scenario analysis --src ../wt-base   # an older tree
+    .venv/bin/python -m bench.server.flood --scenario hints strong --seconds 15
 
-Each scenario starts its own `skat serve` (as bench/load.py's `Server` does:
+Each scenario starts its own `skat serve` (as bench/server/load.py's `Server` does:
 a subprocess on 127.0.0.1, a temporary SQLite file, ``--bot-delay 0``,
 ``--next-delay`` as given). ``--src TREE`` puts ``TREE/src`` first on the
 server's PYTHONPATH, so that the same script measures another commit (a
@@ -13,7 +13,7 @@ server's PYTHONPATH, so that the same script measures another commit (a
 
 Beside every scenario's load two tables are measured, as a person sees them:
 
-- a human table: three websocket clients at ``--pace`` (bench/load.py's
+- a human table: three websocket clients at ``--pace`` (bench/server/load.py's
   clients); latency from ``act`` (version V) until each of the three
   receives the event V+1: p50/p99/max;
 - a computer table: one such client and two casual computer players; the
@@ -77,7 +77,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -87,9 +87,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from load import (  # a script beside this one
+from bench.server.load import (
     Client,
     Load,
     Server,
@@ -592,9 +590,9 @@ async def run_flood(
     path = folder / "deals.json"
     path.write_text(json.dumps(deals))
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(Path(__file__).resolve()), "--flood-child", str(path),
+        sys.executable, "-m", "bench.server.flood", "--flood-child", str(path),
         "--http", http, "--flood-clients", str(clients), "--seconds", str(seconds),
-        stdout=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     assert proc.stdout is not None
     line = await asyncio.wait_for(proc.stdout.readline(), 30)
@@ -958,7 +956,7 @@ def _terminate(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt  # stop the server in the finally blocks
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--scenario", nargs="+", choices=(*SCENARIOS, "all"), default=["all"], metavar="NAME",
@@ -978,7 +976,7 @@ def main() -> None:
     parser.add_argument("--kill-seconds", type=float, default=20.0, help="kill-search: seconds")
     parser.add_argument("--flood-child", help=argparse.SUPPRESS)  # the flood's own process
     parser.add_argument("--http", help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.flood_child:
         flood_child(args)
         return

@@ -2,7 +2,7 @@
 """Failover time of a cluster: how long after a worker is SIGKILLed its
 tables' players are back at their seats and their moves are accepted.
 
-    .venv/bin/python bench/failover.py --tables 20 --lease-ttl 5
+    .venv/bin/python -m bench.server.failover --tables 20 --lease-ttl 5
 
 Starts a real cluster (`skat.server.cluster`: PostgreSQL, two workers,
 nginx), opens ``--tables`` tables each with one human client (through the
@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -143,13 +144,13 @@ async def scenario(cluster: Cluster, db_url: str, tables: int, settle: float) ->
     return sorted(times.values())
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--lease-ttl", type=float, default=5.0)
     parser.add_argument("--settle", type=float, default=5.0, help="seconds of play before")
     parser.add_argument("--runs", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     for run in range(args.runs):
         with tempfile.TemporaryDirectory(prefix="skat-failover-") as tmp, Postgres() as pg:
             pg.create_database("failover")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """CPU time of the parts of one accepted action, in process (no sockets, no
-scheduling between processes, so less noisy than bench/action_cpu.py):
+scheduling between processes, so less noisy than bench/server/action_cpu.py):
 
 * the store: `Store.append` of one event at a time (a transaction each, as at
   a quiet server) and of three at a time (one transaction for three rows,
@@ -9,8 +9,8 @@ scheduling between processes, so less noisy than bench/action_cpu.py):
   deals, and build and encode the messages of four viewers (three seats and a
   spectator) for every event, as `TableActor._commit` does.
 
-    .venv/bin/python bench/action_parts.py
-    .venv/bin/python bench/action_parts.py --src ../old/src   # another checkout
+    .venv/bin/python -m bench.server.action_parts
+    .venv/bin/python -m bench.server.action_parts --src ../old/src   # another checkout
 
 CPU time of this process (`time.process_time`, all threads); the best of
 ``--repeat`` rounds is printed.
@@ -24,6 +24,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -118,13 +119,13 @@ def table_parts(deals: int) -> tuple[float, float, int]:
     return table / acts, project / acts, acts
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", help="import skat from this source tree")
     parser.add_argument("--rows", type=int, default=600)
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
     import skat
