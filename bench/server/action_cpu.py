@@ -3,8 +3,8 @@
 many tables a core holds).
 
     .venv/bin/python -m bench.server.action_cpu --tables 100 --pace 1 --seconds 20 --runs 3
-    .venv/bin/python -m bench.server.action_cpu --compare ../old/src     # alternate with another checkout
-    .venv/bin/python -m bench.server.action_cpu --runs 1 --profile prof.txt  # py-spy, collapsed stacks
+    .venv/bin/python -m bench.server.action_cpu --compare ../old/src  # alternate with another
+    .venv/bin/python -m bench.server.action_cpu --runs 1 --profile prof.txt  # py-spy stacks
 
 Each run starts a real `skat serve` (uvicorn, a fresh SQLite file), and in
 this process three seated websocket clients per table plus one spectator on

@@ -15,7 +15,8 @@ declarer, game class and Hand or pickup: the table behind
 open-card lost games the declarer won in play and how many open-card won
 games he lost (what each defence makes of the cards).
 
-    .venv/bin/python -m bench.strength.open_card_calibration search heuristic --deals 150 --out cal.jsonl
+    .venv/bin/python -m bench.strength.open_card_calibration search heuristic \\
+        --deals 150 --out cal.jsonl
     .venv/bin/python -m bench.strength.open_card_calibration --report cal.jsonl
 """
 

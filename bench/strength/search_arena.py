@@ -5,7 +5,8 @@ machine is better measured in pieces that survive an interruption. Deal
 ``k`` uses exactly the deck and the player RNGs that ``skat arena A B
 --seed S`` gives deal ``k``, so the figures are the arena's.
 
-    .venv/bin/python -m bench.strength.search_arena search heuristic --deals 100 --jobs 2 --out runs.jsonl
+    .venv/bin/python -m bench.strength.search_arena search heuristic --deals 100 --jobs 2 \\
+        --out runs.jsonl
     .venv/bin/python -m bench.strength.search_arena search heuristic --report runs.jsonl
 
 A name ``search@key=value,...`` is a `SearchPlayer` variant, as in
