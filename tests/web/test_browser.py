@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from skat.server.actor import ServerConfig
+from skat.server.offer import offered
 from tests.helpers.browser import (
     DEAL_TIMEOUT,
     DESKTOP,
@@ -130,7 +132,13 @@ ENGLISH_KEYS = (
 
 def english_only(lang: str) -> list[str]:
     en, other = DICTS["en"], DICTS[lang]
-    return [en[k] for k in ENGLISH_KEYS if "{" not in en[k] and en[k] != other[k]]
+    out = [en[k] for k in ENGLISH_KEYS if "{" not in en[k] and en[k] != other[k]]
+    # the options form's labels, from the declared options (GET /api/options)
+    for o in offered(ServerConfig())["options"]:
+        label, there = o["words"]["en"]["label"], o["words"][lang]["label"]
+        if o["form"] and label != there:
+            out.append(label)
+    return out
 
 
 def english_log_words(lang: str) -> set[str]:
@@ -870,6 +878,38 @@ def test_the_table_shows_its_rules_a_leave_button_and_no_mute_for_computers(
     )
     assert not page.locator("[data-testid=leave]").is_visible()
     assert page.locator("#hand .card").count() == 0
+
+
+def test_the_options_form_and_the_rules_line_come_from_the_declared_options(
+    clients: Callable[..., Client],
+) -> None:
+    """The form is built from GET /api/options in the page's language; a
+    table made with Kontra until the end of the first trick says so in its
+    rules line, and a Ramsch round after Bock chosen without Bock is not
+    made (it needs Bock, spec.py)."""
+    c = clients()
+    page = c.page
+    c.goto("/")
+    select_lang(page, "de")
+    page.click("details.options summary")
+    page.wait_for_selector("#o-kontra_window")
+    labels = page.inner_text("#options-form")
+    assert "Wenn alle passen" in labels and "Bedenkzeit" in labels, labels
+    assert page.locator("#o-all_pass option").all_inner_texts() == ["Einpassen", "Ramsch"]
+    url = create_with_options(
+        c, rounds="1", kontra="1", kontra_window="trick_one", ramsch_after_bock="1", timer="30"
+    )
+    rules = page.locator("[data-testid=table-rules]")
+    rules.locator("summary").click()
+    text = rules.inner_text()
+    assert "Kontra und Re: An (Kontra bis zum Ende des ersten Stichs)" in text, text
+    assert "Bockrunden: Aus" in text and "Ramschrunde" not in text, text
+    assert "Bedenkzeit: 30 Sekunden" in text and "Computerspieler: Locker" in text, text
+    table = json.loads(
+        urllib.request.urlopen(c.base + "/api/tables/" + url.rsplit("/", 1)[1]).read()
+    )
+    assert table["table"]["options"]["ramsch_after_bock"] is False
+    assert table["table"]["options"]["kontra_window"] == "trick_one"
 
 
 def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client]) -> None:

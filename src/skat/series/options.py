@@ -6,18 +6,9 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 from ..engine import Rules
+from .spec import BOCK_TRIGGERS, BY_NAME, DEFAULT_BOCK_TRIGGERS, LIST_SPEC
 
-BOCK_TRIGGERS = (
-    "sixty_sixty",
-    "kontra_re",
-    "kontra_lost",
-    "value_100",
-    "grand_hand",
-    "schneider",
-    "schwarz",
-)
-#: R9.4 [Decision]: triggers 1-4 when Bock is on.
-DEFAULT_BOCK_TRIGGERS = frozenset(BOCK_TRIGGERS[:4])
+__all__ = ["BOCK_TRIGGERS", "DEFAULT_BOCK_TRIGGERS", "ListOptions"]
 
 
 @dataclass(frozen=True)
@@ -40,31 +31,14 @@ class ListOptions:
     enforce_reachable_announcement: bool = False
 
     def __post_init__(self) -> None:
-        # Integers are integers and switches are booleans: ``3.0``, ``1.5`` or
-        # ``true`` where a number belongs are refused, never coerced.
-        if not _is_int(self.players) or self.players not in (3, 4):
-            raise ValueError("players must be 3 or 4")
-        if self.deals is not None and (not _is_int(self.deals) or self.deals < 1):
-            raise ValueError("deals must be a positive whole number")
-        if not _is_int(self.first_dealer) or not 0 <= self.first_dealer < self.players:
+        # every option by its declaration (spec.py): integers are integers
+        # and switches are booleans, ``3.0``, ``1.5`` or ``true`` where a
+        # number belongs are refused, never coerced
+        for option in LIST_SPEC:
+            option.check(getattr(self, option.name))
+        if not 0 <= self.first_dealer < self.players:
             raise ValueError(f"first_dealer must be a seat 0..{self.players - 1}")
-        for name in _SWITCHES:
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false")
-        if self.all_pass not in ("einpassen", "ramsch"):
-            raise ValueError("all_pass must be einpassen or ramsch")
-        if self.kontra_window not in ("own_first_card", "first_lead", "trick_one"):
-            raise ValueError("kontra_window must be own_first_card, first_lead or trick_one")
-        if self.scoring not in ("seeger_fabian", "plain"):
-            raise ValueError("scoring must be seeger_fabian or plain")
-        if self.bock_count not in ("per_deal", "per_trigger"):
-            raise ValueError("bock_count must be per_deal or per_trigger")
-        if self.bock_overlap not in ("queue", "stack"):
-            raise ValueError("bock_overlap must be queue or stack")
         object.__setattr__(self, "bock_triggers", frozenset(self.bock_triggers))
-        unknown = self.bock_triggers - set(BOCK_TRIGGERS)
-        if unknown:
-            raise ValueError(f"unknown Bock trigger(s): {', '.join(sorted(unknown))}")
         if self.ramsch_after_bock and self.bock_overlap != "queue":
             raise ValueError("ramsch_after_bock requires bock_overlap = queue (R9.5)")
         self.deal_rules()  # validates the deal options too
@@ -103,28 +77,10 @@ class ListOptions:
             raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}")
         data = dict(data)
         if "bock_triggers" in data:
-            if not isinstance(data["bock_triggers"], list | tuple | set | frozenset):
-                raise ValueError("bock_triggers must be a list")
-            if not all(isinstance(t, str) for t in data["bock_triggers"]):
-                raise ValueError("bock_triggers must be a list of names")
+            BY_NAME["bock_triggers"].check(data["bock_triggers"])
             data["bock_triggers"] = frozenset(data["bock_triggers"])
         options = cls(**data)
         if max_rounds is not None and options.deals_per_list > max_rounds * options.players:
             most = max_rounds * options.players
             raise ValueError(f"a list has at most {max_rounds} rounds ({most} deals) here")
         return options
-
-
-#: The options that are switches (booleans).
-_SWITCHES = (
-    "kontra",
-    "kontra_requires_bid",
-    "bock",
-    "ramsch_after_bock",
-    "enforce_reachable_announcement",
-)
-
-
-def _is_int(x: object) -> bool:
-    """An integer proper: not a float, not a boolean."""
-    return isinstance(x, int) and not isinstance(x, bool)

@@ -23,16 +23,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
-from ..players.registry import player_names
-from ..series import ListOptions
 from . import projection
 from . import protocol as p
 from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
+from .offer import NotOffered, offered, table_options
 from .registry import TableBroken, TableElsewhere, Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
-from .table import TIMERS, Settings, TableState
+from .table import TableState
 from .work import Busy
 
 log = logging.getLogger("skat.server")
@@ -93,55 +91,6 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-class NotOffered(ValueError):
-    """A computer player that exists but no table may be made with."""
-
-
-def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Settings]:
-    """The options and settings of a table-creation body, checked strictly
-    (types, ranges, the list length of ``config``); raises `ValueError`."""
-    if not isinstance(data, dict):
-        raise ValueError("a JSON object is expected")
-    data = dict(data)
-    rounds = data.pop("rounds", None)
-    level = data.pop("level", None)
-    bot = data.pop("bot", None)
-    timer = data.pop("timer", 0)
-    hint = data.pop("hint", False)
-    if level is not None and bot is not None:
-        raise ValueError("give either a level or a computer player, not both")
-    choice = level if level is not None else bot if bot is not None else DEFAULT_LEVEL
-    if not isinstance(choice, str) or (level is not None and level not in LEVELS):
-        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
-    # the frozen baselines and lab variants are no table's to choose (one of
-    # them thinks for seconds with no time budget)
-    offered = config.offered_players
-    if bot is not None and choice not in player_names(lab=True):
-        raise ValueError(f"bot must be one of {', '.join(offered)} (or give a level)")
-    if bot is not None and choice not in offered:
-        raise NotOffered(f"bot must be one of {', '.join(offered)} (or give a level)")
-    bot = player_for(choice)
-    if not _is_int(timer) or timer not in TIMERS:
-        raise ValueError(f"timer must be one of {TIMERS}")
-    if not isinstance(hint, bool):
-        raise ValueError("hint must be true or false")
-    players = data.get("players", 3)
-    if not _is_int(players) or players not in (3, 4):
-        raise ValueError("players must be 3 or 4")
-    if rounds is not None:
-        if not _is_int(rounds) or not 1 <= rounds <= config.max_rounds:
-            raise ValueError(f"rounds must be 1..{config.max_rounds}")
-        if "deals" in data:
-            raise ValueError("give rounds or deals, not both")
-        data["deals"] = rounds * players
-    options = ListOptions.from_dict(data, config.max_rounds)
-    return options, Settings(bot=bot, timer=timer, hint=hint)
 
 
 def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONResponse:
@@ -323,6 +272,12 @@ def create_app(
     async def table_page(request: Request) -> Response:
         return await index(request)
 
+    the_options = offered(config)  # the same for every request
+
+    async def options_api(request: Request) -> Response:
+        """The table options and their words (`offer.offered`): the page's form."""
+        return JSONResponse(the_options, headers={"cache-control": "max-age=300"})
+
     async def value_api(request: Request) -> Response:
         """The game-value reckoner of the calculator page (same as ``skat value``)."""
         from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch
@@ -471,6 +426,7 @@ def create_app(
         Route("/rules/{page}", table_page),
         Route("/calculator", table_page),
         Route("/api/value", value_api, methods=["POST"]),
+        Route("/api/options", options_api),
         Route("/healthz", healthz),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),

@@ -82,7 +82,8 @@ function applyStaticTexts() {
 // ----------------------------------------------------------------- router
 const app = document.getElementById("app");
 
-function route() {
+async function route() {
+  await optionsReady; // the options form and the rules line are built from them
   const path = location.pathname;
   closeSocketUnless(path);
   applyStaticTexts();
@@ -116,22 +117,63 @@ document.getElementById("lang").addEventListener("change", (e) => {
 });
 
 // ------------------------------------------------------------------- home
-function optionRow(key, control, more) {
-  return `<div class="opt"><label for="o-${key}">${esc(t(`opt.${key}`))}</label>${control}
-    <p class="help">${esc(t(`opt.${key}.help`))}${more ? ` <a href="/rules/${more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
+// The options form and a table's rules line come from the server's
+// declaration of the options (GET /api/options; skat/series/spec.py and
+// skat/server/offer.py): their kinds, values, defaults and words.
+let OPTIONS = null; // the options, in the form's order
+const optionsReady = fetch("/api/options")
+  .then((r) => r.json())
+  .then((d) => { OPTIONS = d.options; })
+  .catch(() => { OPTIONS = []; });
+
+function words(o) {
+  return o.words[lang] ?? o.words.en;
 }
 
-function select(key, values, current) {
-  return `<select id="o-${key}" name="${key}">${values
-    .map((v) => `<option value="${v}" ${String(v) === String(current) ? "selected" : ""}>${esc(t(`opt.${key}.${v}`))}</option>`)
+function valueWord(o, v) {
+  if (o.kind === "switch") return t(v ? "opt.on" : "opt.off");
+  return words(o).values[String(v)] ?? String(v);
+}
+
+function optionControl(o) {
+  const id = `o-${o.name}`;
+  if (o.kind === "count") {
+    return `<input id="${id}" name="${o.name}" type="number" min="${o.low}" max="${o.high ?? ""}" value="${esc(o.default ?? "")}">`;
+  }
+  const values = o.kind === "switch" ? [false, true] : o.choices;
+  const code = (v) => (o.kind === "switch" ? (v ? "1" : "0") : String(v));
+  return `<select id="${id}" name="${o.name}">${values
+    .map((v) => `<option value="${code(v)}" ${v === o.default ? "selected" : ""}>${esc(valueWord(o, v))}</option>`)
     .join("")}</select>`;
 }
 
-function toggle(key, on) {
-  return `<select id="o-${key}" name="${key}"><option value="0" ${on ? "" : "selected"}>${esc(t("opt.off"))}</option><option value="1" ${on ? "selected" : ""}>${esc(t("opt.on"))}</option></select>`;
+function optionRow(o) {
+  const w = words(o);
+  return `<div class="opt"><label for="o-${o.name}">${esc(w.label)}</label>${optionControl(o)}
+    <p class="help">${esc(w.help)}${o.more ? ` <a href="/rules/${o.more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
 }
 
-function homePage() {
+// The creation body of the form: each value as its kind, an option under
+// a switch that is off (ramsch_after_bock without Bock) at its default.
+function formOptions(f) {
+  const out = {};
+  const shown = OPTIONS.filter((o) => o.form);
+  for (const o of shown) {
+    const raw = f.get(o.name);
+    let v;
+    if (o.kind === "switch") v = raw === "1";
+    else if (o.kind === "count") v = Math.max(o.low, Math.min(o.high ?? Infinity, Math.round(Number(raw)) || o.default));
+    else v = o.choices.find((c) => String(c) === raw) ?? o.default;
+    out[o.name] = v;
+  }
+  for (const o of shown) {
+    if (o.needs && out[o.needs] === false) out[o.name] = o.default;
+  }
+  return out;
+}
+
+async function homePage() {
+  await optionsReady;
   const name = store.get("skat.name", "");
   app.innerHTML = `
   <section class="home">
@@ -147,17 +189,7 @@ function homePage() {
     <details class="options">
       <summary>${esc(t("home.options"))}</summary>
       <form id="options-form">
-        ${optionRow("players", select("players", [3, 4], 3), "four")}
-        ${optionRow("rounds", `<input id="o-rounds" name="rounds" type="number" min="1" max="12" value="12">`, "")}
-        ${optionRow("scoring", select("scoring", ["seeger_fabian", "plain"], "seeger_fabian"), "tournament")}
-        ${optionRow("all_pass", select("all_pass", ["einpassen", "ramsch"], "einpassen"), "ramsch")}
-        ${optionRow("kontra", toggle("kontra", false), "kontra")}
-        ${optionRow("kontra_window", select("kontra_window", ["own_first_card", "first_lead", "trick_one"], "own_first_card"), "kontra")}
-        ${optionRow("bock", toggle("bock", false), "bock")}
-        ${optionRow("ramsch_after_bock", toggle("ramsch_after_bock", false), "bock")}
-        ${optionRow("level", select("level", ["beginner", "casual", "strong"], "casual"), "")}
-        ${optionRow("hint", toggle("hint", false), "")}
-        ${optionRow("timer", select("timer", [0, 30, 60, 120], 0), "")}
+        ${OPTIONS.filter((o) => o.form).map(optionRow).join("\n        ")}
         <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
       </form>
     </details>
@@ -181,21 +213,7 @@ function homePage() {
     e.preventDefault();
     const n = readName();
     if (!n) return;
-    const f = new FormData(e.target);
-    const opts = {
-      players: Number(f.get("players")),
-      rounds: Math.max(1, Math.min(12, Number(f.get("rounds")) || 12)),
-      scoring: f.get("scoring"),
-      all_pass: f.get("all_pass"),
-      kontra: f.get("kontra") === "1",
-      kontra_window: f.get("kontra_window"),
-      bock: f.get("bock") === "1",
-      ramsch_after_bock: f.get("ramsch_after_bock") === "1" && f.get("bock") === "1",
-      level: f.get("level"),
-      hint: f.get("hint") === "1",
-      timer: Number(f.get("timer")),
-    };
-    await createTable(opts, false);
+    await createTable(formOptions(new FormData(e.target)), false);
   });
 }
 
@@ -653,22 +671,40 @@ function bockToCome(pending) {
   return t("bock.toCome", { what: bits.join(", ") });
 }
 
+// A table's rules, from the declared options: each option with its value
+// (those under a switch in brackets after it, and only when it is on); the
+// list's options not on the form only where they differ from the default.
+function rulesItems(o, st) {
+  const values = { ...o, ...st };
+  const items = [];
+  const differs = (x) => JSON.stringify(x.kind === "set" ? [...values[x.name]].sort() : values[x.name]) !== JSON.stringify(x.default);
+  for (const x of OPTIONS ?? []) {
+    if (x.needs || x.name === "rounds" || x.name === "deals" || x.name === "first_dealer") continue;
+    if (values[x.name] === undefined || values[x.name] === null || (!x.form && !differs(x))) continue;
+    const under = OPTIONS.filter((y) => y.needs === x.name && values[x.name] === true && values[y.name] !== undefined && (y.form || differs(y)))
+      .map((y) => (y.kind === "switch" ? (values[y.name] ? words(y).label : "") : `${words(y).label} ${valueText(y, values[y.name])}`))
+      .filter(Boolean);
+    items.push(`${words(x).label}: ${valueText(x, values[x.name])}${under.length ? ` (${under.join(", ")})` : ""}`);
+  }
+  return items;
+}
+
+function valueText(x, v) {
+  return x.kind === "set" ? [...v].map((e) => valueWord(x, e)).join(", ") : valueWord(x, v);
+}
+
 function renderRules() {
   const el = document.getElementById("table-rules");
   const o = T.snap.table.options;
   const st = T.snap.table.settings;
-  const items = [
-    t("table.roundsLine", { r: Math.round(o.deals / o.players), n: o.deals }),
-    `${t("opt.players")}: ${t(`opt.players.${o.players}`)}`,
-    `${t("opt.scoring")}: ${t(`opt.scoring.${o.scoring}`)}`,
-    `${t("opt.all_pass")}: ${t(`opt.all_pass.${o.all_pass}`)}`,
-    `${t("opt.kontra")}: ${o.kontra ? `${t("opt.on")} (${t("opt.kontra_window")} ${t(`opt.kontra_window.${o.kontra_window}`)})` : t("opt.off")}`,
-    `${t("opt.bock")}: ${o.bock ? t("opt.on") + (o.ramsch_after_bock ? ` (${t("opt.ramsch_after_bock")})` : "") : t("opt.off")}`,
-    `${t("opt.timer")}: ${t(`opt.timer.${st.timer}`)}`,
-    `${t("opt.bot")}: ${t(`opt.bot.${st.bot}`)}`,
-  ];
-  const summary = `${t("table.rules")}: ${t(`opt.scoring.${o.scoring}`)} · ${t(`opt.all_pass.${o.all_pass}`)}${o.kontra ? " · " + t("opt.kontra") : ""}${o.bock ? " · " + t("opt.bock") : ""}`;
-  el.querySelector("summary").textContent = summary;
+  const items = [t("table.roundsLine", { r: Math.round(o.deals / o.players), n: o.deals }), ...rulesItems(o, st)];
+  if (!st.level) items.push(`${t("table.computer")}: ${st.bot}`); // a player by name (the API's "bot")
+  // the summary: the list's choices and the switches that are on
+  const brief = (OPTIONS ?? [])
+    .filter((x) => x.where === "list" && x.form && !x.needs && x.name !== "players")
+    .map((x) => (x.kind === "switch" ? (o[x.name] ? words(x).label : "") : valueWord(x, o[x.name])))
+    .filter(Boolean);
+  el.querySelector("summary").textContent = `${t("table.rules")}: ${brief.join(" · ")}`;
   el.querySelector("p").textContent = items.join(" · ");
 }
 
