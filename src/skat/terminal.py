@@ -696,22 +696,19 @@ class TerminalGame:
         if r.kind == "passed":
             self.say("Everybody passed: the deal is thrown in (nothing is scored).")
         elif r.kind == "ramsch":
-            points = r.ramsch_points or ()
-            per_seat = {view.seats[p]: pts for p, pts in enumerate(points)}
+            out = r.ramsch  # settled by the engine (engine/ramsch.py), read here
+            assert out is not None
+            seat_of = view.seats
+            per_seat = {seat_of[p]: pts for p, pts in enumerate(out.points)}
             self.say(
                 "Ramsch card points (the skat goes to the last trick): "
                 + ", ".join(f"{self.who(s)} {per_seat.get(s, 0)}" for s in range(3))
             )
-            won = [0, 0, 0]
-            for t in view.tricks:
-                won[view.seats[t.winner]] += 1
-            winners = [s for s in range(3) if r.plain[s] > 0]
-            if winners:
-                self.say(f"{self.verb(winners[0], 'take', 'takes')} every trick: Durchmarsch!")
-            else:
-                for s in range(3):
-                    if won[s] == 0:
-                        self.say(f"Jungfrau: {self.who(s)} took no trick, the loss counts double.")
+            if out.durchmarsch is not None:
+                who = seat_of[out.durchmarsch]
+                self.say(f"{self.verb(who, 'take', 'takes')} every trick: Durchmarsch!")
+            for p in out.jungfrau:
+                self.say(f"Jungfrau: {self.who(seat_of[p])} took no trick, the loss counts double.")
             for s in range(3):
                 if r.plain[s] < 0:
                     self.say(f"{self.verb(s, 'get', 'gets')} {r.plain[s]} (most card points).")

@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from skat.cli import main
 from skat.engine import Deal, Rules
+from skat.engine.ramsch import settle
 from skat.engine.reckoner import ReckonerError, reckon_ramsch
 from tests.helpers.stores import db_for
 
@@ -141,6 +142,42 @@ def test_reckoner_agrees_with_played_ramsch_deals(seed: int, dealer: int) -> Non
         tricks[seat] = sum(1 for t in deal.tricks if t.winner == pos)
     assert list(reckon_ramsch(points, tricks).entries) == list(r.plain)
     assert list(reckon_ramsch(points, tricks, bock=True).entries) == [2 * e for e in r.plain]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), dealer=st.integers(0, 2))
+def test_a_played_ramsch_deal_carries_its_jungfrau_and_durchmarsch(seed: int, dealer: int) -> None:
+    """The result's Ramsch outcome (engine/ramsch.py) is what the tricks
+    say (R9.1): per position the card points with the skat for the last
+    trick's winner, the tricks, a Jungfrau for each trickless player unless
+    one took them all, the entries of the list."""
+    deal = _random_ramsch(seed, dealer)
+    r = deal.result
+    assert r is not None and r.ramsch is not None
+    out = r.ramsch
+    tricks = [sum(1 for t in deal.tricks if t.winner == p) for p in range(3)]
+    assert list(out.tricks) == tricks and sum(out.points) == 120
+    last = deal.tricks[-1].winner
+    took = [sum(t.points for t in deal.tricks if t.winner == p) for p in range(3)]
+    assert out.points[last] == took[last] + deal.dealt_skat.points
+    march = next((p for p in range(3) if tricks[p] == 10), None)
+    assert out.durchmarsch == march
+    assert out.jungfrau == (
+        () if march is not None else tuple(p for p in range(3) if not tricks[p])
+    )
+    assert [r.plain[deal.seat_of(p)] for p in range(3)] == list(out.entries)
+    assert out.losers == tuple(p for p in range(3) if out.entries[p] < 0)
+
+
+def test_durchmarsch_and_jungfrau_by_hand() -> None:
+    """R9.1: all ten tricks win 120 (no Jungfrau then); a trickless player
+    doubles the loss of the one with most points, ties all lose."""
+    march = settle([120 - 7, 0, 0], [10, 0, 0], 0, 7)
+    assert (march.durchmarsch, march.jungfrau, march.entries) == (0, (), (120, 0, 0))
+    maid = settle([70, 50, 0], [6, 4, 0], 1, 0, factor=2)
+    assert (maid.jungfrau, maid.losers, maid.entries) == ((2,), (0,), (-280, 0, 0))
+    tie = settle([50, 50, 20], [4, 4, 2], 2, 0)
+    assert (tie.losers, tie.jungfrau, tie.entries) == ((0, 1), (), (-50, -50, 0))
 
 
 @pytest.mark.parametrize(

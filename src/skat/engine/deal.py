@@ -61,11 +61,12 @@ from .game import (
     GameType,
     Rules,
 )
+from .ramsch import RamschOutcome
+from .ramsch import settle as settle_ramsch
 from .values import (
     BID_SET,
     BID_VALUES,
     Valuation,
-    ramsch_entries,
     reachable_max,
     seeger_fabian_others,
     value_game,
@@ -217,6 +218,7 @@ class DealResult(NamedTuple):
     plain: tuple[int, ...]
     seeger_fabian: tuple[int, ...]
     ramsch_points: tuple[int, ...] | None = None  # per position
+    ramsch: RamschOutcome | None = None  # per position: Jungfrau, Durchmarsch (ramsch.py)
     penalties: tuple[int, ...] = ()  # per seat, 1 = penalised (abandoned deals)
     ended_by: int | None = None  # seat that conceded last, timed out or left
 
@@ -1105,12 +1107,12 @@ class Deal:
         )
 
     def _finish_ramsch(self, last_winner: int) -> None:
-        # R9.1: the skat goes to the winner of the last trick.
-        points = list(self._points)
-        points[last_winner] += mask_points(self._skat)
-        entries = ramsch_entries(points, list(self._ntricks), self.bock_factor)
+        # R9.1, settled in ramsch.py: the skat goes to the winner of the last trick
+        out = settle_ramsch(
+            self._points, self._ntricks, last_winner, mask_points(self._skat), self.bock_factor
+        )
         row = [0] * self.players
-        for pos, e in enumerate(entries):
+        for pos, e in enumerate(out.entries):
             row[self._seats[pos]] = e
         self._set_result(
             kind="ramsch",
@@ -1119,7 +1121,8 @@ class Deal:
             ended="played",
             plain=tuple(row),
             sf=tuple(row),
-            ramsch_points=tuple(points),
+            ramsch_points=out.points,
+            ramsch=out,
         )
 
     def _finish_game(self, ended: str, outcome: str, by: int | None) -> None:
@@ -1177,6 +1180,7 @@ class Deal:
         points: int = 0,
         tricks: int = 0,
         ramsch_points: tuple[int, ...] | None = None,
+        ramsch: RamschOutcome | None = None,
         penalties: tuple[int, ...] = (),
         ended_by: int | None = None,
     ) -> None:
@@ -1199,6 +1203,7 @@ class Deal:
             plain=plain,
             seeger_fabian=sf,
             ramsch_points=ramsch_points,
+            ramsch=ramsch,
             penalties=penalties or (0,) * self.players,
             ended_by=ended_by,
         )

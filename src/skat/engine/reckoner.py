@@ -15,7 +15,9 @@ from typing import Any
 from .cards import parse_cards, to_mask
 from .errors import IllegalActionError, Reason, reject
 from .game import NULL_VALUES, TRUMP_ORDER, Contract, GameType
-from .values import BID_SET, Valuation, ramsch_entries, seeger_fabian_others, value_game
+from .ramsch import RamschOutcome
+from .ramsch import outcome as ramsch_outcome
+from .values import BID_SET, Valuation, seeger_fabian_others, value_game
 
 
 class ReckonerError(ValueError):
@@ -184,6 +186,7 @@ class RamschReckoning:
     entries: tuple[int, int, int]
     bock: bool
     players: int
+    outcome: RamschOutcome  # the settlement (ramsch.py), tricks as given or taken
 
     @property
     def factor(self) -> int:
@@ -192,19 +195,17 @@ class RamschReckoning:
 
     @property
     def durchmarsch(self) -> int | None:
-        """The player who took all ten tricks, if one did."""
-        return next((i for i, e in enumerate(self.entries) if e > 0), None)
+        """The player who took all ten tricks, if one did (`ramsch.py`)."""
+        return self.outcome.durchmarsch
 
     @property
     def losers(self) -> tuple[int, ...]:
-        return tuple(i for i, e in enumerate(self.entries) if e < 0)
+        return self.outcome.losers
 
     @property
     def jungfrau(self) -> tuple[int, ...]:
         """The players whose trickless deal doubled the loss."""
-        if not self.losers:
-            return ()
-        return tuple(i for i, n in enumerate(self.no_trick) if n)
+        return self.outcome.jungfrau
 
     @property
     def explanation(self) -> str:
@@ -318,8 +319,7 @@ def reckon_ramsch(
                     "BAD_TRICKS", f"{name} cannot have {p} card points with {t} trick(s)"
                 )
         counts = list(given)
-    entries = ramsch_entries(list(pts), counts, 2 if bock else 1)
+    out = ramsch_outcome(pts, counts, 2 if bock else 1)
+    e = out.entries
     no_trick = (counts[0] == 0, counts[1] == 0, counts[2] == 0)
-    return RamschReckoning(
-        pts, given, no_trick, (entries[0], entries[1], entries[2]), bock, players
-    )
+    return RamschReckoning(pts, given, no_trick, (e[0], e[1], e[2]), bock, players, out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
+from . import ramsch as _ramsch
 from .cards import mask_points
 from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
 
@@ -198,14 +199,8 @@ def seeger_fabian_others(won: bool, players: int) -> int:
 
 
 def ramsch_entries(points: list[int], tricks: list[int], factor: int = 1) -> list[int]:
-    """Ramsch entries per active player (R9.1): most points lose, ties all lose,
-    Jungfrau doubles, Durchmarsch +120; ``factor`` is the Bock factor."""
-    for i, t in enumerate(tricks):
-        if t == 10:
-            return [120 * factor if j == i else 0 for j in range(len(points))]
-    top = max(points)
-    jungfrau = 2 if any(t == 0 for t in tricks) else 1
-    return [-top * jungfrau * factor if p == top else 0 for p in points]
+    """Ramsch entries per active player (R9.1); see `ramsch.entries`."""
+    return _ramsch.entries(points, tricks, factor)
 
 
 def reachable_max(game: GameType, cards12: int) -> int:

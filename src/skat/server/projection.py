@@ -149,20 +149,20 @@ def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
 
 
 def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
-    """A Ramsch deal per table seat (R9.1): card points, tricks, who stayed
-    Jungfrau (no trick: the loss doubles) and who made a Durchmarsch."""
-    if r.kind != "ramsch" or r.ramsch_points is None:
+    """A Ramsch deal per table seat (R9.1), as the engine settled it
+    (`engine/ramsch.py`): card points, tricks, who stayed Jungfrau (no
+    trick: the loss doubles) and who made a Durchmarsch."""
+    out = r.ramsch
+    if r.kind != "ramsch" or out is None:
         return None
-    seats = list(v.seats)
-    points = dict(zip(seats, r.ramsch_points, strict=True))
-    tricks = {s: sum(1 for t in v.tricks if seats[t.winner] == s) for s in seats}
-    march = next((s for s in seats if tricks[s] == 10), None)
+    seats = list(v.seats)  # by position
+    march = out.durchmarsch
     return {
         "seats": seats,
-        "points": [points[s] for s in seats],
-        "tricks": [tricks[s] for s in seats],
-        "jungfrau": [] if march is not None else [s for s in seats if tricks[s] == 0],
-        "durchmarsch": march,
+        "points": list(out.points),
+        "tricks": list(out.tricks),
+        "jungfrau": [seats[p] for p in out.jungfrau],
+        "durchmarsch": None if march is None else seats[march],
     }
 
 
