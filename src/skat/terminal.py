@@ -207,7 +207,7 @@ def choices(view: View, symbols: bool = True) -> list[Choice]:
     phase the menu is empty: the numbers are those of `discard_cards`.
     """
     legal = view.legal_actions
-    if view.phase is Phase.DISCARD:
+    if _choosing_two(view):
         return []
     picked: list[Action] = []
     bids = 0
@@ -224,6 +224,11 @@ def choices(view: View, symbols: bool = True) -> list[Choice]:
     return [Choice(action_markup(a, symbols), a) for a in picked]
 
 
+def _choosing_two(view: View) -> bool:
+    """Two cards to put away, or to push on in a Schieberamsch (numbered)."""
+    return view.phase is Phase.DISCARD or (view.phase is Phase.PUSH and len(view.hand) == 12)
+
+
 def discard_cards(view: View) -> list[Card]:
     """The declarer's twelve cards, numbered for the discard."""
     return sorted_cards(view.hand, None)
@@ -237,7 +242,7 @@ def interpret(text: str, view: View, menu: Sequence[Choice]) -> Action:
     t = " ".join(text.strip().split())
     if not t:
         raise BadInput("type a number from the list, an action, or q to quit")
-    if view.phase is Phase.DISCARD:
+    if _choosing_two(view):
         return _interpret_discard(t, view)
     n = _number(t)
     if n is not None:
@@ -558,6 +563,10 @@ class TerminalGame:
             head += f": you won the auction at {view.bid}. Pick up the skat or play Hand."
         elif ph is Phase.DISCARD:
             head += ": put two cards away (e.g. '3 7' or 'ST H8')."
+        elif ph is Phase.PUSH and len(view.hand) == 12:
+            head += ": Schieberamsch: push two cards on, no jack (e.g. '3 7' or 'ST H8')."
+        elif ph is Phase.PUSH:
+            head += ": Schieberamsch: take the skat up, or pass it on unseen (doubles the deal)."
         elif ph is Phase.DECLARE:
             head += f": announce your game (the bid is {view.bid})."
         elif view.contract is not None:
@@ -565,7 +574,7 @@ class TerminalGame:
         self.say(head)
         if ph in (Phase.PLAY, Phase.KONTRA):
             self._show_table(view)
-        if ph is Phase.DISCARD:
+        if _choosing_two(view):
             cards12 = discard_cards(view)
             if view.skat is not None:
                 self.say(f"The skat was {self.cards(sorted_cards(view.skat, None))}.")
@@ -681,6 +690,8 @@ class TerminalGame:
         d = view.declarer_seat
         if d is not None:
             self.say(f"{self.verb(d, 'win', 'wins')} the auction at {view.bid}.")
+        elif view.phase is Phase.PUSH:
+            self.say("Everybody passed: [bold]Schieberamsch[/]! The skat goes round first.")
         elif view.phase is Phase.PLAY:
             self.say("Everybody passed: [bold]Ramsch[/]! Take as few card points as you can.")
             self.say(f"Your cards: {self.cards(sorted_cards(view.hand, hand_order(view)))}")

@@ -231,6 +231,8 @@ OPTION_SETS: list[dict[str, object]] = [
     {"players": 4},
     {"players": 4, "all_pass": "ramsch", "kontra": True, "bock": True, "ramsch_after_bock": True},
     {"players": 4, "kontra": True, "kontra_window": "first_lead", "first_dealer": 2},
+    {"all_pass": "ramsch", "schieberamsch": True},
+    {"players": 4, "bock": True, "ramsch_after_bock": True, "schieberamsch": True},
 ]
 LINEUPS = (("heuristic",), ("random",), ("heuristic", "random"))
 
@@ -261,8 +263,15 @@ def test_no_illegal_action_in_thousands_of_deals() -> None:
                 seen["forced_ramsch"] += deal.forced_ramsch
                 seen["hand"] += bool(r.contract and r.contract.hand and r.kind == "game")
                 seen["ouvert"] += bool(r.contract and r.contract.ouvert)
+                seen["pushed"] += bool(r.ramsch and r.ramsch.pushes)
+                seen["picked_up"] += any(str(a) == "pickup" for _, a in deal.history) and (
+                    r.kind == "ramsch"
+                )
     assert deals >= 2000
-    for what in ("game", "passed", "ramsch", "kontra", "re", "bock", "forced_ramsch", "hand"):
+    for what in (
+        *("game", "passed", "ramsch", "kontra", "re", "bock", "forced_ramsch", "hand"),
+        *("pushed", "picked_up"),
+    ):
         assert seen[what] > 0, (what, seen)
 
 

@@ -280,6 +280,7 @@ OPTION_SETS: list[dict[str, object]] = [
     {"enforce_reachable_announcement": True},
     {"players": 4, "all_pass": "ramsch", "kontra": True, "bock": True, "ramsch_after_bock": True},
     {"players": 4, "kontra": True, "kontra_window": "first_lead"},
+    {"all_pass": "ramsch", "schieberamsch": True},
 ]
 
 

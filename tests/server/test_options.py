@@ -18,6 +18,7 @@ FORM = [
     "kontra_window",
     "bock",
     "ramsch_after_bock",
+    "schieberamsch",
     "level",
     "hint",
     "timer",

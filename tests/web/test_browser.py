@@ -912,6 +912,66 @@ def test_the_options_form_and_the_rules_line_come_from_the_declared_options(
     assert table["table"]["options"]["kontra_window"] == "trick_one"
 
 
+def test_schieberamsch_the_skat_goes_round_and_doubles(clients: Callable[..., Client]) -> None:
+    """A house rule through the page (engine/ramsch.py): all pass, then
+    forehand pushes the skat on unseen, middlehand takes it up and pushes two
+    cards on (its jacks cannot be chosen), rearhand pushes unseen; the log
+    says so and the result counts the deal four times."""
+    a, b, c = clients(), clients(), clients()
+    url = create_with_options(a, rounds="1", all_pass="ramsch", schieberamsch="1")
+    sit_at(b, url, "Ben")
+    sit_at(c, url, "Cleo")
+    pages = [x.page for x in (a, b, c)]
+    for pg in pages:
+        pg.set_default_timeout(5000)
+        pg.wait_for_function(
+            "() => document.querySelectorAll('#hand .card').length === 10", timeout=15_000
+        )
+
+    def turn(testid: str) -> Page:
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            for pg in pages:
+                button = pg.locator(f"#controls [data-testid={testid}]")
+                if button.count() and button.is_enabled():
+                    return pg
+            time.sleep(0.05)
+        raise AssertionError(f"nobody may {testid}")
+
+    for _ in range(3):  # nobody bids: a Ramsch
+        turn("pass").click("#controls [data-testid=pass]")
+    first = turn("push-unseen")
+    assert first.locator("#controls [data-testid=pickup]").is_visible()
+    first.click("#controls [data-testid=push-unseen]")
+    second = turn("pickup")
+    assert second is not first
+    second.click("#controls [data-testid=pickup]")
+    second.wait_for_function("() => document.querySelectorAll('#hand .card').length === 12")
+    hand: list[str] = second.evaluate(HAND_JS)
+    choosable = second.locator("#hand button.card[data-action=select]")
+    assert choosable.count() == sum(1 for card in hand if card[1] != "J")
+    for i in range(2):
+        choosable.nth(i).click()
+    second.click("#controls [data-testid=discard]")
+    third = turn("push-unseen")
+    assert third not in (first, second)
+    third.click("#controls [data-testid=push-unseen]")
+    a.page.wait_for_function(
+        "() => (document.getElementById('log').innerText.match(/on unseen/g) || []).length === 2"
+    )
+    log = a.page.inner_text("#log")
+    assert log.count("pushes the skat on unseen") == 2, log
+    assert "takes the skat up" in log and "pushes two cards on" in log, log
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while not all(phase(pg) == "done" for pg in pages):
+        assert time.monotonic() < deadline, "the deal did not finish"
+        for pg in pages:
+            if phase(pg) == "play":
+                with contextlib.suppress(PlaywrightTimeout):
+                    act(pg, "play")
+    assert "x4" in a.page.inner_text("[data-testid=pushes]")
+
+
 def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client]) -> None:
     """Bugs 9 and 10: no factors, no coming Bock rounds, no Ramsch card points.
     Three people: all pass (a Ramsch deal), then Anna plays, Ben says Kontra

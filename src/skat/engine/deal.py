@@ -50,7 +50,7 @@ from .actions import (
     Play,
     Re,
 )
-from .cards import ALL_CARDS, CARDS, POINTS, Card, CardSet, mask_cards, mask_points
+from .cards import ALL_CARDS, CARDS, JACKS, POINTS, Card, CardSet, mask_cards, mask_points
 from .errors import Reason, reject
 from .game import (
     EFFECTIVE,
@@ -81,6 +81,7 @@ class Phase(str, Enum):
     SKAT = "skat"  # the declarer picks up or announces a Hand game
     DISCARD = "discard"
     DECLARE = "declare"
+    PUSH = "push"  # Schieberamsch: the skat goes round before a Ramsch (ramsch.py)
     KONTRA = "kontra"  # only with kontra_window = first_lead
     PLAY = "play"
     DONE = "done"
@@ -159,6 +160,7 @@ _BIDDER_ACTIONS = {v: (PASS, *_BIDS_ABOVE[v]) for v in (0, *BID_VALUES)}
 _LISTENER_ACTIONS = (PASS, HOLD)
 _FOREHAND_18 = (PASS, _BIDS[18])
 _RE_ACTIONS = (NO_RE, RE)
+_PUSH_ACTIONS = (PICKUP, PASS)  # take the skat up, or push it on unseen
 # Play actions for every 8-bit slice of a mask: legal plays are four lookups.
 _BYTE_PLAYS = tuple(
     tuple(PLAYS[8 * k + i] for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
@@ -274,13 +276,17 @@ class Deal:
         "_played",
         "_points",
         "_pos",
+        "_pusher",
+        "_pushes",
         "_re",
         "_re_answered",
         "_re_pending",
         "_result",
         "_seats",
         "_skat",
+        "_skat_known",
         "_stage",
+        "_taken",
         "_to_act",
         "_to_play",
         "_trick",
@@ -408,6 +414,12 @@ class Deal:
         self._claimed = False
         self._conceded = 0
         self._result: DealResult | None = None
+        # Schieberamsch (ramsch.py): whose turn to push, the unseen pushes,
+        # who put the skat down last, the two cards the pusher took up
+        self._pusher = -1
+        self._pushes = 0
+        self._skat_known = -1
+        self._taken = 0
         self._phase = Phase.BIDDING
         if ramsch:
             self._start_ramsch()
@@ -448,6 +460,8 @@ class Deal:
             return -1
         if ph is Phase.KONTRA:
             return self._declarer if self._re_pending else self._defenders()[self._asked]
+        if ph is Phase.PUSH:
+            return self._pusher
         return self._declarer
 
     def is_terminal(self) -> bool:
@@ -587,6 +601,15 @@ class Deal:
             if self._re_pending:
                 return _RE_ACTIONS
             return (NO_KONTRA, KONTRA) if self._can_kontra(p) else (NO_KONTRA,)
+        if ph is Phase.PUSH:
+            if not self._taken:
+                return _PUSH_ACTIONS
+            cards = mask_cards(self._hands[p] & ~JACKS)  # jacks stay (ramsch.py)
+            return tuple(
+                _DISCARDS[a][b]  # type: ignore[misc]
+                for i, a in enumerate(cards)
+                for b in cards[i + 1 :]
+            )
         return ()
 
     def offers(self, seat: int) -> tuple[Action, ...]:
@@ -687,6 +710,8 @@ class Deal:
             self._auction(p, action)
         elif ph in _DECLARER_PHASES:
             self._declaration(p, action)
+        elif ph is Phase.PUSH:
+            self._push(p, action)
         else:  # KONTRA or PLAY
             self._card_phase(p, action)
         if cls is Announce and self._contract is not None:
@@ -908,6 +933,61 @@ class Deal:
     def _start_ramsch(self) -> None:
         self._contract = Contract(_RAMSCH)
         self._start_play(int(_RAMSCH))
+        if self.rules.schieberamsch:  # the skat goes round first (ramsch.py)
+            self._phase = Phase.PUSH
+            self._pusher = 0
+
+    def _push(self, p: int, action: Action) -> None:
+        """Schieberamsch (ramsch.py): the seat to push takes the skat up and
+        pushes two cards on (no jack), or pushes it on unseen (``pass``)."""
+        cls = action.__class__
+        if cls not in (Pickup, Pass, Discard):
+            raise self._wrong_phase(p, action)
+        self._turn(p, action)
+        seat = self._seats[p]
+        if cls is Pickup:
+            if self._taken:
+                raise reject(
+                    Reason.SKAT_ALREADY_TAKEN, "the skat is taken", seat=seat, action=action
+                )
+            self._taken = self._skat
+            self._hands[p] |= self._skat
+            self._skat = 0
+            self._skat_known = -1
+            return
+        if cls is Pass:
+            if self._taken:
+                raise reject(Reason.DISCARD_REQUIRED, "push two cards on", seat=seat, action=action)
+            self._pushes += 1  # pushed on unseen: the deal counts double
+        else:
+            if not self._taken:
+                raise reject(
+                    Reason.PICKUP_REQUIRED, "take up the skat first", seat=seat, action=action
+                )
+            cards: tuple[Card, ...] = action.cards  # type: ignore[attr-defined]
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
+            if len(cards) != 2 or mask.bit_count() != 2 or mask & ~self._hands[p]:
+                raise reject(
+                    Reason.DISCARD_INVALID,
+                    "push exactly two different cards of your twelve",
+                    seat=seat,
+                    action=action,
+                )
+            if mask & JACKS:
+                raise reject(
+                    Reason.DISCARD_INVALID, "a jack may not be pushed on", seat=seat, action=action
+                )
+            self._hands[p] &= ~mask
+            self._skat = mask
+            self._skat_known = p
+            self._taken = 0
+        if p == 2:
+            self._pusher = -1
+            self._phase = Phase.PLAY  # forehand leads (R4.1)
+        else:
+            self._pusher = p + 1
 
     def _card_phase(self, p: int, action: Action) -> None:
         cls = action.__class__
@@ -1109,7 +1189,12 @@ class Deal:
     def _finish_ramsch(self, last_winner: int) -> None:
         # R9.1, settled in ramsch.py: the skat goes to the winner of the last trick
         out = settle_ramsch(
-            self._points, self._ntricks, last_winner, mask_points(self._skat), self.bock_factor
+            self._points,
+            self._ntricks,
+            last_winner,
+            mask_points(self._skat),
+            self.bock_factor,
+            self._pushes,
         )
         row = [0] * self.players
         for pos, e in enumerate(out.entries):
@@ -1270,6 +1355,10 @@ def _view(deal: Deal, seat: int | None) -> View:
     if done or (pos is not None and pos == d and deal._picked_up):
         # before the discard the declarer still sees which two cards he took
         skat = CardSet(deal._skat if deal._discard or done else deal._dealt[3])
+    elif pos is not None and deal._pusher == pos and deal._taken:
+        skat = CardSet(deal._taken)  # Schieberamsch: the two cards just taken up
+    elif pos is not None and deal._skat_known == pos:
+        skat = CardSet(deal._skat)  # the two cards this seat pushed on, still the skat
     contract = deal._contract
     open_cards: CardSet | None = None
     if d >= 0 and deal._phase in (Phase.KONTRA, Phase.PLAY, Phase.DONE) and contract is not None:

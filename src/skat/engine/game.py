@@ -246,6 +246,7 @@ class Rules:
     enforce_reachable_announcement: bool = False
     concede_after_claim: Literal["both", "one"] = "both"
     announce_before_discard: bool = False
+    schieberamsch: bool = False  # a house rule (R9.2): see ramsch.py
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
@@ -270,6 +271,7 @@ class Rules:
             "enforce_reachable_announcement",
             "concede_after_claim",
             "announce_before_discard",
+            "schieberamsch",
         ):
             if getattr(self, name) != getattr(default, name):
                 out[name] = getattr(self, name)
@@ -286,6 +288,7 @@ class Rules:
             "enforce_reachable_announcement",
             "concede_after_claim",
             "announce_before_discard",
+            "schieberamsch",
         }
         unknown = set(data) - known
         if unknown:

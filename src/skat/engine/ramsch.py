@@ -10,6 +10,16 @@ the most card points loses them (all players tied on the most lose them);
 a player who took no trick (Jungfrau) doubles that loss; a player who took
 every trick (Durchmarsch) wins 120 instead. The Bock factor (R9.4)
 multiplies the entries.
+
+Schieberamsch (``schieberamsch``; a house rule, R9.2: the ISkO has no
+Ramsch), as this engine plays it: before the first card, forehand,
+middlehand and rearhand in turn either take the skat up and push two cards
+of their twelve on as the new skat (``pickup``, then ``discard A B``; a
+jack may never be pushed), or push the skat on unseen (``pass``), which
+doubles the deal's entries each time (x2, x4, x8). The skat the rearhand
+leaves goes to the winner of the last trick, as in every Ramsch. Each
+player sees the skat while holding twelve cards and, after pushing two
+cards on, those two until the next one takes them up; nobody else does.
 """
 
 from __future__ import annotations
@@ -23,7 +33,8 @@ DURCHMARSCH = 120  # R9.1: a player who takes every trick wins this
 
 def entries(points: Sequence[int], tricks: Sequence[int], factor: int = 1) -> list[int]:
     """The list entries per player (R9.1): ``points`` with the skat counted,
-    ``tricks`` per player, ``factor`` the Bock factor."""
+    ``tricks`` per player, ``factor`` the Bock factor (and the Schieberamsch
+    doubling)."""
     for i, t in enumerate(tricks):
         if t == 10:
             return [DURCHMARSCH * factor if j == i else 0 for j in range(len(points))]
@@ -41,6 +52,7 @@ class RamschOutcome:
     tricks: tuple[int, ...]
     factor: int  # Bock (R9.4)
     entries: tuple[int, ...]
+    pushes: int = 0  # Schieberamsch: the skat pushed on unseen, each time doubling
 
     @property
     def durchmarsch(self) -> int | None:
@@ -66,17 +78,20 @@ class RamschOutcome:
             "tricks": list(self.tricks),
             "factor": self.factor,
             "entries": list(self.entries),
+            "pushes": self.pushes,
             "losers": list(self.losers),
             "jungfrau": list(self.jungfrau),
             "durchmarsch": self.durchmarsch,
         }
 
 
-def outcome(points: Sequence[int], tricks: Sequence[int], factor: int = 1) -> RamschOutcome:
-    """The outcome of card ``points`` (the skat counted) and ``tricks``."""
-    return RamschOutcome(
-        tuple(points), tuple(tricks), factor, tuple(entries(points, tricks, factor))
-    )
+def outcome(
+    points: Sequence[int], tricks: Sequence[int], factor: int = 1, pushes: int = 0
+) -> RamschOutcome:
+    """The outcome of card ``points`` (the skat counted) and ``tricks``; each
+    of ``pushes`` doubles the entries (Schieberamsch)."""
+    e = entries(points, tricks, factor * 2**pushes)
+    return RamschOutcome(tuple(points), tuple(tricks), factor, tuple(e), pushes)
 
 
 def settle(
@@ -85,12 +100,13 @@ def settle(
     last_winner: int,
     skat_points: int,
     factor: int = 1,
+    pushes: int = 0,
 ) -> RamschOutcome:
     """Settle a played Ramsch deal: the card points each player took in
     tricks, the skat's points added for the winner of the last trick (R9.1)."""
     points = list(trick_points)
     points[last_winner] += skat_points
-    return outcome(points, tricks, factor)
+    return outcome(points, tricks, factor, pushes)
 
 
 __all__ = ["DURCHMARSCH", "RamschOutcome", "entries", "outcome", "settle"]

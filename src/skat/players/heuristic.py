@@ -78,6 +78,8 @@ class HeuristicPlayer(BasePlayer):
             return self._discard(view, legal)
         if ph is Phase.DECLARE:
             return self._declare(view, legal)
+        if ph is Phase.PUSH:
+            return self._push(view, legal)
         if any(isinstance(a, (Re, NoRe)) for a in legal):
             return self._re(view, legal)
         if any(isinstance(a, (Kontra, NoKontra)) for a in legal):
@@ -95,6 +97,27 @@ class HeuristicPlayer(BasePlayer):
         if any(isinstance(a, Kontra) for a in view.legal_actions) and self._wants_kontra(view):
             return next(a for a in view.legal_actions if isinstance(a, Kontra))
         return None
+
+    # -- Schieberamsch (engine/ramsch.py)
+    def _push(self, view: View, legal: tuple[Action, ...]) -> Action:
+        """A hand that can hardly take a trick pushes the skat on unseen (and
+        doubles the deal for the others); any other takes it up and pushes on
+        the two cards most likely to take points: aces and tens first,
+        from the shortest suits."""
+        hand = view.hand.mask
+        pushes = [a for a in legal if isinstance(a, Discard)]
+        if not pushes:
+            danger = 0.0
+            for c in mask_cards(hand):
+                danger += 3.0 if 1 << c & JACKS else {11: 2.0, 10: 1.5, 4: 0.5}.get(POINTS[c], 0.0)
+            want = Pass() if danger <= 1.0 else Pickup()
+            return next((a for a in legal if a == want), legal[0])
+
+        def risk(card: int) -> float:
+            suit_len = (hand >> (8 * (card // 8)) & 255).bit_count()
+            return POINTS[card] * 2 + (card % 8) * 0.1 - suit_len * 0.5
+
+        return max(pushes, key=lambda a: risk(a.cards[0]) + risk(a.cards[1]))
 
     # -- auction
     def _limit(self, view: View) -> int:

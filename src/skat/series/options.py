@@ -28,6 +28,7 @@ class ListOptions:
     bock_count: Literal["per_deal", "per_trigger"] = "per_deal"
     bock_overlap: Literal["queue", "stack"] = "queue"
     ramsch_after_bock: bool = False
+    schieberamsch: bool = False  # a house rule (R9.2; engine/ramsch.py)
     enforce_reachable_announcement: bool = False
 
     def __post_init__(self) -> None:
@@ -55,6 +56,7 @@ class ListOptions:
             kontra_window=self.kontra_window,
             kontra_requires_bid=self.kontra_requires_bid,
             enforce_reachable_announcement=self.enforce_reachable_announcement,
+            schieberamsch=self.schieberamsch,
         )
 
     def to_dict(self) -> dict[str, Any]:

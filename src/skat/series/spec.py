@@ -492,6 +492,31 @@ LIST_SPEC: tuple[Option, ...] = (
         more="bock",
     ),
     Option(
+        "schieberamsch",
+        "switch",
+        False,
+        {
+            "en": _w(
+                "Schieberamsch",
+                "Before a Ramsch each player in turn takes the skat up and pushes two cards on "
+                "(no jack), or pushes it on unseen: each unseen push doubles the deal.",
+            ),
+            "de": _w(
+                "Schieberamsch",
+                "Vor einem Ramsch nimmt jeder der Reihe nach den Skat auf und schiebt zwei "
+                "Karten weiter (keinen Buben) oder schiebt ihn ungesehen: Jedes ungesehene "
+                "Schieben verdoppelt.",
+            ),
+            "da": _w(
+                "Schieberamsch",
+                "Før en Ramsch tager hver spiller på skift skatten op og skubber to kort videre "
+                "(ingen knægt), eller skubber den videre usét: hvert usete skub fordobler.",
+            ),
+        },
+        "R9.2",
+        more="ramsch",
+    ),
+    Option(
         "enforce_reachable_announcement",
         "switch",
         False,

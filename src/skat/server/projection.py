@@ -163,6 +163,7 @@ def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
         "tricks": list(out.tricks),
         "jungfrau": [seats[p] for p in out.jungfrau],
         "durchmarsch": None if march is None else seats[march],
+        "pushes": out.pushes,  # Schieberamsch: pushed on unseen, each doubling
     }
 
 

@@ -528,7 +528,7 @@ function onEvent(m) {
   if (kind === "act" || kind === "next") {
     T.hint = null;
     T.turnSince = Date.now();
-    T.selected = T.view?.phase === "discard" ? T.selected : [];
+    T.selected = T.view?.phase === "discard" || T.view?.phase === "push" ? T.selected : [];
     T.armed = null;
   }
   if (kind === "again" && m.event.table) {
@@ -549,9 +549,20 @@ function follow(next) {
   go(`/t/${next}`);
 }
 
-function actionText(seat, text) {
+// The history entries of a Schieberamsch deal that are pushes: after the
+// auction's three passes (none in a Ramsch round), before the first card.
+function pushIndexes(v) {
+  const out = new Set();
+  if (!T.snap?.table?.options?.schieberamsch || v?.contract?.game !== "ramsch") return out;
+  let i = T.snap.deal?.ramsch_round ? 0 : v.history.findIndex((_, k) => v.history.slice(0, k + 1).filter(([, a]) => a === "pass").length === 3) + 1;
+  for (; i < v.history.length && !v.history[i][1].startsWith("play "); i++) out.add(i);
+  return out;
+}
+
+function actionText(seat, text, push = false) {
   const name = seatName(seat);
   const [verb, ...rest] = text.split(" ");
+  if (push && (verb === "pass" || verb === "pickup" || verb === "discard")) return t(`log.push.${verb}`, { name });
   switch (verb) {
     case "bid": return t("log.bid", { name, n: rest[0] });
     case "hold": return t("log.hold", { name });
@@ -580,8 +591,9 @@ function dealLines(v, number) {
   const lines = [];
   if (number) lines.push({ cls: "deal", text: () => t("table.deal", { n: number, of: T.snap?.deal?.of ?? "?" }) });
   let plays = 0;
-  for (const [seat, text] of v.history) {
-    lines.push({ text: () => actionText(seat, text) });
+  const pushes = pushIndexes(v);
+  for (const [i, [seat, text]] of v.history.entries()) {
+    lines.push({ text: () => actionText(seat, text, pushes.has(i)) });
     if (text.startsWith("play ")) {
       plays += 1;
       const tr = plays % 3 === 0 ? v.tricks[plays / 3 - 1] : null;
@@ -594,7 +606,7 @@ function dealLines(v, number) {
 
 function noteEvent(ev) {
   let line = null;
-  if (ev.kind === "act") line = actionText(ev.seat, ev.action);
+  if (ev.kind === "act") line = actionText(ev.seat, ev.action, T.view ? pushIndexes(T.view).has(T.view.history.length - 1) : false);
   else if (ev.kind === "sit") { line = t("log.sit", { name: ev.name }); T.logOld.push({ text: () => t("log.sit", { name: ev.name }) }); }
   else if (ev.kind === "takeover") { line = t("log.takeover", { name: ev.name }); T.logOld.push({ text: () => t("log.takeover", { name: ev.name }) }); }
   if (!line) return;
@@ -901,6 +913,16 @@ function renderControls() {
       html += button(t("act.pickup"), act("pickup"), "primary", "pickup");
       html += `<button data-action="chooser" data-mode="hand" data-testid="hand">${esc(t("act.hand"))}</button>`;
       if (T.chooser === "hand") html += chooser(L.filter((a) => a.startsWith("announce")), true);
+    } else if (v.phase === "push" && L.includes("pickup")) {
+      // Schieberamsch (engine/ramsch.py): take the skat up, or push it on unseen
+      html += `<p class="help">${esc(t("act.pushHelp"))}</p>`;
+      html += button(t("act.pushPickup"), act("pickup"), "primary", "pickup");
+      html += button(t("act.pushUnseen"), act("pass"), "", "push-unseen");
+    } else if (v.phase === "push") {
+      html += `<p class="help" data-testid="discard-hint">${esc(t("act.pushHint"))}</p>`;
+      html += T.selected.length === 2
+        ? button(t("act.push"), act(`discard ${T.selected.join(" ")}`), "primary", "discard")
+        : `<button disabled>${esc(t("act.push"))}</button>`;
     } else if (v.phase === "discard") {
       html += `<p class="help" data-testid="discard-hint">${esc(t("act.discardHint"))}</p>`;
       html += T.selected.length === 2
@@ -984,14 +1006,17 @@ function renderHand() {
   if (!v || T.seat === null || !v.hand || !v.hand.length) { el.innerHTML = ""; el.className = "hand"; return; }
   const cards = v.hand;  // in the game's display order, from the server
   const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
-  const discard = v.phase === "discard" && v.legal.length > 0;
+  const discard = (v.phase === "discard" || v.phase === "push") && v.legal.some((a) => a.startsWith("discard "));
+  // Schieberamsch: only the cards that may be pushed on (no jack) are chosen
+  const choosable = new Set(v.legal.filter((a) => a.startsWith("discard ")).flatMap((a) => a.split(" ").slice(1)));
   if (T.armed && !playable.has(T.armed)) T.armed = null;
   const html = cards.map((c) => {
+    if (discard && !choosable.has(c)) return cardHtml(c, { cls: "dim" });
     if (discard) return cardHtml(c, { action: "select", selected: T.selected.includes(c), cls: "playable" });
     if (playable.size) return cardHtml(c, { action: "play", disabled: !playable.has(c) || T.busy, cls: playable.has(c) ? "playable" : "dim", selected: T.armed === c });
     return cardHtml(c);
   }).join("");
-  const skatInHand = v.phase === "discard" && v.skat ? `<span class="help">${esc(t("result.skatPicked"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
+  const skatInHand = (v.phase === "discard" || v.phase === "push") && v.skat ? `<span class="help">${esc(t("result.skatPicked"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
   el.className = `hand${myTurn() ? " my-turn" : ""}${discard ? " choosing" : ""}`;
   el.innerHTML = `<div class="row" role="group" aria-label="${esc(t("table.youAre", { name: seatName(T.seat) }))}">${html}</div>${skatInHand}`;
 }
@@ -1101,6 +1126,7 @@ function resultSections(r, v) {
     out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(seatName(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
     if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(seatName).join(", ") }))}</p>`);
     if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: seatName(rm.durchmarsch) }))}</p>`);
+    if (rm.pushes) out.push(`<p data-testid="pushes">${esc(t("result.pushes", { n: rm.pushes, x: 2 ** rm.pushes }))}</p>`);
     if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
   }
   const verdict = analysisText(r);
