@@ -135,22 +135,47 @@ function valueWord(o, v) {
   return words(o).values[String(v)] ?? String(v);
 }
 
-function optionControl(o) {
-  const id = `o-${o.name}`;
+function optionControl(o, value, prefix) {
+  const id = `${prefix}-${o.name}`;
   if (o.kind === "count") {
-    return `<input id="${id}" name="${o.name}" type="number" min="${o.low}" max="${o.high ?? ""}" value="${esc(o.default ?? "")}">`;
+    return `<input id="${id}" name="${o.name}" type="number" min="${o.low}" max="${o.high ?? ""}" value="${esc(value ?? "")}">`;
   }
   const values = o.kind === "switch" ? [false, true] : o.choices;
   const code = (v) => (o.kind === "switch" ? (v ? "1" : "0") : String(v));
   return `<select id="${id}" name="${o.name}">${values
-    .map((v) => `<option value="${code(v)}" ${v === o.default ? "selected" : ""}>${esc(valueWord(o, v))}</option>`)
+    .map((v) => `<option value="${code(v)}" ${v === value ? "selected" : ""}>${esc(valueWord(o, v))}</option>`)
     .join("")}</select>`;
 }
 
-function optionRow(o) {
+function optionRow(o, value = o.default, prefix = "o") {
   const w = words(o);
-  return `<div class="opt"><label for="o-${o.name}">${esc(w.label)}</label>${optionControl(o)}
+  return `<div class="opt" data-option="${o.name}"${o.needs ? ` data-needs="${o.needs}"` : ""}><label for="${prefix}-${o.name}">${esc(w.label)}</label>${optionControl(o, value, prefix)}
     <p class="help">${esc(w.help)}${o.more ? ` <a href="/rules/${o.more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
+}
+
+// What this browser chose last time (the Play button's level and hints,
+// the options form), kept only where it is still one of the option's values.
+function remembered(key) {
+  let saved = {};
+  try { saved = JSON.parse(store.get(key, "{}")) || {}; } catch { saved = {}; }
+  const out = {};
+  for (const o of OPTIONS) {
+    const v = saved[o.name];
+    if (v === undefined) continue;
+    const ok = o.kind === "switch" ? typeof v === "boolean"
+      : o.kind === "count" ? Number.isInteger(v) && v >= o.low && (o.high === null || v <= o.high)
+      : o.kind === "choice" ? o.choices.includes(v) : false;
+    if (ok) out[o.name] = v;
+  }
+  return out;
+}
+
+// An option under a switch (Kontra until, under Kontra) shows only while the switch is on.
+function showNeeded(form) {
+  for (const row of form.querySelectorAll(".opt[data-needs]")) {
+    const on = form.querySelector(`[name=${row.dataset.needs}]`);
+    row.hidden = !!on && on.value !== "1";
+  }
 }
 
 // The creation body of the form: each value as its kind, an option under
@@ -175,6 +200,9 @@ function formOptions(f) {
 async function homePage() {
   await optionsReady;
   const name = store.get("skat.name", "");
+  const played = remembered("skat.play");
+  const chosen = remembered("skat.options");
+  const quick = OPTIONS.filter((o) => o.name === "level" || o.name === "hint");
   app.innerHTML = `
   <section class="home">
     <h1>${esc(t("home.title"))}</h1>
@@ -182,6 +210,7 @@ async function homePage() {
     <form id="play-form" class="play-form">
       <label for="name">${esc(t("home.name"))}</label>
       <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
+      <div class="quick">${quick.map((o) => optionRow(o, played[o.name] ?? o.default, "p")).join("")}</div>
       <button class="primary big" type="submit" data-testid="play">${esc(t("home.play"))}</button>
       <p class="help">${esc(t("home.playHint"))}</p>
       <p class="error" id="home-error" role="alert"></p>
@@ -189,7 +218,7 @@ async function homePage() {
     <details class="options">
       <summary>${esc(t("home.options"))}</summary>
       <form id="options-form">
-        ${OPTIONS.filter((o) => o.form).map(optionRow).join("\n        ")}
+        ${OPTIONS.filter((o) => o.form).map((o) => optionRow(o, chosen[o.name] ?? o.default)).join("\n        ")}
         <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
       </form>
     </details>
@@ -204,16 +233,25 @@ async function homePage() {
     store.set("skat.name", n);
     return n;
   };
+  const optionsForm = document.getElementById("options-form");
+  showNeeded(optionsForm);
+  optionsForm.addEventListener("change", () => showNeeded(optionsForm));
   document.getElementById("play-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     const n = readName();
-    if (n) await createTable({ rounds: 12 }, true);
+    if (!n) return;
+    const f = new FormData(e.target);
+    const opts = { level: f.get("level"), hint: f.get("hint") === "1" };
+    store.set("skat.play", JSON.stringify(opts));
+    await createTable({ rounds: 12, ...opts }, true);
   });
-  document.getElementById("options-form").addEventListener("submit", async (e) => {
+  optionsForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const n = readName();
     if (!n) return;
-    await createTable(formOptions(new FormData(e.target)), false);
+    const opts = formOptions(new FormData(e.target));
+    store.set("skat.options", JSON.stringify(opts));
+    await createTable(opts, false);
   });
 }
 
