@@ -309,6 +309,22 @@ def test_a_full_list_of_search_players_completes() -> None:
     assert series.is_over() and len(series.rows) == 3
 
 
+@pytest.mark.slow
+def test_the_evaluators_priors_decide_every_declaration_legally() -> None:
+    """``evaluator_prior`` (measured level, off by default): the auction, Hand
+    or pickup, the discard and the game by the solves with the learned
+    evaluator's chances as the prior, strictly (no error hidden)."""
+    options = ListOptions(deals=6)
+    series = Series(options, seed=_seed(77))
+    players = [
+        SearchPlayer(random.Random(s), worlds=4, bid_worlds=4, strict=True, evaluator_prior=True)
+        for s in range(3)
+    ]
+    play_list(series, players)
+    assert series.is_over() and len(series.rows) == 6
+    assert any(row.kind == "game" for row in series.rows)
+
+
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:
     """With the solver broken, every decision is heuristic's."""
 

@@ -79,6 +79,8 @@ from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer
 from .cardplay import CardPlay
+from .handeval import Chances, Evaluator
+from .handeval import default as default_evaluator
 from .heuristic import HeuristicPlayer
 from .registry import register
 from .strength import Plan, counted_games, game_score, null_risk, plans
@@ -210,6 +212,7 @@ class SearchPlayer(BasePlayer):
         discard_worlds: int | None = None,
         partner_model: bool = False,
         points_tiebreak: bool = True,
+        evaluator_prior: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -250,7 +253,10 @@ class SearchPlayer(BasePlayer):
         ``points_tiebreak``: cards tied on the expected entry go to the one
         with the best open-card card points over the worlds (the declarer's
         most, the defenders' least) before `heuristic` is asked (off: straight
-        to `heuristic`, the rule until 2026-12-02)."""
+        to `heuristic`, the rule until 2026-12-02); ``evaluator_prior``: the
+        prior of every game (Hand ones too, and after the discard) is the
+        learned evaluator's win and Schneider chance (`handeval`) instead of
+        `heuristic`'s win chance of the pickup games."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -273,6 +279,7 @@ class SearchPlayer(BasePlayer):
         self.discard_worlds = bid_worlds if discard_worlds is None else discard_worlds
         self.partner_model = partner_model
         self.points_tiebreak = points_tiebreak
+        self.evaluator: Evaluator | None = default_evaluator() if evaluator_prior else None
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -569,11 +576,17 @@ class SearchPlayer(BasePlayer):
             out[o] = [x / mean for x in ws] if mean > 0 else [1.0] * len(ws)
         return out
 
-    def _priors(self, hand: int, me: int) -> dict[_Option, float]:
+    def _priors(self, hand: int, me: int) -> dict[_Option, float | Chances]:
         """`heuristic`'s win chance of each pickup game before the skat (its
         `plans`, measured in real play). Not for Hand games: its Hand curve
-        is far more cautious than the solves, whose Hand games were won."""
-        out: dict[_Option, float] = {}
+        is far more cautious than the solves, whose Hand games were won.
+        With the evaluator: its chances of every option, Hand ones too."""
+        out: dict[_Option, float | Chances] = {}
+        if self.evaluator is not None:
+            for o in self._options(hand, pickup_only=False):
+                stage = "pickup" if o.pickup else "hand"
+                out[o] = self.evaluator.chances(hand, o.contract.game, me, stage)
+            return out
         for plan in plans(hand, False, me == 0):
             out[_Option(Contract(plan.game, ouvert=plan.ouvert), True)] = plan.win
         return out
@@ -610,7 +623,7 @@ class SearchPlayer(BasePlayer):
         option: _Option,
         bid: int,
         rows: list[tuple[float, float, int]],
-        prior: float | None = None,
+        prior: float | Chances | None = None,
         weights: list[float] | None = None,
     ) -> float:
         """The declarer's expected Seeger-Fabian entry for ``option`` at ``bid``;
@@ -627,13 +640,8 @@ class SearchPlayer(BasePlayer):
         if prior is not None and self.prior_worlds > 0:
             # the prior's won and lost entries, averaged over the worlds' twelve
             # cards (the matadors depend on the skat)
-            pw = pl = 0.0
-            for _, _, cards12 in rows:
-                won_entry, lost_entry = _class_entries(c, bid, cards12)
-                pw += won_entry
-                pl += lost_entry
             k = self.prior_worlds
-            s += k * (prior * pw + (1 - prior) * pl) / n
+            s += k * sum(_prior_entry(c, bid, prior, cards12) for _, _, cards12 in rows) / n
             n += k
         for j, (won, schneider, cards12) in enumerate(rows):
             wt = 1.0 if wts is None else wts[j]
@@ -763,7 +771,8 @@ class SearchPlayer(BasePlayer):
             a = Announce(o.contract.normalised())
             if a not in legal:
                 continue
-            e = self._expected(o, view.bid, rows, None, weights.get(o))
+            hand_prior = priors.get(o) if self.evaluator is not None else None
+            e = self._expected(o, view.bid, rows, hand_prior, weights.get(o))
             if best_hand is None or e > best_hand[0]:
                 best_hand = (e, a)
         if best_hand is not None and best_hand[0] > max(best_pickup, 0.0) + self.hand_margin:
@@ -811,9 +820,14 @@ class SearchPlayer(BasePlayer):
             return [o]
 
         counted: dict[int, dict[Contract, float]] = {}
+        evaluator = self.evaluator
 
-        def prior(discard: int, contract: Contract) -> float | None:
-            # `heuristic`'s win chance of the ten cards kept (few worlds are noisy)
+        def prior(discard: int, contract: Contract) -> float | Chances | None:
+            # `heuristic`'s win chance of the ten cards kept (few worlds are
+            # noisy), or the evaluator's chances of them
+            if evaluator is not None:
+                kept = hand12 & ~discard
+                return evaluator.chances(kept, contract.game, me, "counted", mask_points(discard))
             if discard not in counted:
                 games = counted_games(hand12 & ~discard, hand12, mask_points(discard))
                 counted[discard] = {c: plan.win for plan, c in games}
@@ -940,6 +954,19 @@ def _entry(c: Contract, bid: int, won: float, schneider: float, cards12: int) ->
     return sum(
         p * value_game(c, bid, *cls, cards12).seeger_fabian_entry() for p, cls in parts if p > 0
     )
+
+
+def _prior_entry(c: Contract, bid: int, prior: float | Chances, cards12: int) -> float:
+    """The declarer's expected entry for ``c`` by a prior: a win chance
+    (heuristic's) or the evaluator's win and Schneider chances."""
+    if isinstance(prior, Chances) and c.game != GameType.NULL and not c.schneider:
+        return _entry(c, bid, prior.win, prior.schneider, cards12)
+    if isinstance(prior, Chances):
+        win = prior.schneider if c.schneider else prior.win
+    else:
+        win = prior
+    won_entry, lost_entry = _class_entries(c, bid, cards12)
+    return win * won_entry + (1 - win) * lost_entry
 
 
 def _class_entries(c: Contract, bid: int, cards12: int) -> tuple[float, float]:
