@@ -874,6 +874,52 @@ def test_the_partner_model_plays_what_a_heuristic_partner_really_plays() -> None
     assert modelled > 100 and left > 100, (modelled, left)
 
 
+def test_the_continuation_plays_the_trick_as_heuristic_players_really_do() -> None:
+    """``lookahead`` (issue 25, point 4): after a candidate card, every other
+    seat's card of this trick in a world is the one `heuristic` chooses from
+    its own view there; in the true world that is exactly the rest of the
+    trick real `heuristic` players then play, whoever decides (declarer or
+    defender), and the position reaches the next trick."""
+    from skat.players.search import _Continuation
+    from skat.players.solver import Position
+
+    checked = {True: 0, False: 0}
+    for number, deal, _ in _in_play(34, range(1, 50), null=True):
+        c = deal.contract
+        assert c is not None
+        players = [make_player("heuristic", random.Random(number * 3 + s)) for s in range(3)]
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            action = players[seat].choose(view)
+            me, d = deal.position_of(seat), deal.declarer
+            assert me is not None and d is not None and isinstance(action, Play)
+            if len(deal.current_trick) < 2 and not (view.kontra or view.re):
+                know = Knowledge.from_view(view)
+                truth = _truth(deal)
+                leader = (me - len(deal.current_trick)) % 3
+                pos = Position(c.game, truth.hands, d, leader, tuple(deal.current_trick))
+                after = pos.play(int(action.card))
+                got = _Continuation(view, know).reply(after, int(action.card))
+                deal.apply(action, seat)
+                expected = after
+                while deal.current_trick and not deal.is_terminal():
+                    nxt = deal.current_seat
+                    assert nxt is not None
+                    real = players[nxt].choose(deal.view(nxt))
+                    assert isinstance(real, Play)
+                    expected = expected.play(int(real.card))
+                    deal.apply(real, nxt)
+                if deal.is_terminal():
+                    break
+                assert got == expected and not got.trick, number
+                checked[me == d] += 1
+                continue
+            deal.apply(action, seat)
+    assert checked[True] > 50 and checked[False] > 50, checked
+
+
 def test_cards_tied_on_the_entry_go_to_the_best_open_card_points() -> None:
     """``points_tiebreak``: of cards whose expected entry is equal, the
     declarer takes the one with the most card points over the worlds (with

@@ -213,6 +213,7 @@ class SearchPlayer(BasePlayer):
         partner_model: bool = False,
         points_tiebreak: bool = True,
         evaluator_prior: bool = False,
+        lookahead: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -256,7 +257,11 @@ class SearchPlayer(BasePlayer):
         to `heuristic`, the rule until 2026-12-02); ``evaluator_prior``: the
         prior of every game (Hand ones too, and after the discard) is the
         learned evaluator's win and Schneider chance (`handeval`) instead of
-        `heuristic`'s win chance of the pickup games."""
+        `heuristic`'s win chance of the pickup games; ``lookahead``: in card
+        play the rest of the current trick is played in each world by the
+        other seats as `heuristic` would from their own view of that world
+        (a realistic continuation, issue 25 point 4), then the solver
+        finishes from the next trick."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -280,6 +285,7 @@ class SearchPlayer(BasePlayer):
         self.partner_model = partner_model
         self.points_tiebreak = points_tiebreak
         self.evaluator: Evaluator | None = default_evaluator() if evaluator_prior else None
+        self.lookahead = lookahead
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -382,7 +388,11 @@ class SearchPlayer(BasePlayer):
         evaluator = _Evaluator(view, know, solver, c)
         me_declarer = know.me == know.declarer
         util = evaluator.utility(me_declarer)
-        partner = _Partner(view, know) if self.partner_model and not me_declarer else None
+        partner: _Partner | _Continuation | None = None
+        if self.lookahead:
+            partner = _Continuation(view, know)
+        elif self.partner_model and not me_declarer:
+            partner = _Partner(view, know)
         # pass 1: the deciding threshold for every card in every world
         done: list[tuple[int, int, dict[int, tuple[bool, Any]]]] = []  # (mult, cards12, per card)
         for pos, world, mult in self._positions(view, know, worlds, solver):
@@ -1045,6 +1055,49 @@ class _Partner:
             seen = seat_view(v, self.pos, hand, -1, open_cards, trick, v.tricks)
             choice = self.choices[key] = CardPlay(seen).choose(legal)
         return after.play(choice)
+
+
+class _Continuation:
+    """The rest of the current trick as the other seats really play it: in
+    each world, each seat after this one in the trick plays the card
+    `heuristic` chooses from its own view of that world (its hand there, the
+    cards played so far, its skat as a declarer who picked up, Ouvert
+    cards), not the open-card best one; the solver finishes from the next
+    trick (`SearchPlayer(lookahead=True)`)."""
+
+    def __init__(self, view: View, know: Knowledge) -> None:
+        self.view = view
+        self.me = know.me
+        self.declarer = know.declarer
+        c = view.contract
+        self.ouvert = bool(c is not None and c.ouvert)
+        self.choices: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
+
+    def reply(self, after: Any, card: int) -> Any:
+        """``after`` (the position once this seat played ``card``) with the
+        other seats' cards of this trick played."""
+        v = self.view
+        trick: tuple[tuple[int, Any], ...] = (*v.trick, (v.seats[self.me], Card(card)))
+        played: tuple[int, ...] = (card,)
+        while after.trick and after.to_move != self.me:
+            p = after.to_move
+            legal = after.legal_cards()
+            if len(legal) == 1:
+                choice = legal[0]
+            else:
+                hand = after.hands[p]
+                d = self.declarer
+                open_cards = after.hands[d] if self.ouvert and p != d else -1
+                key = (p, hand, open_cards, played)
+                got = self.choices.get(key)
+                if got is None:
+                    seen = seat_view(v, p, hand, -1, open_cards, trick, v.tricks)
+                    got = self.choices[key] = CardPlay(seen).choose(legal)
+                choice = got
+            trick = (*trick, (v.seats[p], Card(choice)))
+            played = (*played, choice)
+            after = after.play(choice)
+        return after
 
 
 class _Evaluator:
