@@ -118,3 +118,33 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
                 continue
             where = f"{path.relative_to(SRC)} ({layer})"
             assert ORDER.index(other) <= rank, f"{where} imports {name} ({other})"
+
+
+def test_the_engine_has_no_import_circle() -> None:
+    """Issue 29, point 3: the engine's modules import each other without a
+    circle, type-only imports included (views.py once imported the deal's
+    types from deal.py, which builds the views)."""
+    engine = {p.stem: p for p in (SRC / "engine").glob("*.py") if p.stem != "__init__"}
+    edges = {
+        name: {
+            parts[2]
+            for imported in _imports(path)
+            if (parts := imported.split("."))[:2] == ["skat", "engine"]
+            and len(parts) > 2
+            and parts[2] in engine
+            and parts[2] != name
+        }
+        for name, path in engine.items()
+    }
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, "import circle: " + " -> ".join((*path, name))
+        if name in done:
+            return
+        for nxt in sorted(edges[name]):
+            visit(nxt, (*path, name))
+        done.add(name)
+
+    for name in sorted(engine):
+        visit(name, ())

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from skat.engine import Card, Deal, IllegalActionError, Reason, Rules
 from skat.engine.actions import Discard, Pass, Pickup, Play
 from skat.engine.cards import JACKS
-from skat.engine.deal import Phase
 from skat.engine.records import GameRecord, replay
+from skat.engine.state import Phase
 
 
 def _jack(c: Card) -> bool:

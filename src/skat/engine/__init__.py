@@ -28,10 +28,11 @@ from .actions import (
     parse_action,
 )
 from .cards import Card, CardSet, parse_cards
-from .deal import Deal, DealResult, Phase, Trick, deck_from_hands
+from .deal import Deal, deck_from_hands
 from .errors import IllegalActionError, Reason
 from .game import Contract, GameType, Rules, sorted_cards
 from .records import GameRecord, replay
+from .state import DealResult, Phase, Trick
 from .values import BID_VALUES, Valuation, matadors, value_game
 from .views import View
 

@@ -20,20 +20,13 @@ an `IllegalActionError` with its R10 reason code and leaves the deal as it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
-from typing import NamedTuple
 
 from .actions import (
     CLAIM,
     CONCEDE,
-    HOLD,
     KONTRA,
     NO_KONTRA,
-    NO_RE,
-    PASS,
     PICKUP,
-    PLAYS,
-    RE,
     Abandon,
     Action,
     Announce,
@@ -63,32 +56,48 @@ from .game import (
 )
 from .ramsch import RamschOutcome
 from .ramsch import settle as settle_ramsch
+from .state import DealResult, Phase, Trick
+from .tables import (
+    BIDDER_ACTIONS as _BIDDER_ACTIONS,
+)
+from .tables import (
+    DISCARDS as _DISCARDS,
+)
+from .tables import (
+    FOREHAND_18 as _FOREHAND_18,
+)
+from .tables import (
+    GAME_ORDER as _GAME_ORDER,
+)
+from .tables import (
+    HAND_BY_BID as _HAND_BY_BID,
+)
+from .tables import (
+    LISTENER_ACTIONS as _LISTENER_ACTIONS,
+)
+from .tables import (
+    PICKUP_ANNOUNCES as _PICKUP_ANNOUNCES,
+)
+from .tables import (
+    PICKUP_BY_BID as _PICKUP_BY_BID,
+)
+from .tables import (
+    PUSH_ACTIONS as _PUSH_ACTIONS,
+)
+from .tables import (
+    RE_ACTIONS as _RE_ACTIONS,
+)
+from .tables import (
+    plays_of as _plays,
+)
 from .values import (
     BID_SET,
-    BID_VALUES,
     Valuation,
     reachable_max,
     seeger_fabian_others,
     value_game,
 )
 from .views import View
-
-
-class Phase(str, Enum):
-    """Phases of a deal (ARCHITECTURE.md practice 4)."""
-
-    BIDDING = "bidding"
-    SKAT = "skat"  # the declarer picks up or announces a Hand game
-    DISCARD = "discard"
-    DECLARE = "declare"
-    PUSH = "push"  # Schieberamsch: the skat goes round before a Ramsch (ramsch.py)
-    KONTRA = "kontra"  # only with kontra_window = first_lead
-    PLAY = "play"
-    DONE = "done"
-
-    def __str__(self) -> str:
-        return self.value
-
 
 # Deal order of R1.5: which deck indices each position receives.
 DEAL_INDICES: tuple[tuple[int, ...], ...] = (
@@ -105,148 +114,6 @@ _INT_TYPES = {int, Card}
 _RAMSCH = GameType.RAMSCH
 _PLAY = Phase.PLAY
 _DECLARER_PHASES = (Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
-_GAME_ORDER = (
-    GameType.DIAMONDS,
-    GameType.HEARTS,
-    GameType.SPADES,
-    GameType.CLUBS,
-    GameType.GRAND,
-)
-
-
-def _contracts(hand: bool) -> tuple[Announce, ...]:
-    out: list[Announce] = []
-    for g in _GAME_ORDER:
-        if hand:
-            out += [
-                Announce(Contract(g, True)),
-                Announce(Contract(g, True, True)),
-                Announce(Contract(g, True, True, True)),
-                Announce(Contract(g, True, True, True, True)),
-            ]
-        else:
-            out.append(Announce(Contract(g)))
-    out.append(Announce(Contract(_NULL, hand)))
-    out.append(Announce(Contract(_NULL, hand, ouvert=True)))
-    return tuple(out)
-
-
-_HAND_ANNOUNCES = _contracts(True)
-_PICKUP_ANNOUNCES = _contracts(False)
-
-
-def _by_bid(announces: tuple[Announce, ...]) -> dict[int, tuple[Announce, ...]]:
-    """The announcements open at each bid: only a Null may fall below it (R3.5)."""
-    return {
-        v: tuple(
-            a
-            for a in announces
-            if a.contract.game != GameType.NULL
-            or NULL_VALUES[a.contract.hand, a.contract.ouvert] >= v
-        )
-        for v in BID_VALUES
-    }
-
-
-_HAND_BY_BID = _by_bid(_HAND_ANNOUNCES)
-_PICKUP_BY_BID = _by_bid(_PICKUP_ANNOUNCES)
-#: One shared `Discard` per pair of cards (lower card first).
-_DISCARDS: tuple[tuple[Discard | None, ...], ...] = tuple(
-    tuple(Discard((CARDS[a], CARDS[b])) if a < b else None for b in range(32)) for a in range(32)
-)
-_BIDS = {v: Bid(v) for v in BID_VALUES}
-_BIDS_ABOVE = {v: tuple(_BIDS[b] for b in BID_VALUES if b > v) for v in (0, *BID_VALUES)}
-_BIDDER_ACTIONS = {v: (PASS, *_BIDS_ABOVE[v]) for v in (0, *BID_VALUES)}
-_LISTENER_ACTIONS = (PASS, HOLD)
-_FOREHAND_18 = (PASS, _BIDS[18])
-_RE_ACTIONS = (NO_RE, RE)
-_PUSH_ACTIONS = (PICKUP, PASS)  # take the skat up, or push it on unseen
-# Play actions for every 8-bit slice of a mask: legal plays are four lookups.
-_BYTE_PLAYS = tuple(
-    tuple(PLAYS[8 * k + i] for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
-)
-
-
-def _plays(mask: int) -> tuple[Play, ...]:
-    b = _BYTE_PLAYS
-    return (
-        b[mask & 255]
-        + b[256 + (mask >> 8 & 255)]
-        + b[512 + (mask >> 16 & 255)]
-        + b[768 + (mask >> 24 & 255)]
-    )
-
-
-class Trick(NamedTuple):
-    """A completed trick: who led, the three cards in play order, who won."""
-
-    leader: int  # position
-    cards: tuple[Card, Card, Card]
-    winner: int  # position
-
-    @property
-    def points(self) -> int:
-        return sum(c.points for c in self.cards)
-
-
-class DealResult(NamedTuple):
-    """How a deal ended and what it writes on the list (R6-R9).
-
-    ``kind`` is ``game`` (a declared game), ``passed`` (thrown in), ``ramsch``
-    or ``abandoned`` (a seat timed out or left before a game was announced;
-    an announcement before the discard, ``Rules.announce_before_discard``,
-    counts as announced).
-    Entries are per table seat; ``plain`` and ``seeger_fabian`` include the
-    Kontra/Re factor and the Bock factor (R9.6). The declarer is given both
-    ways: ``declarer_seat`` (table seat, the index into the entries) and
-    ``declarer_position``; the field ``declarer`` is the position, kept as an
-    alias of ``declarer_position``.
-    """
-
-    kind: str
-    players: int
-    dealer: int
-    declarer: int | None  # position; alias of declarer_position
-    declarer_seat: int | None
-    bid: int
-    contract: Contract | None
-    valuation: Valuation | None
-    declarer_points: int
-    declarer_tricks: int
-    ended: str  # played, early, declarer_conceded, defenders_conceded, timeout, leave
-    kontra: bool
-    re: bool
-    bock_factor: int
-    plain: tuple[int, ...]
-    seeger_fabian: tuple[int, ...]
-    ramsch_points: tuple[int, ...] | None = None  # per position
-    ramsch: RamschOutcome | None = None  # per position: Jungfrau, Durchmarsch (ramsch.py)
-    penalties: tuple[int, ...] = ()  # per seat, 1 = penalised (abandoned deals)
-    ended_by: int | None = None  # seat that conceded last, timed out or left
-
-    @property
-    def declarer_position(self) -> int | None:
-        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand)."""
-        return self.declarer
-
-    @property
-    def won(self) -> bool | None:
-        return None if self.valuation is None else self.valuation.won
-
-    @property
-    def value(self) -> int:
-        return 0 if self.valuation is None else self.valuation.value
-
-    @property
-    def factor(self) -> int:
-        return (4 if self.re else 2 if self.kontra else 1) * self.bock_factor
-
-    @property
-    def score(self) -> int:
-        """The declarer's plain-list entry (0 without a declared game)."""
-        if self.declarer_seat is None or self.kind != "game":
-            return 0
-        return self.plain[self.declarer_seat]
 
 
 class Deal:

@@ -10,8 +10,8 @@ from .cards import CardSet
 
 if TYPE_CHECKING:
     from .actions import Action
-    from .deal import DealResult, Phase, Trick
     from .game import Contract, Rules
+    from .state import DealResult, Phase, Trick
 
 
 @dataclass(frozen=True, slots=True)

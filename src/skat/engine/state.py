@@ -1,0 +1,104 @@
+"""The deal's state types (issue 29, point 3: out of deal.py, so that
+`views.py` needs no import of the deal): its `Phase`, a finished `Trick`
+and the settlement `DealResult`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from .cards import Card
+from .game import Contract
+from .ramsch import RamschOutcome
+from .values import Valuation
+
+
+class Phase(str, Enum):
+    """Phases of a deal (ARCHITECTURE.md practice 4)."""
+
+    BIDDING = "bidding"
+    SKAT = "skat"  # the declarer picks up or announces a Hand game
+    DISCARD = "discard"
+    DECLARE = "declare"
+    PUSH = "push"  # Schieberamsch: the skat goes round before a Ramsch (ramsch.py)
+    KONTRA = "kontra"  # only with kontra_window = first_lead
+    PLAY = "play"
+    DONE = "done"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Trick(NamedTuple):
+    """A completed trick: who led, the three cards in play order, who won."""
+
+    leader: int  # position
+    cards: tuple[Card, Card, Card]
+    winner: int  # position
+
+    @property
+    def points(self) -> int:
+        return sum(c.points for c in self.cards)
+
+
+class DealResult(NamedTuple):
+    """How a deal ended and what it writes on the list (R6-R9).
+
+    ``kind`` is ``game`` (a declared game), ``passed`` (thrown in), ``ramsch``
+    or ``abandoned`` (a seat timed out or left before a game was announced;
+    an announcement before the discard, ``Rules.announce_before_discard``,
+    counts as announced).
+    Entries are per table seat; ``plain`` and ``seeger_fabian`` include the
+    Kontra/Re factor and the Bock factor (R9.6). The declarer is given both
+    ways: ``declarer_seat`` (table seat, the index into the entries) and
+    ``declarer_position``; the field ``declarer`` is the position, kept as an
+    alias of ``declarer_position``.
+    """
+
+    kind: str
+    players: int
+    dealer: int
+    declarer: int | None  # position; alias of declarer_position
+    declarer_seat: int | None
+    bid: int
+    contract: Contract | None
+    valuation: Valuation | None
+    declarer_points: int
+    declarer_tricks: int
+    ended: str  # played, early, declarer_conceded, defenders_conceded, timeout, leave
+    kontra: bool
+    re: bool
+    bock_factor: int
+    plain: tuple[int, ...]
+    seeger_fabian: tuple[int, ...]
+    ramsch_points: tuple[int, ...] | None = None  # per position
+    ramsch: RamschOutcome | None = None  # per position: Jungfrau, Durchmarsch (ramsch.py)
+    penalties: tuple[int, ...] = ()  # per seat, 1 = penalised (abandoned deals)
+    ended_by: int | None = None  # seat that conceded last, timed out or left
+
+    @property
+    def declarer_position(self) -> int | None:
+        """Declarer's position (0 forehand, 1 middlehand, 2 rearhand)."""
+        return self.declarer
+
+    @property
+    def won(self) -> bool | None:
+        return None if self.valuation is None else self.valuation.won
+
+    @property
+    def value(self) -> int:
+        return 0 if self.valuation is None else self.valuation.value
+
+    @property
+    def factor(self) -> int:
+        return (4 if self.re else 2 if self.kontra else 1) * self.bock_factor
+
+    @property
+    def score(self) -> int:
+        """The declarer's plain-list entry (0 without a declared game)."""
+        if self.declarer_seat is None or self.kind != "game":
+            return 0
+        return self.plain[self.declarer_seat]
+
+
+__all__ = ["DealResult", "Phase", "Trick"]
