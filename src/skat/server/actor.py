@@ -26,299 +26,31 @@ from typing import Any, assert_never
 
 from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE
-from ..players import claims, in_processes, public_players, searches
+from ..players import claims, in_processes, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import projection
 from . import protocol as p
+from .commands import (
+    Back,
+    BotMove,
+    Command,
+    DealDue,
+    Disconnected,
+    Expire,
+    Inbound,
+    Remaining,
+    TimeUp,
+)
+from .config import HISTORY, ServerConfig
+from .conn import CLOSE_MOVED, CLOSE_TOO_SLOW, Conn, TokenBucket
 from .errors import CommandError, ErrorCode
-from .store import LEASE_TTL, NotOwner, Store, StoreFailed, VersionTaken
+from .store import NotOwner, Store, StoreFailed, VersionTaken
 from .table import TableState
 from .tokens import hash_token, new_token, token_matches
 from .work import SearchPool
 
 log = logging.getLogger("skat.server")
-HISTORY = 256  # events kept for resending to a client that reconnects
-
-
-@dataclass
-class ServerConfig:
-    """Tunables and limits (docs/protocol.md, Security); tests set the delays to 0."""
-
-    bot_delay: float = 0.8  # seconds before a computer player's move is shown
-    next_delay: float = 6.0  # seconds between a settled deal and the next one
-    grace: float = 30.0  # seconds a disconnected human keeps the turn
-    bot_budget: float = 2.0  # seconds a computer player may think
-    hint_budget: float = 2.0  # seconds the strong player thinks for a hint
-    search_workers: int = 2  # processes for searching computer players and hints
-    analysis_threads: int = 1  # threads for open-card analyses (their own, low priority)
-    analysis_queue: int = 8  # distinct analyses waiting beyond those; more: 503 BUSY
-    idle_timeout: float = 6 * 3600.0  # a started table without a game event expires
-    unstarted_timeout: float = 2 * 3600.0  # a table never started, idle that long, expires
-    unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires
-    abandoned_timeout: float = 20 * 60.0  # a table never started, nobody connected, expires
-    rate: float = 10.0  # messages per second per connection (sustained)
-    burst: float = 30.0
-    allowed_origins: tuple[str, ...] | None = None  # None: same host only
-    # the computer players a table may seat by name: the levels' (no lab baseline)
-    offered_players: tuple[str, ...] = tuple(public_players())
-    max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
-    tables_per_address: int = 30  # tables one client address may create per hour
-    max_open_tables: int = 1000  # unfinished (open or playing) tables in total
-    open_tables_per_address: int = 10  # unfinished tables one address created, at once
-    strong_tables_per_address: int = 3  # of those, with searching computer players
-    max_body: int = 4096  # bytes of an HTTP request body
-    send_queue: int = 512  # messages waiting for one connection before it is dropped
-    send_timeout: float = 10.0  # seconds one message may take to send before the drop
-    finished_cache: int = 64  # closed tables kept rendered for downloads
-    worker: str = "main"  # this server process's name, unique in a deployment (docs/deploy.md)
-    lease_ttl: float = LEASE_TTL  # seconds a table's lease lasts unless its owner renews it
-    chat_rate: float = 1.0  # chat messages and reactions per second per table (sustained)
-    chat_burst: float = 20.0
-    retry_first: float = 0.5  # seconds before a write the store refused is tried again
-    retry_max: float = 10.0  # the longest wait between tries (the wait doubles up to it)
-
-
-#: Close code of a connection that does not read what it is sent (docs/protocol.md).
-CLOSE_TOO_SLOW = 4408
-#: Close code: another server process serves the table now; the client reconnects.
-CLOSE_MOVED = 4503
-
-
-class TokenBucket:
-    """At most ``burst`` at once and ``rate`` a second after that."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self._rate, self._burst = rate, burst
-        self._allowance = burst
-        self._last = time.monotonic()
-
-    def allow(self) -> bool:
-        """Take one; False (nothing taken) when there is none left."""
-        now = time.monotonic()
-        self._allowance = min(self._burst, self._allowance + (now - self._last) * self._rate)
-        self._last = now
-        if self._allowance < 1:
-            return False
-        self._allowance -= 1
-        return True
-
-
-class Conn:
-    """A websocket connection as the actor sees it.
-
-    Messages go into a bounded queue that a writer task of its own sends,
-    each with a timeout: the table never waits for a client. A client that
-    lets the queue fill or a send time out is dropped (closed with
-    `CLOSE_TOO_SLOW`) and receives nothing more."""
-
-    def __init__(
-        self,
-        send: Callable[[str], Awaitable[None]],
-        config: ServerConfig,
-        close: Callable[[int, str], Awaitable[None]] | None = None,
-    ) -> None:
-        self._send = send
-        self._close = close
-        self.seat: int | None = None
-        self.token: str | None = None
-        self.pending: str | None = None  # the token of a seat taken over at the next deal
-        self.muted: set[int] = set()
-        self.closed = False
-        self.dropped = False
-        self._bucket = TokenBucket(config.rate, config.burst)
-        self._max_queue = config.send_queue
-        self._timeout = config.send_timeout
-        self._out: deque[str] = deque()
-        self._ready: asyncio.Event | None = None
-        self._writer: asyncio.Task[None] | None = None
-        self._closing: asyncio.Task[None] | None = None
-        self._since: float | None = None  # when the send in progress started
-        self._watch: asyncio.TimerHandle | None = None
-
-    def allow(self) -> bool:
-        """False when the client sends faster than allowed."""
-        return self._bucket.allow()
-
-    async def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; returns at once (never waits for the client)."""
-        self.push(message)
-
-    def push(self, message: dict[str, Any]) -> None:
-        if not self.closed:
-            self.push_text(p.encode(message))
-
-    def push_text(self, text: str) -> None:
-        """Queue a message encoded already (one event's same text for many viewers)."""
-        if self.closed:
-            return
-        if len(self._out) >= self._max_queue:
-            self.drop("outbound queue full")
-            return
-        self._out.append(text)
-        if self._ready is None:
-            self._ready = asyncio.Event()
-        self._ready.set()
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_loop(), name="conn-writer")
-
-    async def _write_loop(self) -> None:
-        assert self._ready is not None
-        loop = asyncio.get_running_loop()
-        while not self.closed:
-            if not self._out:
-                self._ready.clear()
-                await self._ready.wait()
-                continue
-            text = self._out.popleft()
-            # A send only waits when the client does not read; the watch
-            # (one timer per send_timeout, not one per message) drops it then.
-            self._since = loop.time()
-            if self._watch is None:
-                self._watch = loop.call_at(self._since + self._timeout, self._check)
-            try:
-                await self._send(text)
-            except Exception:  # the socket went away; the endpoint cleans up
-                self.closed = True
-            finally:
-                self._since = None
-
-    def _check(self) -> None:
-        """The watch: drop the client if the send in progress has taken
-        longer than ``send_timeout``; look again when the one now in
-        progress would; stop while nothing is being sent."""
-        self._watch = None
-        since = self._since
-        if self.closed or since is None:
-            return
-        loop = asyncio.get_running_loop()
-        due = since + self._timeout
-        if loop.time() >= due:
-            self.drop("send timed out")
-        else:
-            self._watch = loop.call_at(due, self._check)
-
-    def drop(self, why: str) -> None:
-        """Stop sending to a client that does not read, and close it."""
-        if self.closed:
-            return
-        self.closed = self.dropped = True
-        self._out.clear()
-        self._unwatch()
-        log.info("dropped a connection that does not read (%s)", why)
-        writer = self._writer
-        if writer is not None and writer is not asyncio.current_task():
-            writer.cancel()
-        if self._close is not None:
-            self._closing = asyncio.create_task(self._close_later(), name="conn-close")
-
-    async def _close_later(self) -> None:
-        assert self._close is not None
-        try:  # the close frame waits behind what the client has not read
-            await asyncio.wait_for(self._close(CLOSE_TOO_SLOW, ErrorCode.TOO_SLOW.value), 30)
-        except Exception:
-            pass
-
-    def moved(self, message: str) -> None:
-        """Tell the client that another server process serves its table now,
-        then close it (4503): it reconnects, and the proxy sends it there."""
-        if self.closed:
-            return
-        self.push(CommandError(ErrorCode.TABLE_MOVED, message).to_message())
-        if self._close is not None:
-            self._closing = asyncio.create_task(self._close_moved(), name="conn-moved")
-
-    async def _close_moved(self) -> None:
-        assert self._close is not None
-        for _ in range(50):  # what is queued goes out first (at most a second)
-            if not self._out or self.closed:
-                break
-            await asyncio.sleep(0.02)
-        self.closed = True
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._close(CLOSE_MOVED, ErrorCode.TABLE_MOVED.value), 5)
-
-    def stop(self) -> None:
-        """The connection ended: stop its writer."""
-        self.closed = True
-        self._unwatch()
-        if self._writer is not None and not self.dropped:
-            self._writer.cancel()
-
-    def _unwatch(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            self._watch = None
-
-
-# ------------------------------------------------------------------ commands
-@dataclass
-class Inbound:
-    """A parsed client message from a connection."""
-
-    conn: Conn
-    msg: p.ClientMessage
-
-
-@dataclass
-class BotMove:
-    """A computer player's move, thought out at ``game_version``; ``offturn``:
-    said off its turn (Kontra, R9.3)."""
-
-    seat: int
-    action: str
-    game_version: int
-    offturn: bool = False
-    # an answer to a claim or a concession (players/claims.py): it stays
-    # true while this deal lasts, so it is not dropped when the game moves on
-    answer_to_deal: int | None = None
-
-
-@dataclass
-class TimeUp:
-    """The turn timer or the disconnect grace of ``seat`` ran out."""
-
-    seat: int
-    game_version: int
-
-
-@dataclass
-class DealDue:
-    """Time to deal the next deal after the one settled at ``game_version``."""
-
-    game_version: int
-
-
-@dataclass
-class Expire:
-    """The table is idle too long."""
-
-
-@dataclass
-class Disconnected:
-    """A person's last connection to their seat went away."""
-
-    seat: int
-
-
-@dataclass
-class Back:
-    """A person is connected to their seat again: nobody plays for them."""
-
-    seat: int
-
-
-@dataclass
-class Remaining:
-    """The rest of a batch whose first events were stored before the store
-    refused (a seat taken and the list's start): stored when the table is
-    still at ``version``."""
-
-    events: list[ev.TableEvent]
-    version: int
-
-
-Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back | Remaining
 
 
 @dataclass(eq=False)
@@ -1040,6 +772,26 @@ __all__ = [
     "Disconnected",
     "Expire",
     "Inbound",
+    "ServerConfig",
+    "TableActor",
+    "TimeUp",
+]
+
+
+# the names other modules import from here since before the split
+__all__ = [
+    "CLOSE_MOVED",
+    "CLOSE_TOO_SLOW",
+    "HISTORY",
+    "Back",
+    "BotMove",
+    "Command",
+    "Conn",
+    "DealDue",
+    "Disconnected",
+    "Expire",
+    "Inbound",
+    "Remaining",
     "ServerConfig",
     "TableActor",
     "TimeUp",

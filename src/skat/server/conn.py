@@ -1,0 +1,194 @@
+"""One websocket connection as the table actor sees it (issue 29, point 3:
+out of actor.py): a bounded queue of outgoing messages written in order by
+one task, a rate limit on what it may send, and a watch that drops a client
+too slow to read."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from . import protocol as p
+from .config import ServerConfig
+from .errors import CommandError, ErrorCode
+
+log = logging.getLogger("skat.server")
+
+#: Close code: the client did not read its messages in time.
+CLOSE_TOO_SLOW = 4408
+#: Close code: another server process serves the table now; the client reconnects.
+CLOSE_MOVED = 4503
+
+
+class TokenBucket:
+    """At most ``burst`` at once and ``rate`` a second after that."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self._rate, self._burst = rate, burst
+        self._allowance = burst
+        self._last = time.monotonic()
+
+    def allow(self) -> bool:
+        """Take one; False (nothing taken) when there is none left."""
+        now = time.monotonic()
+        self._allowance = min(self._burst, self._allowance + (now - self._last) * self._rate)
+        self._last = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
+
+
+class Conn:
+    """A websocket connection as the actor sees it.
+
+    Messages go into a bounded queue that a writer task of its own sends,
+    each with a timeout: the table never waits for a client. A client that
+    lets the queue fill or a send time out is dropped (closed with
+    `CLOSE_TOO_SLOW`) and receives nothing more."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        config: ServerConfig,
+        close: Callable[[int, str], Awaitable[None]] | None = None,
+    ) -> None:
+        self._send = send
+        self._close = close
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.pending: str | None = None  # the token of a seat taken over at the next deal
+        self.muted: set[int] = set()
+        self.closed = False
+        self.dropped = False
+        self._bucket = TokenBucket(config.rate, config.burst)
+        self._max_queue = config.send_queue
+        self._timeout = config.send_timeout
+        self._out: deque[str] = deque()
+        self._ready: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing: asyncio.Task[None] | None = None
+        self._since: float | None = None  # when the send in progress started
+        self._watch: asyncio.TimerHandle | None = None
+
+    def allow(self) -> bool:
+        """False when the client sends faster than allowed."""
+        return self._bucket.allow()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Queue a message; returns at once (never waits for the client)."""
+        self.push(message)
+
+    def push(self, message: dict[str, Any]) -> None:
+        if not self.closed:
+            self.push_text(p.encode(message))
+
+    def push_text(self, text: str) -> None:
+        """Queue a message encoded already (one event's same text for many viewers)."""
+        if self.closed:
+            return
+        if len(self._out) >= self._max_queue:
+            self.drop("outbound queue full")
+            return
+        self._out.append(text)
+        if self._ready is None:
+            self._ready = asyncio.Event()
+        self._ready.set()
+        if self._writer is None:
+            self._writer = asyncio.create_task(self._write_loop(), name="conn-writer")
+
+    async def _write_loop(self) -> None:
+        assert self._ready is not None
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            if not self._out:
+                self._ready.clear()
+                await self._ready.wait()
+                continue
+            text = self._out.popleft()
+            # A send only waits when the client does not read; the watch
+            # (one timer per send_timeout, not one per message) drops it then.
+            self._since = loop.time()
+            if self._watch is None:
+                self._watch = loop.call_at(self._since + self._timeout, self._check)
+            try:
+                await self._send(text)
+            except Exception:  # the socket went away; the endpoint cleans up
+                self.closed = True
+            finally:
+                self._since = None
+
+    def _check(self) -> None:
+        """The watch: drop the client if the send in progress has taken
+        longer than ``send_timeout``; look again when the one now in
+        progress would; stop while nothing is being sent."""
+        self._watch = None
+        since = self._since
+        if self.closed or since is None:
+            return
+        loop = asyncio.get_running_loop()
+        due = since + self._timeout
+        if loop.time() >= due:
+            self.drop("send timed out")
+        else:
+            self._watch = loop.call_at(due, self._check)
+
+    def drop(self, why: str) -> None:
+        """Stop sending to a client that does not read, and close it."""
+        if self.closed:
+            return
+        self.closed = self.dropped = True
+        self._out.clear()
+        self._unwatch()
+        log.info("dropped a connection that does not read (%s)", why)
+        writer = self._writer
+        if writer is not None and writer is not asyncio.current_task():
+            writer.cancel()
+        if self._close is not None:
+            self._closing = asyncio.create_task(self._close_later(), name="conn-close")
+
+    async def _close_later(self) -> None:
+        assert self._close is not None
+        try:  # the close frame waits behind what the client has not read
+            await asyncio.wait_for(self._close(CLOSE_TOO_SLOW, ErrorCode.TOO_SLOW.value), 30)
+        except Exception:
+            pass
+
+    def moved(self, message: str) -> None:
+        """Tell the client that another server process serves its table now,
+        then close it (4503): it reconnects, and the proxy sends it there."""
+        if self.closed:
+            return
+        self.push(CommandError(ErrorCode.TABLE_MOVED, message).to_message())
+        if self._close is not None:
+            self._closing = asyncio.create_task(self._close_moved(), name="conn-moved")
+
+    async def _close_moved(self) -> None:
+        assert self._close is not None
+        for _ in range(50):  # what is queued goes out first (at most a second)
+            if not self._out or self.closed:
+                break
+            await asyncio.sleep(0.02)
+        self.closed = True
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._close(CLOSE_MOVED, ErrorCode.TABLE_MOVED.value), 5)
+
+    def stop(self) -> None:
+        """The connection ended: stop its writer."""
+        self.closed = True
+        self._unwatch()
+        if self._writer is not None and not self.dropped:
+            self._writer.cancel()
+
+    def _unwatch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
+
+__all__ = ["CLOSE_MOVED", "CLOSE_TOO_SLOW", "Conn", "TokenBucket"]
