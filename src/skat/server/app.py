@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
-import math
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,21 +14,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import projection
-from . import protocol as p
-from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
-from .errors import CommandError, ErrorCode
-from .offer import NotOffered, offered, table_options
-from .registry import TableBroken, TableElsewhere, Tables
+from . import endpoints
+from .actor import ServerConfig
+from .offer import offered
+from .registry import Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
-from .table import TableState
-from .work import Busy
 
 log = logging.getLogger("skat.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -48,26 +38,6 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
 }
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refused (`_TooLarge`) by its Content-Length or, while it
-    streams, as soon as it passes ``limit`` bytes: never read whole first."""
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > limit):
-        raise _TooLarge
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _TooLarge
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 class SecurityHeaders:
@@ -91,10 +61,6 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
-
-
-def _json_error(code: ErrorCode | str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": {"code": str(code), "message": message}}, status_code=status)
 
 
 def create_app(
@@ -131,7 +97,6 @@ def create_app(
 
         task = asyncio.create_task(sweeper())
         keeping = asyncio.create_task(keeper())
-        app.state.tables = tables
         try:
             yield
         finally:
@@ -140,299 +105,21 @@ def create_app(
             await tables.close()
             await store.close()
 
-    async def index(request: Request) -> Response:
-        page = WEB / "index.html"
-        if page.exists():
-            return HTMLResponse(page.read_text(encoding="utf-8"))
-        return HTMLResponse(
-            "<!doctype html><title>skat</title><h1>skat server</h1>"
-            "<p>Create a table with <code>POST /api/tables</code>; play over <code>/ws/TABLE</code>"
-            " (docs/protocol.md).</p>"
-        )
-
-    async def body_of(request: Request) -> bytes | Response:
-        try:
-            return await read_body(request, config.max_body)
-        except _TooLarge:
-            return _json_error(
-                ErrorCode.TOO_LARGE, f"request bodies are limited to {config.max_body} bytes", 413
-            )
-        except ClientDisconnect:
-            client = request.client.host if request.client else "?"
-            log.info("%s %s from %s: aborted", request.method, request.url.path, client)
-            return Response(status_code=400)
-
-    async def create_table(request: Request) -> Response:
-        body = await body_of(request)
-        if isinstance(body, Response):
-            return body
-        try:
-            options, settings = table_options(json.loads(body or b"{}"), config)
-        except NotOffered as exc:
-            return _json_error(ErrorCode.NOT_OFFERED, str(exc)[:300])
-        except (ValueError, TypeError, RecursionError) as exc:
-            return _json_error(ErrorCode.BAD_OPTIONS, str(exc)[:300])
-        address = request.client.host if request.client else None
-        try:
-            table_id, creator = await tables.create(options, settings, address)
-        except CommandError as exc:
-            return _json_error(exc.code, exc.message, 429)
-        return JSONResponse(
-            {"id": table_id, "url": f"/t/{table_id}", "ws": f"/ws/{table_id}", "creator": creator},
-            status_code=201,
-        )
-
-    async def found(request: Request) -> tuple[TableState, dict[str, Any]] | Response:
-        try:
-            found = await tables.view(request.path_params["table_id"])
-        except TableBroken:
-            return _json_error(ErrorCode.TABLE_BROKEN, "this table's record cannot be loaded", 503)
-        if found is None:
-            return _json_error(ErrorCode.NO_TABLE, "no such table", 404)
-        return found
-
-    async def table_info(request: Request) -> Response:
-        got = await found(request)
-        if isinstance(got, Response):
-            return got
-        state, memo = got
-        actor = tables.actors.get(state.id)
-        if actor is not None:
-            return JSONResponse(projection.snapshot(state, None, actor.connected_seats()))
-        if "info" not in memo:
-            memo["info"] = projection.snapshot(state, None, set())
-        return JSONResponse(memo["info"])
-
-    async def download(request: Request) -> Response:
-        got = await found(request)
-        if isinstance(got, Response):
-            return got
-        state, memo = got
-        series = state.series
-        if series is None:
-            return _json_error(ErrorCode.NOT_STARTED, "the list has not started", 409)
-        kind = request.path_params["kind"]
-        if kind not in ("list.json", "sheet.csv", "games.iss"):
-            return _json_error(ErrorCode.NO_FILE, "no such download", 404)
-        if "stem" not in memo:
-            stored = await store.table(state.id)
-            made = stored.created_at if stored else time.time()
-            memo["stem"] = f"skat-{state.id}-{time.strftime('%Y-%m-%d', time.gmtime(made))}"
-        stem = memo["stem"]  # every table's files get their own names
-
-        def attachment(ext: str) -> dict[str, str]:
-            return {"content-disposition": f'attachment; filename="{stem}.{ext}"'}
-
-        if kind not in memo:  # a closed table renders each download once
-            from ..sheetview import sheet_csv
-
-            match kind:
-                case "list.json":
-                    memo[kind] = json.dumps(projection.list_download(state))
-                case "sheet.csv":
-                    memo[kind] = sheet_csv(series)
-                case _:
-                    memo[kind] = projection.iss_download(state)
-        match kind:
-            case "list.json":
-                return Response(
-                    memo[kind], media_type="application/json", headers=attachment("json")
-                )
-            case "sheet.csv":
-                return PlainTextResponse(
-                    memo[kind], media_type="text/csv", headers=attachment("csv")
-                )
-            case _:
-                text, why = memo[kind]
-                if why is not None:  # a message, never an empty file
-                    return _json_error(ErrorCode.NO_FILE, f"no ISS records: {why}", 409)
-                return PlainTextResponse(text, headers=attachment("iss"))
-
-    async def analysis(request: Request) -> Response:
-        """The open-card analysis of a settled deal ("could I have won?")."""
-        got = await found(request)
-        if isinstance(got, Response):
-            return got
-        state = got[0]
-        number = request.path_params["number"]
-        series = state.series
-        if series is None or not 1 <= number <= series.number:
-            return _json_error(ErrorCode.NO_DEAL, "no such deal", 404)
-        if not series.deals[number - 1].is_terminal():
-            # every card is public only once the deal is over (R3.7)
-            return _json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
-        try:
-            address = request.client.host if request.client else None
-            return JSONResponse(await tables.analysis(state, number, address))
-        except Busy as exc:
-            busy = _json_error(ErrorCode.BUSY, str(exc), 503)
-            busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))
-            return busy
-
-    async def table_page(request: Request) -> Response:
-        return await index(request)
-
-    the_options = offered(config)  # the same for every request
-
-    async def options_api(request: Request) -> Response:
-        """The table options and their words (`offer.offered`): the page's form."""
-        return JSONResponse(the_options, headers={"cache-control": "max-age=300"})
-
-    async def value_api(request: Request) -> Response:
-        """The game-value reckoner of the calculator page (same as ``skat value``)."""
-        from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch
-
-        body = await body_of(request)
-        if isinstance(body, Response):
-            return body
-        try:
-            data = json.loads(body or b"{}")
-            if not isinstance(data, dict):
-                raise ValueError("a JSON object is expected")
-            allowed = {
-                "game", "cards", "matadors", "hand", "schneider_announced", "schwarz_announced",
-                "ouvert", "bid", "points", "tricks", "kontra", "re", "bock", "players",
-            }  # fmt: skip
-            unknown = set(data) - allowed
-            if unknown:
-                raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
-            game = data.pop("game", None)
-            if not isinstance(game, str):
-                raise ValueError("game is required")
-            if game == "ramsch":  # R9.1: points (and tricks) per player, in seat order
-                extra = set(data) - {"points", "tricks", "bock", "players"}
-                if extra:
-                    raise ValueError(f"not for Ramsch: {', '.join(sorted(extra))}")
-                return JSONResponse(reckon_ramsch(**data).to_dict())
-            for key in (
-                "hand",
-                "schneider_announced",
-                "schwarz_announced",
-                "ouvert",
-                "kontra",
-                "re",
-                "bock",
-            ):
-                if key in data and not isinstance(data[key], bool):
-                    raise ValueError(f"{key} must be true or false")
-            for key in ("matadors", "bid", "points", "tricks", "players"):
-                if data.get(key) is not None and (
-                    not isinstance(data[key], int) or isinstance(data[key], bool)
-                ):
-                    raise ValueError(f"{key} must be a number")
-            if data.get("cards") is not None and not isinstance(data["cards"], str):
-                raise ValueError("cards must be a string")
-            result = reckon(game, **data)
-        except ReckonerError as exc:
-            return _json_error(exc.code, exc.message)
-        except (ValueError, TypeError, RecursionError) as exc:
-            return _json_error(ErrorCode.BAD_REQUEST, str(exc)[:300])
-        return JSONResponse(result.to_dict())
-
-    async def healthz(request: Request) -> Response:
-        body: dict[str, Any] = {"ok": True, "worker": config.worker, "tables": len(tables.actors)}
-        # a search process that died was replaced: still ok, but worth a look
-        search = tables.search
-        body["search"] = {
-            "restarts": search.restarts,
-            "late": search.late,
-            "waiting": search.waiting(),
-        }
-        failing = store.failing_since
-        if failing is not None:  # the tables wait and retry; a proxy or monitor should know
-            body["ok"] = False
-            body["store"] = {"failing_for": round(time.monotonic() - failing, 1)}
-            return JSONResponse(body, status_code=503)
-        return JSONResponse(body)
-
-    async def ws_endpoint(ws: WebSocket) -> None:
-        origin = ws.headers.get("origin")
-        if origin is not None and not _origin_ok(origin, ws.headers.get("host", ""), config):
-            # refused before the handshake: the client sees an HTTP 403
-            await ws.close(code=1008)
-            return
-        try:
-            actor = await tables.actor(ws.path_params["table_id"])
-        except TableBroken:
-            await ws.accept()
-            error = CommandError(ErrorCode.TABLE_BROKEN, "this table's record cannot be loaded")
-            await ws.send_text(p.encode(error.to_message()))
-            await ws.close(code=1011)
-            return
-        except TableElsewhere as exc:  # the client retries; the proxy or a handover settles it
-            await ws.accept()
-            error = CommandError(ErrorCode.TABLE_MOVED, f"{exc}; reconnect")
-            await ws.send_text(p.encode(error.to_message()))
-            await ws.close(code=CLOSE_MOVED)
-            return
-        await ws.accept()
-        if actor is None:
-            await ws.send_text(
-                p.encode(CommandError(ErrorCode.NO_TABLE, "no such table").to_message())
-            )
-            await ws.close(code=4404)
-            return
-        conn = Conn(ws.send_text, config, close=lambda code, why: ws.close(code, why))
-        greeted = False
-
-        def refuse(code: ErrorCode, message: str) -> Any:
-            return conn.send(CommandError(code, message).to_message())
-
-        try:
-            while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                if conn.closed:  # dropped: it does not read; what it sends is ignored
-                    continue
-                raw = frame.get("text")
-                if raw is None:
-                    data = frame.get("bytes") or b""
-                    try:
-                        raw = data.decode("utf-8")
-                    except UnicodeDecodeError:
-                        await refuse(ErrorCode.BAD_MESSAGE, "text frames only")
-                        continue
-                if not conn.allow():
-                    await refuse(ErrorCode.RATE_LIMITED, "slow down")
-                    continue
-                try:
-                    msg = p.decode(raw)
-                except p.ProtocolError as exc:
-                    await conn.send({"type": "error", "code": exc.code, "message": exc.message})
-                    continue
-                if isinstance(msg, p.Ping):
-                    await conn.send({"type": "pong"})  # answered here, never queued
-                    continue
-                if isinstance(msg, p.Hello):
-                    if greeted:
-                        await refuse(ErrorCode.BAD_MESSAGE, "hello once")
-                        continue
-                    greeted = True
-                elif not greeted:
-                    await refuse(ErrorCode.HELLO_FIRST, "send hello first")
-                    continue
-                await actor.submit(Inbound(conn, msg))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if greeted:
-                await actor.disconnect(conn)
-
+    e = endpoints
     routes: list[Any] = [
-        Route("/", index),
-        Route("/t/{table_id}", table_page),
-        Route("/rules", table_page),
-        Route("/rules/{page}", table_page),
-        Route("/calculator", table_page),
-        Route("/api/value", value_api, methods=["POST"]),
-        Route("/api/options", options_api),
-        Route("/healthz", healthz),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables/{table_id}", table_info),
-        Route("/api/tables/{table_id}/{kind}", download),
-        Route("/api/tables/{table_id}/deals/{number:int}/analysis", analysis),
-        WebSocketRoute("/ws/{table_id}", ws_endpoint),
+        Route("/", e.index),
+        Route("/t/{table_id}", e.table_page),
+        Route("/rules", e.table_page),
+        Route("/rules/{page}", e.table_page),
+        Route("/calculator", e.table_page),
+        Route("/api/value", e.value_api, methods=["POST"]),
+        Route("/api/options", e.options_api),
+        Route("/healthz", e.healthz),
+        Route("/api/tables", e.create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", e.table_info),
+        Route("/api/tables/{table_id}/{kind}", e.download),
+        Route("/api/tables/{table_id}/deals/{number:int}/analysis", e.analysis),
+        WebSocketRoute("/ws/{table_id}", e.ws_endpoint),
     ]
     static = WEB / "static"
     if static.exists():
@@ -444,12 +131,6 @@ def create_app(
     )
     app.state.store = store
     app.state.config = config
+    app.state.tables = tables
+    app.state.options = offered(config)  # the same for every request
     return app
-
-
-def _origin_ok(origin: str, host: str, config: ServerConfig) -> bool:
-    if config.allowed_origins is not None:
-        return origin in config.allowed_origins
-    from urllib.parse import urlsplit
-
-    return urlsplit(origin).netloc == host
