@@ -594,6 +594,49 @@ def selfplay_cmd(
     _write_list(out, series, "selfplay")
 
 
+# -------------------------------------------------------------- tournament
+@main.group("tournament")
+def tournament_group() -> None:
+    """Tournaments of many tables (docs/tournaments.md)."""
+
+
+@tournament_group.command("simulate")
+@click.option("--players", "entrants", type=int, required=True, help="Entrants (1-200).")
+@click.option("--series", "series_count", type=int, default=2, show_default=True)
+@click.option("--rounds", type=int, default=12, show_default=True, help="Rounds per series.")
+@click.option(
+    "--level", type=click.Choice(["beginner", "casual", "strong"]), default="casual",
+    show_default=True,
+)  # fmt: skip
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--rules", "rules_json", default="{}", help="List options as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (the default form).")
+@click.option("--records", is_flag=True, help="Every table's list record in the output.")
+def tournament_simulate_cmd(
+    entrants: int,
+    series_count: int,
+    rounds: int,
+    level: str,
+    seed: int,
+    rules_json: str,
+    as_json: bool,
+    records: bool,
+) -> None:
+    """Computer players play a whole tournament: the draw of every series,
+    each table's totals and the standings, as one JSON object."""
+    from .players.tournament import simulate
+
+    try:
+        rules = json.loads(rules_json)
+        if not isinstance(rules, dict):
+            raise ValueError("--rules must be a JSON object")
+        out = simulate(entrants, series_count, rounds, level, seed, rules, records)
+    except (ValueError, TypeError) as exc:
+        click.echo(f"skat tournament simulate: {exc}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(out, indent=1 if not as_json else None))
+
+
 # ------------------------------------------------------------------- serve
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
