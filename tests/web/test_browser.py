@@ -621,13 +621,41 @@ def test_choosing_strong_computer_players_and_asking_for_a_hint(
     page.click("[data-testid=hint]")
     # the strong player's suggestion, or, when its processes are all busy
     # (a loaded machine), the quick one that says so
+    # (a loaded machine), the quick one that says so; spoken to her, not of her
+    hint_js = "document.querySelector('[data-testid=hint-text]')?.textContent || ''"
     page.wait_for_function(
-        "() => /^(Quick s|S)uggestion.*: Anna/.test("
-        "document.querySelector('[data-testid=hint-text]')?.textContent || '')",
+        f"() => /^(Quick s|S)uggestion.*: (bid \\d+|hold|pass)$/.test({hint_js})",
         timeout=30_000,
     )
     assert phase(page) != "wait"  # still her decision: nothing was played for her
     assert "Hint" in legal_before
+    assert "Anna" not in page.evaluate(hint_js)
+
+
+def test_a_discard_hint_names_its_two_cards(clients: Callable[..., Client]) -> None:
+    """Issue 26, item 7: "Suggestion: Anna puts two cards away" named no card
+    and spoke of her in the third person; now it says which two to put away."""
+    c = clients()
+    page = c.page
+    c.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("#p-hint", "1")
+    page.click("[data-testid=play]")
+    page.wait_for_selector("#hand .card", timeout=15_000)
+    hint_js = "document.querySelector('[data-testid=hint-text]')?.textContent || ''"
+    deadline = time.monotonic() + 90
+    ph = wait_phase(page, timeout=60)
+    while ph != "discard":
+        assert time.monotonic() < deadline, "Anna never came to the discard"
+        assert ph in ("bidding", "skat"), ph  # she bids on: the computers pass at their limit
+        act(page, ph, "declare")
+        ph = wait_phase(page, timeout=60)
+    page.click("[data-testid=hint]")
+    page.wait_for_function(
+        f"() => /^(Quick s|S)uggestion.*: put .+ and .+ away$/.test({hint_js})", timeout=30_000
+    )
+    text = page.evaluate(hint_js)
+    assert "Anna" not in text and "two cards" not in text, text
 
 
 def test_the_result_says_what_perfect_play_could_have_made(

@@ -587,6 +587,20 @@ function follow(next) {
   go(`/t/${next}`);
 }
 
+// A suggestion in the second person, naming its cards ("put SA and HT away").
+function hintText(text) {
+  const [verb, ...rest] = text.split(" ");
+  const push = T.view?.phase === "push" && (verb === "pass" || verb === "discard");
+  const key = push ? `hint.act.push.${verb}` : `hint.act.${verb}`;
+  switch (verb) {
+    case "bid": return t(key, { n: rest[0] });
+    case "discard": return t(key, { a: cardName(rest[0]), b: cardName(rest[1]) });
+    case "announce": return t(key, { game: gameText(rest) });
+    case "play": return t(key, { card: cardName(rest[0]) });
+    default: return DICTS.en[key] !== undefined ? t(key) : actionText(T.seat, text);
+  }
+}
+
 // The history entries of a Schieberamsch deal that are pushes: after the
 // auction's three passes (none in a Ramsch round), before the first card.
 function pushIndexes(v) {
@@ -975,7 +989,7 @@ function renderControls() {
   }
   if (T.snap.table.settings.hint && v && v.turn === T.seat && v.phase !== "done" && L.length) {
     html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
-    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t(T.hintQuick ? "hint.quick" : "hint.says", { move: actionText(T.seat, T.hint) }))}</span>`;
+    if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t(T.hintQuick ? "hint.quick" : "hint.says", { move: hintText(T.hint) }))}</span>`;
   }
   if (v && v.offers && v.offers.includes("claim")) {
     // R6.6: the declarer shows his cards; the defenders may give up or play on
