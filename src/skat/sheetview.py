@@ -80,6 +80,14 @@ class _SafeWriter:
         self._w.writerow([csv_cell(v) for v in row])
 
 
+def _ramsch_points(r: SheetRow) -> str:
+    """A Ramsch deal's card points per seat, in the names' order ("18/41/61";
+    0 for the dealer who sits out at four), else nothing."""
+    if r.kind != "ramsch" or r.ramsch_points is None:
+        return ""
+    return "/".join(str(p) for p in r.ramsch_points)
+
+
 def sheet_csv(series: Series) -> str:
     out = io.StringIO()
     w = _SafeWriter(out)
@@ -98,7 +106,7 @@ def sheet_csv(series: Series) -> str:
         w.writerow(
             [r.number, names[r.dealer], r.kind, _game_cell(r, names), _matadors(r), r.bid or ""]
             + [
-                r.declarer_points if r.kind == "game" else "",
+                r.declarer_points if r.kind == "game" else _ramsch_points(r),
                 r.declarer_tricks if r.kind == "game" else "",
             ]
             + [r.value or "", _markers(r)]

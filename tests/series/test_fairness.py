@@ -402,3 +402,40 @@ def test_phase_after_load(record: dict[str, Any]) -> None:
     assert series.is_over()
     assert all(d.phase is Phase.DONE for d in series.deals)
     assert series.seed == SEED
+
+
+def test_the_csv_has_a_ramsch_deals_card_points() -> None:
+    """Issue 26, item 10: a Ramsch row of the CSV gave no card points; now its
+    points column holds each seat's, in the columns' order (the entries'
+    check: the most points lose them)."""
+    import random
+
+    from skat.engine import Pass, View
+    from skat.players import make_player, play_list
+    from skat.series import ListOptions, Series
+    from skat.sheetview import sheet_csv
+
+    class Passer:  # passes every auction: every deal is a Ramsch
+        def __init__(self, seed: int) -> None:
+            self.random = make_player("random", random.Random(seed))
+
+        def choose(self, view: View) -> Any:
+            return Pass() if Pass() in view.legal_actions else self.random.choose(view)
+
+        def notify(self, *args: Any) -> None:
+            pass
+
+    series = Series(ListOptions(deals=3, all_pass="ramsch"), seed=bytes(32), names=["A", "B", "C"])
+    play_list(series, [Passer(s) for s in range(3)])  # type: ignore[list-item]
+    rows = list(csv.reader(io.StringIO(sheet_csv(series))))
+    head = rows[0]
+    ramsch = [r for r in rows[1:] if r[head.index("kind")] == "ramsch"]
+    assert len(ramsch) == 3
+    for r in ramsch:
+        points = [int(x) for x in r[head.index("points")].split("/")]
+        assert sum(points) == 120 and len(points) == 3
+        entries = [int(r[head.index(n)]) for n in ("A", "B", "C")]
+        if all(e <= 0 for e in entries):
+            assert {i for i, e in enumerate(entries) if e < 0} == {
+                i for i, p in enumerate(points) if p == max(points)
+            }
