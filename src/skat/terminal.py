@@ -49,7 +49,6 @@ from .engine import (
     sorted_cards,
 )
 from .engine.deal import POSITION_NAMES
-from .engine.game import EFFECTIVE, TRUMP
 from .players import Player, make_player
 from .players.loop import play_deal
 from .series import ListOptions, Series
@@ -532,13 +531,8 @@ class TerminalGame:
         if isinstance(action, Play):
             if action.card not in view.hand:
                 return f"{self.card(action.card)} is not in your hand"
-            if view.trick and view.contract is not None and view.phase is Phase.PLAY:
-                eff = EFFECTIVE[view.contract.game]
-                led = eff[view.trick[0][1]]
-                if eff[action.card] != led:
-                    suit = "trump" if led == TRUMP else SUIT_NAMES[led]
-                    return f"you must follow suit: play {suit}"
-        # Ask the engine for the R10 reason on a copy of the deal; it changes nothing.
+        # The engine's R10 reason (a revoke names the suit to follow), on a
+        # copy of the deal: it changes nothing. No rule is checked here.
         trial: Deal = self.series.deal.clone()
         try:
             trial.apply(action, 0)

@@ -748,6 +748,9 @@ def test_a_finished_trick_stays_on_the_table_in_front_of_its_players(
     assert played >= 1
     assert len({cards for _, _, cards in full}) == played, seen[-5:]  # every trick, whole
     assert all("takes the trick" in w for _, w, _ in full)
+    # the log has one line per trick, after the card that completed it
+    log = page.inner_text("#log")
+    assert log.count("takes the trick") == played, log[-600:]
     # the last trick of the deal stays in sight beside the result
     assert len(page.evaluate(FINISHED_JS)) == 3
 

@@ -50,6 +50,7 @@ from .game import (
     FOLLOW,
     NULL_VALUES,
     TRICK_KEY,
+    TRUMP,
     Contract,
     GameType,
     Rules,
@@ -107,6 +108,7 @@ DEAL_INDICES: tuple[tuple[int, ...], ...] = (
     (9, 10),
 )
 POSITION_NAMES = ("forehand", "middlehand", "rearhand")
+_SUIT_WORDS = ("clubs", "spades", "hearts", "diamonds")  # by effective-suit index
 
 _NULL = GameType.NULL
 _NEXT = (1, 2, 0)
@@ -915,8 +917,13 @@ class Deal:
             if self._trick:
                 follow = hand & FOLLOW[self._g][self._trick[0]]
                 if follow and not follow >> card & 1:
+                    led = EFFECTIVE[self._g][self._trick[0]]
+                    what = "trump" if led == TRUMP else _SUIT_WORDS[led]
                     raise reject(
-                        Reason.MUST_FOLLOW_SUIT, "you must follow suit", seat=seat, action=action
+                        Reason.MUST_FOLLOW_SUIT,
+                        f"you must follow suit: play {what}",
+                        seat=seat,
+                        action=action,
                     )
             self._play(p, card)
         elif cls is Claim:

@@ -642,14 +642,16 @@ function gameText(words) {
 function dealLines(v, number) {
   const lines = [];
   if (number) lines.push({ cls: "deal", text: () => t("table.deal", { n: number, of: T.snap?.deal?.of ?? "?" }) });
-  let plays = 0;
+  // a trick's line follows the card that completed it: the engine's tricks,
+  // in order, matched by their last card (no counting of plays here)
+  let next = 0;
   const pushes = pushIndexes(v);
   for (const [i, [seat, text]] of v.history.entries()) {
     lines.push({ text: () => actionText(seat, text, pushes.has(i)) });
-    if (text.startsWith("play ")) {
-      plays += 1;
-      const tr = plays % 3 === 0 ? v.tricks[plays / 3 - 1] : null;
-      if (tr) lines.push({ cls: "won", text: () => t("log.trick", { name: seatName(tr.winner), p: tr.points }) });
+    const tr = v.tricks[next];
+    if (tr && text === `play ${tr.cards[tr.cards.length - 1]}`) {
+      next += 1;
+      lines.push({ cls: "won", text: () => t("log.trick", { name: seatName(tr.winner), p: tr.points }) });
     }
   }
   if (v.result) lines.push({ cls: "result", text: () => resultHeadline(v.result) });
