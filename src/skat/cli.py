@@ -655,7 +655,20 @@ def tournament_simulate_cmd(
     help="Folder of the default SQLite database.",
 )
 @click.option("--bot-delay", type=float, default=0.8, show_default=True)
-@click.option("--next-delay", type=float, default=6.0, show_default=True)
+@click.option(
+    "--next-delay",
+    type=float,
+    default=6.0,
+    show_default=True,
+    help="Seconds a result shows before the next deal (one person with computers).",
+)
+@click.option(
+    "--next-delay-people",
+    type=float,
+    default=20.0,
+    show_default=True,
+    help="The same at a table of people, unless every person presses Next first.",
+)
 @click.option("--grace", type=float, default=30.0, show_default=True)
 @click.option(
     "--max-rounds",
@@ -770,6 +783,7 @@ def serve_cmd(
     data_dir: str,
     bot_delay: float,
     next_delay: float,
+    next_delay_people: float,
     grace: float,
     max_rounds: int,
     tables_per_address: int,
@@ -806,6 +820,7 @@ def serve_cmd(
     config = ServerConfig(
         bot_delay=bot_delay,
         next_delay=next_delay,
+        next_delay_people=next_delay_people,
         grace=grace,
         max_rounds=max_rounds,
         tables_per_address=tables_per_address,

@@ -31,6 +31,7 @@ ID_KEYS = {"id", "table", "token", "next_table", "creator", "ws", "url"}
 FAST: dict[str, Any] = {
     "bot_delay": 0,
     "next_delay": 0,
+    "next_delay_people": 0,
     "grace": 30.0,
     "rate": 1e6,
     "burst": 1e6,

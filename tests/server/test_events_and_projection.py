@@ -198,6 +198,7 @@ def test_stored_rows_convert_both_ways_and_old_rows_replay() -> None:
         ev.Start(),
         ev.Act(seat=0, action="bid 18", auto=False),
         ev.Next(),
+        ev.Ready(seat=2),
         ev.Chat(seat=None, name="spectator", text="hi"),
         ev.React(seat=1, emoji="👍"),
         ev.Again(table="xyz"),

@@ -924,3 +924,56 @@ def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat()
     assert ramsch["durchmarsch"] == (march[0] if march else None)
     assert ramsch["jungfrau"] == ([] if march else [s for s, n in tricks.items() if n == 0])
     assert view_json(st.series.deal.view(0))["result"]["ramsch"] == ramsch
+
+
+def test_a_table_of_people_waits_for_everyone_to_read_the_result() -> None:
+    """Issue 26, point 3: at a table of people the next deal comes when every
+    seated person has pressed Next (or the wait is over); one person's Next
+    only says they are ready, and the result stays for the others."""
+    st = TableState("T", ListOptions(players=3, deals=4), Settings(), b"\x02" * 32, "c")
+    for name, seat in (("Anna", 0), ("Ben", 1)):
+        for event in st.plan_sit(name, seat, f"h{seat}"):
+            st.apply(event)
+    for event in st.plan_fill():
+        st.apply(event)
+    _finish_deal(st)
+    assert st.waiting_for() == [0, 1]
+    (ready,) = st.plan_next(0)
+    assert ready == ev.Ready(seat=0)
+    st.apply(ready)
+    assert st.waiting_for() == [1] and st.series is not None and st.series.number == 1
+    assert st.plan_next(0) == []  # pressing twice changes nothing
+    assert st.plan_next(1) == [ev.Next()]  # the last one: the next deal
+    for event in st.plan_next(1):
+        st.apply(event)
+    assert st.series.number == 2 and st.ready == set()
+    _finish_deal(st)
+    assert st.plan_next(None) == [ev.Next()]  # the wait is over: nobody is waited for
+    # a person a computer plays for (absent) is not waited for
+    st.apply(ev.Next())
+    _finish_deal(st)
+    st.apply(ev.Auto(seat=1, on=True))
+    assert st.waiting_for() == [0] and st.plan_next(0) == [ev.Next()]
+
+
+def test_the_next_deal_waits_for_both_people_through_the_server(tmp_path: Path) -> None:
+    """The same through the actor, with a wait long enough never to end here:
+    Anna's Next is shown to Ben as her being ready; Ben's deals the next."""
+    with serve(tmp_path, next_delay_people=600.0) as (_, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        anna = join(client, t["id"], "Anna")
+        ben = join(client, t["id"], "Ben")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, ben], lambda: bool(anna.view and anna.view.get("result")))
+
+        def deal(m: dict[str, Any]) -> dict[str, Any]:
+            st = m.get("state") if m["type"] == "event" else m
+            got: dict[str, Any] = (st or {}).get("deal") or {}
+            return got
+
+        pump([anna, ben], lambda: deal(ben.last_state or {"type": "x"})["waiting_for"] == [0, 1])
+        anna.send(type="next")
+        ben.wait_for(lambda m: deal(m).get("waiting_for") == [1])
+        assert deal(ben.last_state)["number"] == 1 and ben.view and ben.view.get("result")
+        ben.send(type="next")
+        anna.wait_for(lambda m: deal(m).get("number") == 2)

@@ -170,7 +170,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--port", str(port),
         "--db", db_for(tmp).url,
         "--bot-delay", "0.05",
-        "--next-delay", "600",
+        "--next-delay", "600", "--next-delay-people", "600",
         "--grace", "120",
         "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
         "--log-level", "warning",
@@ -1072,7 +1072,16 @@ def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client
         assert a.page.locator("[data-testid=durchmarsch]").is_visible()
     elif 0 in tricks:
         assert "Jungfrau" in a.page.inner_text("[data-testid=jungfrau]")
+    # issue 26, point 3: a table of people waits until everyone has read it
     a.page.click("[data-testid=next]")
+    a.page.wait_for_selector("[data-testid=next-waiting]")
+    assert "Ben" in a.page.inner_text("[data-testid=next-waiting]")
+    b.page.wait_for_selector("[data-testid=next-others]")
+    assert "Cleo" in b.page.inner_text("[data-testid=next-others]")
+    time.sleep(0.5)
+    assert all(pg.locator("[data-testid=result-headline]").count() == 1 for pg in pages)
+    b.page.click("[data-testid=next]")
+    c.page.click("[data-testid=next]")
     for pg in pages:
         pg.wait_for_selector("[data-testid=result-headline]", state="detached", timeout=15_000)
     # Anna declares; Ben says Kontra, Anna Re

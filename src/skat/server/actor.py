@@ -293,8 +293,7 @@ class TableActor:
             case p.Act(action=action, version=version):
                 await self._commit_all(st.plan_act(self._seat(conn), action, version))
             case p.Next():
-                self._seat(conn)
-                await self._commit_all(st.plan_next())
+                await self._commit_all(st.plan_next(self._seat(conn)))
             case p.Leave(keep_bot=keep_bot):
                 seat = self._seat(conn)
                 # every device of that seat now watches, and is told so (_commit)
@@ -566,7 +565,11 @@ class TableActor:
         if st.status != "playing" or st.series is None:
             return None, None
         if st.deal_over():
-            return ("next", gv), lambda: self._later(self.config.next_delay, DealDue(gv))
+            # a table of people waits longer: each may read the result (and
+            # all pressing Next deals at once); one person with computers, less
+            people = len(st.people())
+            delay = self.config.next_delay_people if people > 1 else self.config.next_delay
+            return ("next", gv), lambda: self._later(delay, DealDue(gv))
         seat = st.to_move()
         if seat is None:
             return None, None

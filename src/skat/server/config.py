@@ -17,6 +17,8 @@ class ServerConfig:
 
     bot_delay: float = 0.8  # seconds before a computer player's move is shown
     next_delay: float = 6.0  # seconds between a settled deal and the next one
+    # the same at a table of two or more people, unless all press Next first
+    next_delay_people: float = 20.0
     grace: float = 30.0  # seconds a disconnected human keeps the turn
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint

@@ -77,6 +77,13 @@ class Next(_Event, tag="next", frozen=True):
     """The next deal of the list is dealt."""
 
 
+class Ready(_Event, tag="ready", frozen=True):
+    """The person at ``seat`` has read the result and wants the next deal
+    (it comes once every seated person is ready, or when the wait is over)."""
+
+    seat: int
+
+
 class Chat(_Event, tag="chat", frozen=True):
     """A chat line (``seat`` None: a spectator); ``text`` as typed, cleaned, not escaped."""
 
@@ -101,7 +108,7 @@ class Expire(_Event, tag="expire", frozen=True):
 
 
 TableEvent = (
-    Sit | Bot | Takeover | Leave | Auto | Start | Act | Next | Chat | React | Again | Expire
+    Sit | Bot | Takeover | Leave | Auto | Start | Act | Next | Ready | Chat | React | Again | Expire
 )
 GAME_EVENTS = (Start, Act, Next, Expire)
 SEAT_EVENTS = (Sit, Bot, Takeover, Leave, Auto)
@@ -134,6 +141,7 @@ __all__ = [
     "Leave",
     "Next",
     "React",
+    "Ready",
     "Sit",
     "Start",
     "TableEvent",

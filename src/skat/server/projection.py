@@ -268,6 +268,8 @@ def event_json(
             return {"kind": "start"}
         case ev.Next():
             return {"kind": "next"}
+        case ev.Ready(seat=seat):
+            return {"kind": "ready", "seat": seat}
         case ev.Expire():
             return {"kind": "expire"}
         case _:  # pragma: no cover - mypy proves every kind is handled
@@ -277,7 +279,7 @@ def event_json(
 def changes_sheet(event: ev.TableEvent, state: TableState) -> bool:
     """Whether the event changes the score sheet or the deal (a full state follows)."""
     match event:
-        case ev.Start() | ev.Next():
+        case ev.Start() | ev.Next() | ev.Ready():
             return True
         case ev.Act():
             return state.series is not None and state.series.deal.is_terminal()
@@ -368,6 +370,8 @@ def _deal_json(state: TableState, series: Series) -> dict[str, Any]:
         "ramsch_round": deal.forced_ramsch,
         "pending_bock": list(series.pending_bock),
         "auto_moves": state.auto_moves.get(series.number, []),
+        # after the deal: who still reads the result (the next deal waits for them)
+        "waiting_for": state.waiting_for() if deal.is_terminal() else [],
     }
 
 

@@ -143,6 +143,7 @@ class TableState:
     next_table: str | None = None
     #: the names at the table when each deal was dealt (a seat can change hands between deals)
     deal_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    ready: set[int] = field(default_factory=set)  # seats whose person pressed Next
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -319,10 +320,25 @@ class TableState:
             events.insert(0, ev.Auto(seat=seat, on=False))
         return events
 
-    def plan_next(self) -> list[ev.TableEvent]:
+    def people(self) -> set[int]:
+        """The seats whose person plays them now (not a computer for them)."""
+        return {i for i, s in enumerate(self.seats) if s.human and not s.auto}
+
+    def waiting_for(self) -> list[int]:
+        """After a deal: the seated people who have not pressed Next yet."""
+        return sorted(self.people() - self.ready)
+
+    def plan_next(self, seat: int | None = None) -> list[ev.TableEvent]:
+        """The next deal: at once for the table's wait being over (``seat``
+        None) or when the last seated person is ready; else that person is
+        marked ready and the result stays for the others (issue 26, point 3)."""
         if not self.deal_over():
             raise CommandError(ErrorCode.WRONG_PHASE, "the deal is not over")
-        return [ev.Next()]
+        if seat is None or self.people() <= self.ready | {seat}:
+            return [ev.Next()]
+        if seat in self.ready:
+            return []
+        return [ev.Ready(seat=seat)]
 
     def plan_leave(self, seat: int, keep_bot: bool) -> list[ev.TableEvent]:
         return [ev.Leave(seat=seat, keep_bot=keep_bot or self.status == "playing")]
@@ -375,7 +391,7 @@ class TableState:
             case ev.Act():
                 if self.series is None or self.series.is_over():
                     raise CommandError(ErrorCode.NOT_STARTED, "no deal in play")
-            case ev.Next():
+            case ev.Next() | ev.Ready():
                 if not self.deal_over():
                     raise CommandError(ErrorCode.WRONG_PHASE, "the deal is not over")
             case ev.Chat() | ev.React() | ev.Again() | ev.Expire():
@@ -442,6 +458,9 @@ class TableState:
                         s.bot, s.auto, s.pending = None, False, None
                 self.series.next_deal()
                 self.deal_names[self.series.number] = tuple(s.name or "?" for s in self.seats)
+                self.ready.clear()
+            case ev.Ready(seat=seat):
+                self.ready.add(seat)
             case ev.Chat() | ev.React():
                 self.chat.append((self.version, event))
             case ev.Again(table=table):

@@ -1228,7 +1228,16 @@ function renderResult() {
     parts.unshift(standingsHeadline());
     parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}' data-testid="again">${esc(t("act.again"))}</button>` : ""}`);
   } else if (T.seat !== null) {
-    parts.push(`<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`);
+    // at a table of people the next deal waits for everyone's Next (issue 26):
+    // who is still reading is said; the button sits right under the headline
+    const waiting = (T.snap.deal?.waiting_for || []).filter((s) => s !== T.seat);
+    const mine = (T.snap.deal?.waiting_for || []).includes(T.seat) || !(T.snap.deal?.waiting_for || []).length;
+    const who = waiting.map(seatName).join(", ");
+    const button = mine
+      ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
+      : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
+    const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who }))}</p>` : "";
+    parts.splice(1, 0, button + note);
   } else {
     parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>`);
   }

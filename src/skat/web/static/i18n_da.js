@@ -122,6 +122,8 @@ export default {
   "act.claimConfirm": "Vis dine kort til modspillerne? De kan opgive eller spille videre mod dine åbne kort.",
   "act.reclaim": "Tag min plads tilbage",
   "act.next": "Næste spil",
+  "act.nextWaiting": "Venter på {names}…",
+  "table.othersReading": "Næste spil kommer, når {names} også har trykket, eller snart af sig selv.",
   "act.lastTrick": "Sidste stik",
   "act.sheet": "Pointliste",
   "act.close": "Luk",

@@ -122,6 +122,8 @@ export default {
   "act.claimConfirm": "Deine Karten den Gegenspielern zeigen? Sie können aufgeben oder gegen deine offenen Karten weiterspielen.",
   "act.reclaim": "Meinen Platz zurücknehmen",
   "act.next": "Nächstes Spiel",
+  "act.nextWaiting": "Warte auf {names}…",
+  "table.othersReading": "Das nächste Spiel kommt, wenn auch {names} es will, oder bald von selbst.",
   "act.lastTrick": "Letzter Stich",
   "act.sheet": "Spielliste",
   "act.close": "Schließen",

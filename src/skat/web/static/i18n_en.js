@@ -123,6 +123,8 @@ export default {
   "act.claimConfirm": "Show your cards to the defenders? They may give up, or play on against your open cards.",
   "act.reclaim": "Take my seat back",
   "act.next": "Next deal",
+  "act.nextWaiting": "Waiting for {names}…",
+  "table.othersReading": "The next deal comes when {names} pressed it too, or soon by itself.",
   "act.lastTrick": "Last trick",
   "act.sheet": "Score sheet",
   "act.close": "Close",
