@@ -173,6 +173,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--next-delay", "600", "--next-delay-people", "600",
         "--grace", "120",
         "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
+        "--tables-per-address", "1000",
         "--log-level", "warning",
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
