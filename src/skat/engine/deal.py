@@ -707,16 +707,7 @@ class Deal:
                     Reason.ALREADY_DISCARDED, "you have discarded", seat=seat, action=action
                 )
             cards: tuple[Card, ...] = action.cards  # type: ignore[attr-defined]
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
-            if len(cards) != 2 or mask.bit_count() != 2 or mask & ~self._hands[p]:
-                raise reject(
-                    Reason.DISCARD_INVALID,
-                    "discard exactly two different cards of your twelve",
-                    seat=seat,
-                    action=action,
-                )
+            mask = self._two_of_twelve(p, action, "discard")
             self._hands[p] &= ~mask
             self._skat = mask
             self._discard = tuple(cards)
@@ -728,6 +719,22 @@ class Deal:
             self._contract = contract
             if ph is not Phase.DISCARD:
                 self._begin_game(contract)
+
+    def _two_of_twelve(self, p: int, action: Action, verb: str) -> int:
+        """The mask of a `Discard`'s two cards, checked to be two different
+        cards of ``p``'s hand (R3.2; the Schieberamsch push too)."""
+        cards: tuple[Card, ...] = action.cards  # type: ignore[attr-defined]
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        if len(cards) != 2 or mask.bit_count() != 2 or mask & ~self._hands[p]:
+            raise reject(
+                Reason.DISCARD_INVALID,
+                f"{verb} exactly two different cards of your twelve",
+                seat=self._seats[p],
+                action=action,
+            )
+        return mask
 
     def _begin_game(self, contract: Contract) -> None:
         self._start_play(int(contract.game))
@@ -833,17 +840,7 @@ class Deal:
                 raise reject(
                     Reason.PICKUP_REQUIRED, "take up the skat first", seat=seat, action=action
                 )
-            cards: tuple[Card, ...] = action.cards  # type: ignore[attr-defined]
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
-            if len(cards) != 2 or mask.bit_count() != 2 or mask & ~self._hands[p]:
-                raise reject(
-                    Reason.DISCARD_INVALID,
-                    "push exactly two different cards of your twelve",
-                    seat=seat,
-                    action=action,
-                )
+            mask = self._two_of_twelve(p, action, "push")
             if mask & JACKS:
                 raise reject(
                     Reason.DISCARD_INVALID, "a jack may not be pushed on", seat=seat, action=action
