@@ -766,21 +766,6 @@ class TableActor:
         self._spawn(think())
 
 
-__all__ = [
-    "Back",
-    "BotMove",
-    "Command",
-    "Conn",
-    "DealDue",
-    "Disconnected",
-    "Expire",
-    "Inbound",
-    "ServerConfig",
-    "TableActor",
-    "TimeUp",
-]
-
-
 # the names other modules import from here since before the split
 __all__ = [
     "CLOSE_MOVED",
