@@ -8,7 +8,8 @@
 - `cluster`: workers behind nginx sharing PostgreSQL;
 - `solver`: Hand deals and a plain minimax over the engine;
 - `players`: relabelling what a seat cannot see (the leak tests);
-- `marks`: a parametrized test's cases beyond the first marked slow.
+- `marks`: a parametrized test's cases beyond the first marked slow;
+- `wire`: a server message as the JSON a client reads.
 
 Fixtures live in the conftest.py files: tests/conftest.py (the store, the
 ISS lines, the browser) and tests/server/conftest.py (PostgreSQL for the

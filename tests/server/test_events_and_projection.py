@@ -33,6 +33,7 @@ from skat.server.errors import CommandError, ErrorCode
 from skat.server.table import Settings, TableState
 from tests.helpers.paths import GOLDEN_DIR, ROOT
 from tests.helpers.server import join, new_table, public, pump, serve, watch
+from tests.helpers.wire import wire
 
 GOLDEN = GOLDEN_DIR / "one_deal.jsonl"
 
@@ -240,7 +241,7 @@ def test_the_projection_hides_a_discard_exactly_where_the_engine_does() -> None:
                 msg = projection.event_message(
                     st, st.version, ev.Act(seat=seat, action=action), viewer, set(), set()
                 )
-                discard_seen[viewer] = msg["event"]["action"]
+                discard_seen[viewer] = wire(msg)["event"]["action"]
             declarer = seat
     assert declarer is not None and len(discard_seen) == 4
     for viewer, text in discard_seen.items():
@@ -258,7 +259,7 @@ def test_the_view_carries_what_front_ends_used_to_guess() -> None:
     st = _seated()
     assert st.series is not None
     deal = st.series.deal
-    v = projection.view_json(deal.view(0))
+    v = wire(projection.view_json(deal.view(0)))
     # the auction: middlehand bids to forehand
     assert (v["bidder"], v["listener"]) == (deal.seat_of(1), deal.seat_of(0))
     assert v["offers"] == []
@@ -268,23 +269,23 @@ def test_the_view_carries_what_front_ends_used_to_guess() -> None:
         assert seat is not None
         view = deal.view(seat)
         if view.phase.value == "play":
-            wire = projection.view_json(view)
-            assert "concede" in wire["offers"]
-            if wire["tricks"]:
-                t = wire["tricks"][-1]
+            out = wire(projection.view_json(view))
+            assert "concede" in out["offers"]
+            if out["tricks"]:
+                t = out["tricks"][-1]
                 assert t["points"] == sum(Card.parse(c).points for c in t["cards"])
             if view.contract is not None and view.contract.game.is_suit:
-                hand = [Card.parse(c) for c in wire["hand"]]
+                hand = [Card.parse(c) for c in out["hand"]]
                 trumps = [c for c in hand if c.suit == view.contract.game or c.rank == 4]
                 assert hand[: len(trumps)] == trumps  # trumps first, in order
         _apply(st, st.plan_act(seat, str(bots[seat].choose(view)), None))
-    result = projection.view_json(deal.view(None))["result"]
+    result = wire(projection.view_json(deal.view(None)))["result"]
     if result["kind"] == "game" and result["contract"]["game"] != "null":
         parts = dict((k, n) for k, n in result["parts"])
         assert parts["total"] == parts["base"] * max(
             n for k, n in result["parts"] if k not in ("base", "total", "bid", "charged", "value")
         )
-    row = projection.sheet_json(st)["rows"][0]
+    row = wire(projection.sheet_json(st))["rows"][0]
     assert (row["contract"] is None) is (row["kind"] != "game")
 
 
@@ -350,7 +351,7 @@ def _transcript() -> list[tuple[str, int]]:
             st.apply(e)
             for viewer in viewers:
                 msg = projection.event_message(st, st.version, e, viewer, set(), {0, 1, 2})
-                line = json.dumps({"to": viewer, **msg}, sort_keys=True, ensure_ascii=False)
+                line = json.dumps({"to": viewer, **wire(msg)}, sort_keys=True, ensure_ascii=False)
                 known = st.series.deal.view(viewer).known_cards().mask if st.series else 0
                 lines.append((line, known))
 

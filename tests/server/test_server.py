@@ -46,6 +46,7 @@ from tests.helpers.server import (
     watch,
     without,
 )
+from tests.helpers.wire import wire
 
 
 # ------------------------------------------------------------------- checks
@@ -911,7 +912,7 @@ def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat()
         for event in st.plan_act(seat, "pass", None):
             st.apply(event)
     _finish_deal(st)
-    view = view_json(st.series.deal.view(None))
+    view = wire(view_json(st.series.deal.view(None)))
     result = view["result"]
     assert result["kind"] == "ramsch"
     ramsch = result["ramsch"]
@@ -923,7 +924,7 @@ def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat()
     march = [s for s, n in tricks.items() if n == 10]
     assert ramsch["durchmarsch"] == (march[0] if march else None)
     assert ramsch["jungfrau"] == ([] if march else [s for s, n in tricks.items() if n == 0])
-    assert view_json(st.series.deal.view(0))["result"]["ramsch"] == ramsch
+    assert wire(view_json(st.series.deal.view(0)))["result"]["ramsch"] == ramsch
 
 
 def test_a_table_of_people_waits_for_everyone_to_read_the_result() -> None:

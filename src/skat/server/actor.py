@@ -29,6 +29,7 @@ from ..engine.actions import CONCEDE
 from ..players import claims, in_processes, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
+from . import messages as m
 from . import projection
 from . import protocol as p
 from .commands import (
@@ -57,7 +58,11 @@ log = logging.getLogger("skat.server")
 class _Hint:
     game_version: int  # the decision it is for
     waiting: set[Conn]  # who asked and has no answer yet
-    answer: dict[str, Any] | None = None
+    answer: tuple[str, bool] | None = None  # (action, fell back to a quick player)
+
+
+def _hint_message(answer: tuple[str, bool], version: int) -> m.Hint:
+    return m.Hint(action=answer[0], fallback=answer[1], version=version)
 
 
 @dataclass
@@ -271,13 +276,7 @@ class TableActor:
                     conn.seat = conn.token = conn.pending = None
                     raise
                 await conn.send(
-                    {
-                        "type": "seated",
-                        "seat": sat.seat,
-                        "token": token,
-                        "version": st.version,
-                        "from_next_deal": later,
-                    }
+                    m.Seated(seat=sat.seat, token=token, version=st.version, from_next_deal=later)
                 )
                 await conn.send(
                     projection.snapshot(st, conn.seat, self.connected_seats(), conn.muted)
@@ -318,7 +317,7 @@ class TableActor:
                     assert self.on_again is not None
                     await self._commit(await self.on_again(st), stored=True)
             case p.Ping():
-                await conn.send({"type": "pong"})
+                await conn.send(m.Pong())
             case p.Hint():
                 self._hint(conn)
             case _:  # pragma: no cover - mypy proves every message is handled
@@ -429,12 +428,11 @@ class TableActor:
             conn.push_text(text)
         for conn, seat in lost:
             await conn.send(
-                {
-                    "type": "notice",
-                    "code": ErrorCode.SEAT_LOST.value,
-                    "seat": seat,
-                    "message": "this connection holds no seat any more; it watches",
-                }
+                m.Notice(
+                    code=ErrorCode.SEAT_LOST.value,
+                    seat=seat,
+                    message="this connection holds no seat any more; it watches",
+                )
             )
             await conn.send(projection.snapshot(st, None, seats, conn.muted))
 
@@ -478,15 +476,7 @@ class TableActor:
         self.empty_since = None
         if seat is not None:
             self.gone_since.pop(seat, None)
-        await conn.send(
-            {
-                "type": "welcome",
-                "table": st.id,
-                "seat": seat,
-                "version": st.version,
-                "pending": pending,
-            }
-        )
+        await conn.send(m.Welcome(table=st.id, seat=seat, version=st.version, pending=pending))
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
             text = projection.act_texts(st.series, seat)
@@ -498,9 +488,7 @@ class TableActor:
                         return text(ref)
 
                     message = projection.event_json(event, seat, conn.muted, move_text)
-                    await conn.send(
-                        {"type": "event", "version": version, "event": message, "replayed": True}
-                    )
+                    await conn.send(m.Event(version=version, event=message, replayed=True))
         await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
         if seat is not None:
             await self._presence()
@@ -514,7 +502,7 @@ class TableActor:
         """Tell everyone who is online now (not an event: nothing is stored)."""
         seats = projection.seats_json(self.state, self.connected_seats())
         for c in list(self.conns):
-            await c.send({"type": "presence", "version": self.state.version, "seats": seats})
+            await c.send(m.Presence(version=self.state.version, seats=seats))
 
     async def disconnect(self, conn: Conn) -> None:
         conn.stop()
@@ -747,8 +735,8 @@ class TableActor:
             if hint.answer is None:
                 hint.waiting.add(conn)
                 return
-            if not hint.answer["fallback"]:  # a quick one may be searched when asked again
-                self._spawn(conn.send({**hint.answer, "version": st.version}))
+            if not hint.answer[1]:  # a quick one (fell back) may be searched when asked again
+                self._spawn(conn.send(_hint_message(hint.answer, st.version)))
                 return
         hint = self._hints[seat] = _Hint(gv, {conn})
         view = st.series.deal.view(seat)
@@ -756,11 +744,11 @@ class TableActor:
         async def think() -> None:
             action, fell_back = await self._think(LEVELS["strong"], view, self.config.hint_budget)
             # "fallback": the strong player had no time; the page says so
-            hint.answer = {"type": "hint", "action": str(action), "fallback": fell_back}
+            hint.answer = (str(action), fell_back)
             if gv == st.game_version:  # still the same decision
                 for c in hint.waiting:
                     if c in self.conns and c.seat == seat:
-                        await c.send({**hint.answer, "version": st.version})
+                        await c.send(_hint_message(hint.answer, st.version))
             hint.waiting.clear()
 
         self._spawn(think())

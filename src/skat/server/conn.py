@@ -11,11 +11,11 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from . import protocol as p
 from .config import ServerConfig
 from .errors import CommandError, ErrorCode
+from .messages import ServerMessage
 
 log = logging.getLogger("skat.server")
 
@@ -80,11 +80,11 @@ class Conn:
         """False when the client sends faster than allowed."""
         return self._bucket.allow()
 
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: ServerMessage) -> None:
         """Queue a message; returns at once (never waits for the client)."""
         self.push(message)
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: ServerMessage) -> None:
         if not self.closed:
             self.push_text(p.encode(message))
 

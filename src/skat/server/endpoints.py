@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import messages as m
 from . import projection
 from . import protocol as p
 from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
@@ -135,10 +136,15 @@ async def table_info(request: Request) -> Response:
     state, memo = got
     actor = tables.actors.get(state.id)
     if actor is not None:
-        return JSONResponse(projection.snapshot(state, None, actor.connected_seats()))
+        return _json(projection.snapshot(state, None, actor.connected_seats()))
     if "info" not in memo:
-        memo["info"] = projection.snapshot(state, None, set())
-    return JSONResponse(memo["info"])
+        memo["info"] = p.encode_bytes(projection.snapshot(state, None, set()))
+    return Response(memo["info"], media_type="application/json")
+
+
+def _json(message: m.ServerMessage) -> Response:
+    """A message as the body of an HTTP answer (the same JSON as on the socket)."""
+    return Response(p.encode_bytes(message), media_type="application/json")
 
 
 async def download(request: Request) -> Response:
@@ -342,10 +348,10 @@ async def ws_endpoint(ws: WebSocket) -> None:
             try:
                 msg = p.decode(raw)
             except p.ProtocolError as exc:
-                await conn.send({"type": "error", "code": exc.code, "message": exc.message})
+                await conn.send(m.Error(code=exc.code, message=exc.message))
                 continue
             if isinstance(msg, p.Ping):
-                await conn.send({"type": "pong"})  # answered here, never queued
+                await conn.send(m.Pong())  # answered here, never queued
                 continue
             if isinstance(msg, p.Hello):
                 if greeted:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from .messages import Error
+
 
 class ErrorCode(StrEnum):
     """Server refusal codes (the wire's ``error.code``)."""
@@ -59,8 +61,8 @@ class CommandError(ValueError):
         self.code = str(code)
         self.message = message
 
-    def to_message(self) -> dict[str, str]:
-        return {"type": "error", "code": self.code, "message": self.message}
+    def to_message(self) -> Error:
+        return Error(code=self.code, message=self.message)
 
 
 __all__ = ["CommandError", "ErrorCode"]

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from typing import Any, assert_never
 
+import msgspec
+
 from ..engine import DealResult, GameRecord, Trick, View
 from ..engine.cards import CARD_NAMES, CardSet
 from ..engine.game import Contract, GameType, sorted_cards
@@ -22,6 +24,7 @@ from ..players.levels import level_of
 from ..series import Series
 from ..series.record import list_record
 from . import events as ev
+from . import messages as m
 from .table import TableState
 
 Viewer = int | None  # a table seat, or None for a spectator
@@ -76,67 +79,62 @@ def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
     return [CARD_NAMES[c] for c in order if m >> c & 1]
 
 
-def contract_json(c: Contract | None) -> dict[str, Any] | None:
-    if c is None:
-        return None
-    return {
-        "game": c.game.label,
-        "hand": c.hand,
-        "schneider": c.schneider,
-        "schwarz": c.schwarz,
-        "ouvert": c.ouvert,
-        "words": list(c.words),  # the name as keys, for front ends to word
-        "text": c.describe(),
-    }
-
-
 @lru_cache(maxsize=512)
-def _contract_json(c: Contract) -> dict[str, Any] | None:
-    """`contract_json`, made once per contract (a few hundred exist); the
-    dict is shared by every message that shows it and must not be changed."""
-    return contract_json(c)
+def contract_json(c: Contract) -> m.ContractOut:
+    """A contract on the wire, made once per contract (a few hundred exist)
+    and shared by every message that shows it."""
+    return m.ContractOut(
+        game=c.game.label,
+        hand=c.hand,
+        schneider=c.schneider,
+        schwarz=c.schwarz,
+        ouvert=c.ouvert,
+        words=list(c.words),  # the name as keys, for front ends to word
+        text=c.describe(),
+    )
 
 
-def trick_json(t: Trick, seats: tuple[int, ...]) -> dict[str, Any]:
-    return {
-        "leader": seats[t.leader],
-        "cards": [CARD_NAMES[c] for c in t.cards],
-        "winner": seats[t.winner],
-        "points": t.points,
-    }
+def trick_json(t: Trick, seats: tuple[int, ...]) -> m.TrickOut:
+    return m.TrickOut(
+        leader=seats[t.leader],
+        cards=[CARD_NAMES[c] for c in t.cards],
+        winner=seats[t.winner],
+        points=t.points,
+    )
 
 
-def result_json(r: DealResult) -> dict[str, Any]:
+def result_json(r: DealResult, v: View) -> m.ResultOut:
     val = r.valuation
     c = r.contract
-    return {
-        "kind": r.kind,
-        "declarer": r.declarer_seat,
-        "bid": r.bid,
-        "game": c.describe() if c is not None else None,
-        "won": r.won,
-        "value": r.value,
-        "matadors": val.matadors if val else 0,
-        "declarer_points": r.declarer_points,
-        "declarer_tricks": r.declarer_tricks,
-        "schneider": bool(val and val.schneider),
-        "schwarz": bool(val and val.schwarz),
-        "overbid": bool(val and val.overbid),
-        "explanation": val.explanation if val else None,
-        "parts": [list(step) for step in val.parts] if val else None,
-        "levels": val.levels if val else 0,
-        "multiplier": val.multiplier if val else 0,
-        "contract": contract_json(c) if val is not None else None,  # a declared game
-        "ended": r.ended,
-        "kontra": r.kontra,
-        "re": r.re,
-        "factor": r.factor,
-        "bock_factor": r.bock_factor,
-        "plain": list(r.plain),
-        "seeger_fabian": list(r.seeger_fabian),
-        "others_bonus": seeger_fabian_others(False, r.players),  # R8.2, for the words
-        "ramsch_points": _per_seat(r, r.ramsch_points) if r.ramsch_points else None,
-    }
+    return m.ResultOut(
+        kind=r.kind,
+        declarer=r.declarer_seat,
+        bid=r.bid,
+        game=c.describe() if c is not None else None,
+        won=r.won,
+        value=r.value,
+        matadors=val.matadors if val else 0,
+        declarer_points=r.declarer_points,
+        declarer_tricks=r.declarer_tricks,
+        schneider=bool(val and val.schneider),
+        schwarz=bool(val and val.schwarz),
+        overbid=bool(val and val.overbid),
+        explanation=val.explanation if val else None,
+        parts=list(val.parts) if val else None,
+        levels=val.levels if val else 0,
+        multiplier=val.multiplier if val else 0,
+        contract=contract_json(c) if val is not None and c is not None else None,  # declared
+        ended=r.ended,
+        kontra=r.kontra,
+        re=r.re,
+        factor=r.factor,
+        bock_factor=r.bock_factor,
+        plain=list(r.plain),
+        seeger_fabian=list(r.seeger_fabian),
+        others_bonus=seeger_fabian_others(False, r.players),  # R8.2, for the words
+        ramsch_points=_per_seat(r, r.ramsch_points) if r.ramsch_points else None,
+        ramsch=ramsch_json(r, v),
+    )
 
 
 def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
@@ -148,7 +146,7 @@ def _per_seat(r: DealResult, by_position: tuple[int, ...]) -> list[int]:
     return out
 
 
-def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
+def ramsch_json(r: DealResult, v: View) -> m.RamschOut | None:
     """A Ramsch deal per table seat (R9.1), as the engine settled it
     (`engine/ramsch.py`): card points, tricks, who stayed Jungfrau (no
     trick: the loss doubles) and who made a Durchmarsch."""
@@ -157,17 +155,17 @@ def ramsch_json(r: DealResult, v: View) -> dict[str, Any] | None:
         return None
     seats = list(v.seats)  # by position
     march = out.durchmarsch
-    return {
-        "seats": seats,
-        "points": list(out.points),
-        "tricks": list(out.tricks),
-        "jungfrau": [seats[p] for p in out.jungfrau],
-        "durchmarsch": None if march is None else seats[march],
-        "pushes": out.pushes,  # Schieberamsch: pushed on unseen, each doubling
-    }
+    return m.RamschOut(
+        seats=seats,
+        points=list(out.points),
+        tricks=list(out.tricks),
+        jungfrau=[seats[p] for p in out.jungfrau],
+        durchmarsch=None if march is None else seats[march],
+        pushes=out.pushes,  # Schieberamsch: pushed on unseen, each doubling
+    )
 
 
-def view_json(v: View, shared: Shared | None = None) -> dict[str, Any]:
+def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
     """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
     in hands come in the game's display order, so no front end sorts.
     ``shared``: the parts every viewer of this moment sees alike come from
@@ -178,42 +176,40 @@ def view_json(v: View, shared: Shared | None = None) -> dict[str, Any]:
     seats = v.seats
     result = v.result
     dealt = v.dealt
-    return {
-        "seat": v.seat,
-        "position": v.position,
-        "dealer": v.dealer,
-        "phase": v.phase.value,
-        "turn": v.current_seat,
-        "seats": list(seats),
-        "hand": _sorted(v.hand, c),
-        "hand_sizes": list(v.hand_sizes),
-        "skat": _cards(v.skat),
-        "bid": v.bid,
-        "bidder": v.bidder,
-        "listener": v.listener,
-        "declarer": v.declarer_seat,
-        "contract": None if c is None else _contract_json(c),
-        "open_cards": _sorted(v.open_cards, c),
-        "trick": [[s, CARD_NAMES[card]] for s, card in v.trick],
-        "tricks": [shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
-        "kontra": v.kontra,
-        "re": v.re,
-        "legal": [str(a) for a in v.legal_actions],
-        "offers": [str(a) for a in v.offers],  # concede / claim, beside the game moves
-        "history": [[s, text] for s, text in v.history],
-        "result": None
+    return m.ViewOut(
+        seat=v.seat,
+        position=v.position,
+        dealer=v.dealer,
+        phase=v.phase.value,
+        turn=v.current_seat,
+        seats=list(seats),
+        hand=_sorted(v.hand, c),
+        hand_sizes=list(v.hand_sizes),
+        skat=_cards(v.skat),
+        bid=v.bid,
+        bidder=v.bidder,
+        listener=v.listener,
+        declarer=v.declarer_seat,
+        contract=None if c is None else contract_json(c),
+        open_cards=_sorted(v.open_cards, c),
+        trick=[(s, CARD_NAMES[card]) for s, card in v.trick],
+        tricks=[shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
+        kontra=v.kontra,
+        re=v.re,
+        legal=[str(a) for a in v.legal_actions],
+        offers=[str(a) for a in v.offers],  # concede / claim, beside the game moves
+        history=list(v.history),
+        result=None
         if result is None
-        else shared.get(
-            "result", result, lambda: {**result_json(result), "ramsch": ramsch_json(result, v)}
-        ),
-        "dealt": None
+        else shared.get("result", result, lambda: result_json(result, v)),
+        dealt=None
         if dealt is None
         else shared.get(  # shown once the deal is over: keyed by its result
             "dealt",
             result if result is not None else dealt,
             lambda: [*(_sorted(cs, c) for cs in dealt[:-1]), _cards(dealt[-1])],
         ),
-    }
+    )
 
 
 # --------------------------------------------------------------------- events
@@ -240,40 +236,49 @@ def act_texts(series: Series | None, viewer: Viewer) -> ActText:
 
 def event_json(
     event: ev.TableEvent, viewer: Viewer, muted: set[int], text: Callable[[], str]
-) -> dict[str, Any]:
+) -> m.EventOut:
     """What ``viewer`` may learn of one event (never a token hash or a hidden card).
     ``text`` gives the public text of an `Act` for this viewer."""
     match event:
         case ev.Sit(seat=seat, name=name):
-            return {"kind": "sit", "seat": seat, "name": name}
+            return m.SitOut(seat=seat, name=name)
         case ev.Bot(seat=seat, bot=bot):
-            return {"kind": "bot", "seat": seat, "bot": bot}
+            return m.BotOut(seat=seat, bot=bot)
         case ev.Takeover(seat=seat, name=name):
-            return {"kind": "takeover", "seat": seat, "name": name}
+            return m.TakeoverOut(seat=seat, name=name)
         case ev.Leave(seat=seat, keep_bot=keep_bot):
-            return {"kind": "leave", "seat": seat, "keep_bot": keep_bot}
+            return m.LeaveOut(seat=seat, keep_bot=keep_bot)
         case ev.Auto(seat=seat, on=on):
-            return {"kind": "auto", "seat": seat, "on": on}
+            return m.AutoOut(seat=seat, on=on)
         case ev.Act(seat=seat, auto=auto):
-            return {"kind": "act", "seat": seat, "action": text(), "auto": auto}
-        case ev.Chat(seat=seat, name=name, text=said):
-            if seat is not None and seat in muted:
-                return {"kind": "chat", "muted": True, "seat": seat}
-            return {"kind": "chat", "seat": seat, "name": name, "text": said}
-        case ev.React(seat=seat, emoji=emoji):
-            return {"kind": "react", "seat": seat, "emoji": emoji}
+            return m.ActOut(seat=seat, action=text(), auto=auto)
+        case ev.Chat() | ev.React():
+            return _chat_json(event, muted)
         case ev.Again(table=table):
-            return {"kind": "again", "table": table}
+            return m.AgainOut(table=table)
         case ev.Start():
-            return {"kind": "start"}
+            return m.StartOut()
         case ev.Next():
-            return {"kind": "next"}
+            return m.NextOut()
         case ev.Ready(seat=seat):
-            return {"kind": "ready", "seat": seat}
+            return m.ReadyOut(seat=seat)
         case ev.Expire():
-            return {"kind": "expire"}
+            return m.ExpireOut()
         case _:  # pragma: no cover - mypy proves every kind is handled
             assert_never(event)
+
+
+def _chat_json(
+    event: ev.Chat | ev.React, muted: set[int], version: int | m.UnsetType = m.UNSET
+) -> m.ChatOut | m.ReactOut:
+    """A chat line or reaction (``version``: as a line of a snapshot's history);
+    from a seat this viewer muted only that it was muted."""
+    if isinstance(event, ev.React):
+        return m.ReactOut(seat=event.seat, emoji=event.emoji, version=version)
+    seat = event.seat
+    if seat is not None and seat in muted:
+        return m.ChatOut(seat=seat, muted=True, version=version)
+    return m.ChatOut(seat=seat, name=event.name, text=event.text, version=version)
 
 
 def changes_sheet(event: ev.TableEvent, state: TableState) -> bool:
@@ -288,31 +293,31 @@ def changes_sheet(event: ev.TableEvent, state: TableState) -> bool:
 
 
 # ------------------------------------------------------------------ snapshots
-def seats_json(state: TableState, connected: set[int]) -> list[dict[str, Any]]:
+def seats_json(state: TableState, connected: set[int]) -> list[m.SeatOut]:
     return [
-        {
-            "name": s.name,
-            "bot": s.bot,
-            "level": level_of(s.bot),
-            "auto": s.auto,
-            "human": s.human,
-            "connected": i in connected or s.bot is not None,
-            "pending": s.pending[0] if s.pending is not None else None,  # takes over next deal
-        }
+        m.SeatOut(
+            name=s.name,
+            bot=s.bot,
+            level=level_of(s.bot),
+            auto=s.auto,
+            human=s.human,
+            connected=i in connected or s.bot is not None,
+            pending=s.pending[0] if s.pending is not None else None,  # takes over next deal
+        )
         for i, s in enumerate(state.seats)
     ]
 
 
-def sheet_json(state: TableState) -> dict[str, Any]:
+def sheet_json(state: TableState) -> m.SheetOut:
     series = state.series
     assert series is not None
-    return {
-        "rows": [r.to_dict() for r in series.rows],
-        "totals": [t.__dict__ for t in series.totals()],
-        "auto_moves": {str(k): v for k, v in state.auto_moves.items()},
+    return m.SheetOut(
+        rows=[r.to_dict() for r in series.rows],
+        totals=[dict(t.__dict__) for t in series.totals()],
+        auto_moves={str(k): v for k, v in state.auto_moves.items()},
         # R8.2: what each other player gets for a declarer's lost game (40, or 30 at four)
-        "others_bonus": seeger_fabian_others(False, state.options.players),
-    }
+        others_bonus=seeger_fabian_others(False, state.options.players),
+    )
 
 
 def snapshot(
@@ -322,57 +327,56 @@ def snapshot(
     muted: set[int] | None = None,
     view: View | None = None,
     shared: Shared | None = None,
-) -> dict[str, Any]:
+) -> m.State:
     """The whole table as ``viewer`` may see it (``shared``: see `Shared`)."""
     series = state.series
     muted = muted or set()
     if shared is None:
         shared = Shared()
-    out: dict[str, Any] = {
-        "type": "state",
-        "version": state.version,
-        "table": shared.get("table", state, lambda: _table_json(state)),
-        "you": viewer,
-        "seats": shared.get("seats", state.seats, lambda: seats_json(state, connected)),
-        "chat": [
-            {"version": version, **event_json(e, viewer, muted, _no_text)}
-            for version, e in state.chat
-        ],
-    }
-    if series is not None:
-        out["deal"] = shared.get("deal", series, lambda: _deal_json(state, series))
-        out["view"] = view_json(view or shared.view(series, viewer), shared)
-        out["sheet"] = shared.get("sheet", series, lambda: sheet_json(state))
-        out["list_over"] = series.is_over()
-    return out
+    out = m.State(
+        version=state.version,
+        table=shared.get("table", state, lambda: _table_json(state)),
+        you=viewer,
+        seats=shared.get("seats", state.seats, lambda: seats_json(state, connected)),
+        chat=[_chat_json(e, muted, version) for version, e in state.chat],
+    )
+    if series is None:
+        return out
+    return msgspec.structs.replace(
+        out,
+        deal=shared.get("deal", series, lambda: _deal_json(state, series)),
+        view=view_json(view or shared.view(series, viewer), shared),
+        sheet=shared.get("sheet", series, lambda: sheet_json(state)),
+        list_over=series.is_over(),
+    )
 
 
-def _table_json(state: TableState) -> dict[str, Any]:
+def _table_json(state: TableState) -> m.TableOut:
     series = state.series
-    return {
-        "id": state.id,
-        "status": state.status,
-        "options": state.options.to_dict(),
-        "settings": {**state.settings.to_dict(), "level": level_of(state.settings.bot)},
-        "commitment": series.commitment if series else _commit(state.seed),
-        "seed": state.seed.hex() if state.status == "finished" else None,
-        "next_table": state.next_table,
-    }
+    return m.TableOut(
+        id=state.id,
+        status=state.status,
+        options=state.options.to_dict(),
+        settings={**state.settings.to_dict(), "level": level_of(state.settings.bot)},
+        commitment=series.commitment if series else _commit(state.seed),
+        seed=state.seed.hex() if state.status == "finished" else None,
+        next_table=state.next_table,
+    )
 
 
-def _deal_json(state: TableState, series: Series) -> dict[str, Any]:
+def _deal_json(state: TableState, series: Series) -> m.DealOut:
     deal = series.deal
-    return {
-        "number": series.number,
-        "of": series.options.deals_per_list,
-        "dealer": deal.dealer,
-        "bock_factor": deal.bock_factor,
-        "ramsch_round": deal.forced_ramsch,
-        "pending_bock": list(series.pending_bock),
-        "auto_moves": state.auto_moves.get(series.number, []),
+    return m.DealOut(
+        number=series.number,
+        of=series.options.deals_per_list,
+        dealer=deal.dealer,
+        bock_factor=deal.bock_factor,
+        ramsch_round=deal.forced_ramsch,
+        pending_bock=list(series.pending_bock),
+        auto_moves=state.auto_moves.get(series.number, []),
         # after the deal: who still reads the result (the next deal waits for them)
-        "waiting_for": state.waiting_for() if deal.is_terminal() else [],
-    }
+        waiting_for=state.waiting_for() if deal.is_terminal() else [],
+    )
 
 
 def event_message(
@@ -383,7 +387,7 @@ def event_message(
     muted: set[int],
     connected: set[int],
     shared: Shared | None = None,
-) -> dict[str, Any]:
+) -> m.Event:
     """The live message for one event just applied: the event as ``viewer``
     may see it, with the new view (or the whole state when the sheet changed).
     ``shared``: one `Shared` for all the viewers of this event."""
@@ -396,25 +400,23 @@ def event_message(
         assert view is not None
         return view.history[-1][1]  # the move just applied
 
-    msg: dict[str, Any] = {
-        "type": "event",
-        "version": version,
-        "event": event_json(event, viewer, muted, text),
-    }
+    out = event_json(event, viewer, muted, text)
     if changes_sheet(event, state):
-        msg["state"] = snapshot(state, viewer, connected, muted, view, shared)
-    elif view is not None:
-        msg["view"] = view_json(view, shared)
-        msg["seats"] = (
-            shared.get("seats", state.seats, lambda: seats_json(state, connected))
-            if isinstance(event, ev.SEAT_EVENTS)
-            else None
+        return m.Event(
+            version=version,
+            event=out,
+            state=snapshot(state, viewer, connected, muted, view, shared),
         )
-    return msg
-
-
-def _no_text() -> str:  # pragma: no cover - chat history holds no moves
-    raise AssertionError("no move in the chat history")
+    if view is None:
+        return m.Event(version=version, event=out)
+    return m.Event(
+        version=version,
+        event=out,
+        view=view_json(view, shared),
+        seats=shared.get("seats", state.seats, lambda: seats_json(state, connected))
+        if isinstance(event, ev.SEAT_EVENTS)
+        else None,
+    )
 
 
 def _commit(seed: bytes) -> str:

@@ -120,4 +120,9 @@ def decode(raw: str | bytes) -> ClientMessage:
 
 
 def encode(obj: Any) -> str:
+    """One outgoing message (`messages.ServerMessage`) as its JSON text."""
     return _encoder.encode(obj).decode()
+
+
+def encode_bytes(obj: Any) -> bytes:
+    return _encoder.encode(obj)

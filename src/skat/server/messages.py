@@ -1,0 +1,353 @@
+"""What the server sends: every outgoing message as a typed msgspec struct
+(docs/protocol.md), the counterpart of the client messages in `protocol`.
+
+A message is built once as one of these structs and encoded once by
+`protocol.encode` (one text for every viewer who sees the same). Each
+top-level message carries its ``type``; a field that is `UNSET` is left out
+of the JSON (a snapshot before the first deal has no ``deal``), a field that
+is None is sent as ``null``. The projection (`projection.py`) decides what
+each viewer may see; these types only say the shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec import UNSET, UnsetType
+
+Cards = list[str]
+
+
+class _Part(msgspec.Struct, frozen=True):
+    """A part of a message (no ``type`` of its own). Shared parts (a trick, a
+    contract, the result) are reused by many messages and never changed."""
+
+
+# --------------------------------------------------------------- the deal's view
+class ContractOut(_Part, frozen=True):
+    game: str
+    hand: bool
+    schneider: bool
+    schwarz: bool
+    ouvert: bool
+    words: list[str]  # the name as keys, for front ends to word
+    text: str
+
+
+class TrickOut(_Part, frozen=True):
+    leader: int  # table seats
+    cards: Cards
+    winner: int
+    points: int
+
+
+class RamschOut(_Part, frozen=True):
+    """A Ramsch deal per table seat (R9.1), as `engine/ramsch.py` settled it."""
+
+    seats: list[int]  # by position
+    points: list[int]
+    tricks: list[int]
+    jungfrau: list[int]
+    durchmarsch: int | None
+    pushes: int  # Schieberamsch: pushed on unseen, each doubling
+
+
+class ResultOut(_Part, frozen=True):
+    kind: str
+    declarer: int | None
+    bid: int
+    game: str | None
+    won: bool | None  # None: no declared game (Ramsch, thrown in)
+    value: int
+    matadors: int
+    declarer_points: int
+    declarer_tricks: int
+    schneider: bool
+    schwarz: bool
+    overbid: bool
+    explanation: str | None
+    parts: list[tuple[str, int]] | None
+    levels: int
+    multiplier: int
+    contract: ContractOut | None  # a declared game
+    ended: str
+    kontra: bool
+    re: bool
+    factor: int
+    bock_factor: int
+    plain: list[int]
+    seeger_fabian: list[int]
+    others_bonus: int  # R8.2, for the words
+    ramsch_points: list[int] | None
+    ramsch: RamschOut | None
+
+
+class ViewOut(_Part, frozen=True):
+    """A seat's view of the deal: exactly what the engine's `View` holds."""
+
+    seat: int | None
+    position: int | None
+    dealer: int
+    phase: str
+    turn: int | None
+    seats: list[int]
+    hand: Cards | None
+    hand_sizes: list[int]
+    skat: Cards | None
+    bid: int
+    bidder: int | None
+    listener: int | None
+    declarer: int | None
+    contract: ContractOut | None
+    open_cards: Cards | None
+    trick: list[tuple[int, str]]
+    tricks: list[TrickOut]
+    kontra: bool
+    re: bool
+    legal: list[str]
+    offers: list[str]  # concede / claim, beside the game moves
+    history: list[tuple[int, str]]
+    result: ResultOut | None
+    dealt: list[Cards | None] | None
+
+
+# ------------------------------------------------------------------ the table
+class SeatOut(_Part, frozen=True):
+    name: str | None
+    bot: str | None
+    level: str | None
+    auto: bool
+    human: bool
+    connected: bool
+    pending: str | None  # the name that takes over at the next deal
+
+
+class TableOut(_Part, frozen=True):
+    id: str
+    status: str
+    options: dict[str, Any]  # the list's options (series/spec.py), stored form
+    settings: dict[str, Any]  # the table's settings (server/offer.py), with "level"
+    commitment: str
+    seed: str | None  # once the list is over
+    next_table: str | None
+
+
+class DealOut(_Part, frozen=True):
+    number: int
+    of: int
+    dealer: int
+    bock_factor: int
+    ramsch_round: bool
+    pending_bock: list[str]  # why Bock rounds are still owed (R8.6)
+    auto_moves: list[int]
+    waiting_for: list[int]  # after the deal: who still reads the result
+
+
+class SheetOut(_Part, frozen=True):
+    rows: list[dict[str, Any]]  # the series' rows (series/series.py, the stored form)
+    totals: list[dict[str, Any]]
+    auto_moves: dict[str, list[int]]
+    others_bonus: int  # R8.2: each other player's part of a lost game
+
+
+# --------------------------------------------------------------------- events
+class _EventOut(_Part, frozen=True, tag_field="kind"):
+    """One table event as a viewer may learn it (never a token hash or a hidden card)."""
+
+
+class SitOut(_EventOut, tag="sit", frozen=True):
+    seat: int
+    name: str
+
+
+class BotOut(_EventOut, tag="bot", frozen=True):
+    seat: int
+    bot: str
+
+
+class TakeoverOut(_EventOut, tag="takeover", frozen=True):
+    seat: int
+    name: str
+
+
+class LeaveOut(_EventOut, tag="leave", frozen=True):
+    seat: int
+    keep_bot: bool
+
+
+class AutoOut(_EventOut, tag="auto", frozen=True):
+    seat: int
+    on: bool
+
+
+class ActOut(_EventOut, tag="act", frozen=True):
+    seat: int
+    action: str  # the engine's public text for this viewer (a hidden discard: "discard")
+    auto: bool
+
+
+class ChatOut(_EventOut, tag="chat", frozen=True):
+    """A chat line; from a seat this viewer muted only ``muted`` and the seat.
+    In a snapshot's chat history each line carries its ``version`` too."""
+
+    seat: int | None
+    version: int | UnsetType = UNSET
+    name: str | UnsetType | None = UNSET
+    text: str | UnsetType = UNSET
+    muted: bool | UnsetType = UNSET
+
+
+class ReactOut(_EventOut, tag="react", frozen=True):
+    seat: int | None
+    emoji: str
+    version: int | UnsetType = UNSET  # in a snapshot's chat history
+
+
+class AgainOut(_EventOut, tag="again", frozen=True):
+    table: str
+
+
+class StartOut(_EventOut, tag="start", frozen=True):
+    pass
+
+
+class NextOut(_EventOut, tag="next", frozen=True):
+    pass
+
+
+class ReadyOut(_EventOut, tag="ready", frozen=True):
+    seat: int
+
+
+class ExpireOut(_EventOut, tag="expire", frozen=True):
+    pass
+
+
+EventOut = (
+    SitOut
+    | BotOut
+    | TakeoverOut
+    | LeaveOut
+    | AutoOut
+    | ActOut
+    | ChatOut
+    | ReactOut
+    | AgainOut
+    | StartOut
+    | NextOut
+    | ReadyOut
+    | ExpireOut
+)
+
+
+# ------------------------------------------------------------ top-level messages
+class _Message(msgspec.Struct, frozen=True, tag_field="type"):
+    pass
+
+
+class State(_Message, tag="state", frozen=True):
+    """The whole table as one viewer may see it."""
+
+    version: int
+    table: TableOut
+    you: int | None
+    seats: list[SeatOut]
+    chat: list[ChatOut | ReactOut]  # with their versions
+    deal: DealOut | UnsetType = UNSET  # these four once a list has started
+    view: ViewOut | UnsetType = UNSET
+    sheet: SheetOut | UnsetType = UNSET
+    list_over: bool | UnsetType = UNSET
+
+
+class Event(_Message, tag="event", frozen=True):
+    """One event just applied, with what changed: the whole ``state`` when the
+    sheet or the deal changed, else the new ``view`` (and ``seats`` when a
+    seat changed, null otherwise). A replayed event carries only itself."""
+
+    version: int
+    event: EventOut
+    replayed: bool | UnsetType = UNSET
+    state: State | UnsetType = UNSET
+    view: ViewOut | UnsetType = UNSET
+    seats: list[SeatOut] | UnsetType | None = UNSET
+
+
+class Welcome(_Message, tag="welcome", frozen=True):
+    table: str
+    seat: int | None
+    version: int
+    pending: int | None  # the seat this device takes over at the next deal
+
+
+class Seated(_Message, tag="seated", frozen=True):
+    seat: int
+    token: str  # the seat's secret, shown to this device once
+    version: int
+    from_next_deal: bool
+
+
+class Presence(_Message, tag="presence", frozen=True):
+    version: int
+    seats: list[SeatOut]
+
+
+class Notice(_Message, tag="notice", frozen=True):
+    code: str
+    seat: int
+    message: str
+
+
+class Hint(_Message, tag="hint", frozen=True):
+    action: str
+    fallback: bool  # the strong player had no time: a quick player's move
+    version: int
+
+
+class Pong(_Message, tag="pong", frozen=True):
+    pass
+
+
+class Error(_Message, tag="error", frozen=True):
+    code: str  # an ErrorCode, or an engine rejection's R10 reason code
+    message: str
+
+
+ServerMessage = State | Event | Welcome | Seated | Presence | Notice | Hint | Pong | Error
+
+__all__ = [
+    "UNSET",
+    "ActOut",
+    "AgainOut",
+    "AutoOut",
+    "BotOut",
+    "ChatOut",
+    "ContractOut",
+    "DealOut",
+    "Error",
+    "Event",
+    "EventOut",
+    "ExpireOut",
+    "Hint",
+    "LeaveOut",
+    "NextOut",
+    "Notice",
+    "Pong",
+    "Presence",
+    "RamschOut",
+    "ReactOut",
+    "ReadyOut",
+    "ResultOut",
+    "Seated",
+    "ServerMessage",
+    "SheetOut",
+    "SitOut",
+    "StartOut",
+    "State",
+    "TableOut",
+    "TakeoverOut",
+    "TrickOut",
+    "UnsetType",
+    "ViewOut",
+    "Welcome",
+]
