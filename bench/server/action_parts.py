@@ -30,12 +30,16 @@ from typing import Any
 
 
 def store_parts(rows: int) -> tuple[float, float]:
-    from skat.server.store import Store
+    from skat.server.store import Store, StoredTable
 
     async def go() -> tuple[float, float]:
         with tempfile.TemporaryDirectory() as tmp:
             store = Store(f"sqlite+aiosqlite:///{Path(tmp) / 's.db'}")
             await store.open()
+            now = time.time()
+            for name in ("t", "t0", "t1", "t2"):  # a table's events need its lease
+                table = StoredTable(name, now, now, "waiting", {}, "00", "00", "h")
+                await store.create_table(table, own=True)
             await store.append("t", 0, "act", {"seat": 0, "action": "bid 18"})
             t = time.process_time()
             for v in range(1, rows + 1):
