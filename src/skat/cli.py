@@ -362,6 +362,9 @@ def value_cmd(
     val = r.valuation
     result = "won" if val.won else "lost, overbid" if val.overbid else "lost"
     click.echo(f"{r.contract.describe()}: {val.explanation}")
+    if r.between is not None:
+        low, high = r.between
+        click.echo(f"with the skat unseen: worth {low} to {high}, by the skat's cards (R5.2)")
     words = ["Kontra and Re"] if re_ else ["Kontra"] if kontra else []
     words += ["Bock"] if bock else []
     fx = f" (x{r.factor} {', '.join(words)})" if r.factor > 1 else ""

@@ -143,6 +143,21 @@ def test_r2_5_worked_auction(steps: list[Step], declarer: int | None, bid: int) 
         assert deal.current_seat == declarer
 
 
+def test_r2_4_after_two_passes_the_view_says_forehand_bids_to_nobody() -> None:
+    """R2.4 (A2): middlehand and rearhand pass without a number; forehand
+    alone may take the game at 18. The view names forehand as the bidder and
+    nobody as the listener (the page words its button "play at 18" from it),
+    and 18 is the only number forehand may name."""
+    deal = Deal(list(range(32)))
+    deal.apply(Pass(), seat=M)
+    deal.apply(Pass(), seat=HH)
+    view = deal.view(V)
+    assert (view.bidder, view.listener) == (V, None)
+    assert sorted(str(a) for a in view.legal_actions) == ["bid 18", "pass"]
+    for seat in (M, HH, None):  # everyone sees the same stage
+        assert (deal.view(seat).bidder, deal.view(seat).listener) == (V, None)
+
+
 def test_r2_5_a7_middlehand_is_listener_in_phase_two() -> None:
     """R2.2/R2.5 A7: after V passes, M survives and listens to H: M may hold or pass only."""
     deal = Deal(list(range(32)))

@@ -1305,3 +1305,39 @@ def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None
     assert "declare" in seen, "Anna did not win the auction"
     assert claimed == [True], "no claim button was offered to the declarer"
     assert seen[-1] == "done"
+
+
+def test_a_hand_game_preview_gives_the_range_the_unseen_skat_leaves(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 29, point 5: with the skat unseen the page no longer guesses
+    "at least" from the ten cards; it shows the range the engine reckons
+    over every skat (R5.2: the skat's jacks count for the matadors)."""
+    from skat.engine.reckoner import reckon
+
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    shown: list[str] = []
+
+    def on_turn(ph: str) -> bool:
+        if ph != "skat" or shown:
+            return False
+        page.click("[data-testid=hand]")
+        page.click("[data-action=pick][data-game=grand]")
+        page.wait_for_function("() => document.getElementById('preview')?.textContent")
+        hand: list[str] = page.evaluate(HAND_JS)
+        shown.append(page.inner_text("#preview"))
+        r = reckon("grand", cards=" ".join(hand), hand=True)  # the range does not depend on the bid
+        if r.between is not None:
+            low, high = r.between
+            assert shown[0].startswith(f"Worth {low} to {high}"), (hand, shown[0])
+        else:
+            assert shown[0].startswith("Value:"), (hand, shown[0])
+        assert "Without the skat" not in shown[0]
+        page.click("[data-testid=announce]")
+        return True
+
+    seen = play_deal(page, on_turn=on_turn)
+    assert "skat" in seen and shown, "Anna did not win the auction"
+    assert seen[-1] == "done"

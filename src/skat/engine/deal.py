@@ -666,7 +666,7 @@ class Deal:
                 if self._value:
                     self._end_auction(survivor)
                 else:  # nobody named a number: forehand may take the game at 18 (R2.4)
-                    self._stage = 3
+                    self._stage, self._bidder = 3, 0  # forehand bids, to nobody
                     self._to_act = 0
             else:
                 self._end_auction(-1)

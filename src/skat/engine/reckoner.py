@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import parse_cards, to_mask
 from .errors import IllegalActionError, Reason, reject
-from .game import NULL_VALUES, TRUMP_ORDER, Contract, GameType
+from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
 from .ramsch import RamschOutcome
 from .ramsch import outcome as ramsch_outcome
 from .values import BID_SET, Valuation, seeger_fabian_others, value_game
@@ -37,6 +37,10 @@ class Reckoning:
     factor: int  # Kontra/Re times Bock (R9.6)
     players: int
     bock: bool = False
+    # a Hand game valued from the ten cards held (R6.5): the lowest and the
+    # highest game value over every skat the other 22 cards can make, when
+    # they differ (the skat's jacks and trumps can change the matadors)
+    between: tuple[int, int] | None = None
 
     @property
     def plain(self) -> int:
@@ -74,6 +78,12 @@ class Reckoning:
             "bid": v.bid,
             "hand": self.contract.hand,
             "ouvert": self.contract.ouvert,
+            "between": list(self.between) if self.between else None,
+            # the bid cannot be reached as it stands (overbid, R6.5); with
+            # the skat unseen: not even with the best skat
+            "short": v.overbid if self.between is None else self.between[1] < v.bid,
+            # with the skat unseen: some skats leave the game short of the bid
+            "may_be_short": self.between is not None and self.between[0] < v.bid,
         }
 
 
@@ -137,7 +147,27 @@ def reckon(
         tricks = 10 if points == 120 else 0 if g == GameType.NULL or points == 0 else 5
     val = value_game(c, bid, points, tricks, cards12)
     factor = (4 if re else 2 if kontra else 1) * (2 if bock else 1)
-    return Reckoning(c, val, factor, players, bock)
+    between = None
+    if hand and g != GameType.NULL and cards is not None and cards12.bit_count() == 10:
+        low, high = skat_range(c, cards12)
+        between = (low, high) if low != high else None
+    return Reckoning(c, val, factor, players, bock, between)
+
+
+def skat_range(contract: Contract, held: int) -> tuple[int, int]:
+    """The lowest and highest game value (R6.5: base value times the
+    multiplier, as won) of a suit or Grand game whose declarer holds the ten
+    cards of ``held`` and has not seen the skat: over every skat the other
+    22 cards can make (the matadors count the skat's cards, R5.2)."""
+    c = contract.normalised()
+    rest = [card for card in range(32) if not held >> card & 1]
+    points, tricks = (120, 10) if c.schwarz else (90, 5) if c.schneider else (61, 5)  # as made
+    values = {
+        value_game(c, 18, points, tricks, held | 1 << a | 1 << b).multiplier * BASE_VALUE[c.game]
+        for i, a in enumerate(rest)
+        for b in rest[i + 1 :]
+    }
+    return min(values), max(values)
 
 
 def _check(

@@ -953,7 +953,7 @@ function renderControls() {
     if (v.phase === "bidding") {
       const bids = L.filter((a) => a.startsWith("bid"));
       if (L.includes("hold")) html += button(t("act.hold", { n: v.bid }), act("hold"), "primary", "hold");
-      if (v.listener === null && v.bidder === T.seat && bids.length === 1) {  // forehand alone may take 18
+      if (v.listener === null && v.bidder === T.seat) {  // the engine: nobody listens, forehand alone may take 18
         html += button(t("act.take18"), act("bid 18"), "primary", "bid");
       } else if (bids.length) {
         html += button(t("act.bid", { n: bids[0].split(" ")[1] }), act(bids[0]), "primary", "bid");
@@ -1046,8 +1046,10 @@ async function updatePreview(text, hand) {
     const d = await res.json();
     if (!res.ok) { T.preview = t("preview.none"); }
     else {
-      const base = (hand && game !== "null" ? t("preview.atLeast", { explanation: explain(d.parts, d.words) }) : t("preview.value", { explanation: explain(d.parts, d.words) }));
-      T.preview = d.overbid ? `${base} ${t("preview.short", { bid: v.bid })}` : base;
+      // the engine says what the unseen skat can change (engine/reckoner.py)
+      const base = d.between ? t("preview.between", { low: d.between[0], high: d.between[1] }) : t("preview.value", { explanation: explain(d.parts, d.words) });
+      const warn = d.short ? t("preview.short", { bid: v.bid }) : d.may_be_short ? t("preview.mayBeShort", { bid: v.bid }) : "";
+      T.preview = warn ? `${base} ${warn}` : base;
     }
   } catch { T.preview = t("preview.none"); }
   const el = document.getElementById("preview");

@@ -146,7 +146,8 @@ export default {
   "ann.ouvert": "Ouvert",
 
   "preview.value": "Spilværdi: {explanation}",
-  "preview.atLeast": "Uden skatten: {explanation}",
+  "preview.between": "Værdi {low} til {high}: den skat, du ikke har set, afgør matadorerne.",
+  "preview.mayBeShort": "Med nogle skatter når det ikke op på dit bud på {bid}.",
   "preview.short": "Som det står, når dette spil ikke op på dit bud på {bid}.",
   "preview.none": "Ingen forhåndsvisning.",
 

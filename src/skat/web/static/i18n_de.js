@@ -146,7 +146,8 @@ export default {
   "ann.ouvert": "Ouvert",
 
   "preview.value": "Spielwert: {explanation}",
-  "preview.atLeast": "Ohne Skat: {explanation}",
+  "preview.between": "Wert {low} bis {high}: der ungesehene Skat entscheidet über die Spitzen.",
+  "preview.mayBeShort": "Mit manchem Skat erreicht es deinen Reizwert {bid} nicht.",
   "preview.short": "So erreicht dieses Spiel deinen Reizwert {bid} nicht.",
   "preview.none": "Keine Vorschau.",
 

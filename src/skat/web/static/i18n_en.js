@@ -147,7 +147,8 @@ export default {
   "ann.ouvert": "Ouvert",
 
   "preview.value": "Value: {explanation}",
-  "preview.atLeast": "Without the skat: {explanation}",
+  "preview.between": "Worth {low} to {high}: the skat you have not seen decides the matadors.",
+  "preview.mayBeShort": "With some skats it does not reach your bid of {bid}.",
   "preview.short": "This game cannot reach your bid of {bid} as it stands.",
   "preview.none": "No preview.",
 
