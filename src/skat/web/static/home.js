@@ -1,0 +1,154 @@
+// The home page: the options form (built from GET /api/options) and
+// creating a table.
+import { go } from "./app.js";
+import { app, esc, lang, store, t } from "./common.js";
+
+// The options form and a table's rules line come from the server's
+// declaration of the options (GET /api/options; skat/series/spec.py and
+// skat/server/offer.py): their kinds, values, defaults and words.
+export let OPTIONS = null; // the options, in the form's order
+export const optionsReady = fetch("/api/options")
+  .then((r) => r.json())
+  .then((d) => { OPTIONS = d.options; })
+  .catch(() => { OPTIONS = []; });
+
+export function optionWords(o) {
+  return o.words[lang] ?? o.words.en;
+}
+
+export function valueWord(o, v) {
+  if (o.kind === "switch") return t(v ? "opt.on" : "opt.off");
+  return optionWords(o).values[String(v)] ?? String(v);
+}
+
+export function optionControl(o, value, prefix) {
+  const id = `${prefix}-${o.name}`;
+  if (o.kind === "count") {
+    return `<input id="${id}" name="${o.name}" type="number" min="${o.low}" max="${o.high ?? ""}" value="${esc(value ?? "")}">`;
+  }
+  const values = o.kind === "switch" ? [false, true] : o.choices;
+  const code = (v) => (o.kind === "switch" ? (v ? "1" : "0") : String(v));
+  return `<select id="${id}" name="${o.name}">${values
+    .map((v) => `<option value="${code(v)}" ${v === value ? "selected" : ""}>${esc(valueWord(o, v))}</option>`)
+    .join("")}</select>`;
+}
+
+export function optionRow(o, value = o.default, prefix = "o") {
+  const w = optionWords(o);
+  return `<div class="opt" data-option="${o.name}"${o.needs ? ` data-needs="${o.needs}"` : ""}><label for="${prefix}-${o.name}">${esc(w.label)}</label>${optionControl(o, value, prefix)}
+    <p class="help">${esc(w.help)}${o.more ? ` <a href="/rules/${o.more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
+}
+
+// What this browser chose last time (the Play button's level and hints,
+// the options form), kept only where it is still one of the option's values.
+export function remembered(key) {
+  let saved = {};
+  try { saved = JSON.parse(store.get(key, "{}")) || {}; } catch { saved = {}; }
+  const out = {};
+  for (const o of OPTIONS) {
+    const v = saved[o.name];
+    if (v === undefined) continue;
+    const ok = o.kind === "switch" ? typeof v === "boolean"
+      : o.kind === "count" ? Number.isInteger(v) && v >= o.low && (o.high === null || v <= o.high)
+      : o.kind === "choice" ? o.choices.includes(v) : false;
+    if (ok) out[o.name] = v;
+  }
+  return out;
+}
+
+// An option under a switch (Kontra until, under Kontra) shows only while the switch is on.
+export function showNeeded(form) {
+  for (const row of form.querySelectorAll(".opt[data-needs]")) {
+    const on = form.querySelector(`[name=${row.dataset.needs}]`);
+    row.hidden = !!on && on.value !== "1";
+  }
+}
+
+// The creation body of the form: each value as its kind, an option under
+// a switch that is off (ramsch_after_bock without Bock) at its default.
+export function formOptions(f) {
+  const out = {};
+  const shown = OPTIONS.filter((o) => o.form);
+  for (const o of shown) {
+    const raw = f.get(o.name);
+    let v;
+    if (o.kind === "switch") v = raw === "1";
+    else if (o.kind === "count") v = Math.max(o.low, Math.min(o.high ?? Infinity, Math.round(Number(raw)) || o.default));
+    else v = o.choices.find((c) => String(c) === raw) ?? o.default;
+    out[o.name] = v;
+  }
+  for (const o of shown) {
+    if (o.needs && out[o.needs] === false) out[o.name] = o.default;
+  }
+  return out;
+}
+
+export async function homePage() {
+  await optionsReady;
+  const name = store.get("skat.name", "");
+  const played = remembered("skat.play");
+  const chosen = remembered("skat.options");
+  const quick = OPTIONS.filter((o) => o.name === "level" || o.name === "hint");
+  app.innerHTML = `
+  <section class="home">
+    <h1>${esc(t("home.title"))}</h1>
+    <p class="lead">${esc(t("home.lead"))}</p>
+    <form id="play-form" class="play-form">
+      <label for="name">${esc(t("home.name"))}</label>
+      <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
+      <div class="quick">${quick.map((o) => optionRow(o, played[o.name] ?? o.default, "p")).join("")}</div>
+      <button class="primary big" type="submit" data-testid="play">${esc(t("home.play"))}</button>
+      <p class="help">${esc(t("home.playHint"))}</p>
+      <p class="error" id="home-error" role="alert"></p>
+    </form>
+    <details class="options">
+      <summary>${esc(t("home.options"))}</summary>
+      <form id="options-form">
+        ${OPTIONS.filter((o) => o.form).map((o) => optionRow(o, chosen[o.name] ?? o.default)).join("\n        ")}
+        <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
+      </form>
+    </details>
+  </section>`;
+  const readName = () => {
+    const n = document.getElementById("name").value.trim();
+    if (!n) {
+      document.getElementById("home-error").textContent = t("home.needName");
+      document.getElementById("name").focus();
+      return null;
+    }
+    store.set("skat.name", n);
+    return n;
+  };
+  const optionsForm = document.getElementById("options-form");
+  showNeeded(optionsForm);
+  optionsForm.addEventListener("change", () => showNeeded(optionsForm));
+  document.getElementById("play-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = readName();
+    if (!n) return;
+    const f = new FormData(e.target);
+    const opts = { level: f.get("level"), hint: f.get("hint") === "1" };
+    store.set("skat.play", JSON.stringify(opts));
+    await createTable({ rounds: 12, ...opts }, true);
+  });
+  optionsForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = readName();
+    if (!n) return;
+    const opts = formOptions(new FormData(e.target));
+    store.set("skat.options", JSON.stringify(opts));
+    await createTable(opts, false);
+  });
+}
+
+export async function createTable(opts, autofill) {
+  const res = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(opts) });
+  const data = await res.json();
+  if (!res.ok) {
+    document.getElementById("home-error").textContent = data.error?.message || "error";
+    return;
+  }
+  store.set(`skat.creator.${data.id}`, data.creator);
+  store.set(`skat.join.${data.id}`, autofill ? "fill" : "sit");
+  go(`/t/${data.id}`);
+}

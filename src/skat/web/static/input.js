@@ -1,0 +1,113 @@
+// What a person does at the table: clicks and keys.
+import { act, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
+import { store, t } from "./common.js";
+import { copyLink, downloadIss, renderSheet } from "./result.js";
+import { T, send, setting } from "./table.js";
+
+export function onTableClick(e) {
+  const b = e.target.closest("[data-action]");
+  if (!b || b.disabled) return;
+  const a = b.dataset.action;
+  if (a === "send") {
+    const msg = JSON.parse(b.dataset.msg);
+    if (msg.type === "act") {
+      msg.version = T.version;
+      if (msg.action.startsWith("bid") && T.view?.legal.filter((x) => x.startsWith("bid")).indexOf(msg.action) > 0) T.guardUntil = Date.now() + 800;
+      T.busy = true;
+      T.chooser = null;
+      T.preview = "";
+    }
+    send(msg);
+    renderControls();
+  } else if (a === "higher") {
+    const value = document.getElementById("higher").value;
+    T.guardUntil = Date.now() + 800; // a jump bid: guard against a double click
+    T.busy = true;
+    send(act(`bid ${value}`));
+    renderControls();
+    setTimeout(renderControls, 850);
+  } else if (a === "play") {
+    const card = b.dataset.card;
+    if (setting("tap2") && T.armed !== card) { // first tap selects, the second plays
+      T.armed = card;
+      renderHand();
+      renderControls();
+      return;
+    }
+    T.busy = true;
+    T.armed = null;
+    send(act(`play ${card}`));
+    renderHand();
+  } else if (a === "select") {
+    const c = b.dataset.card;
+    T.selected = T.selected.includes(c) ? T.selected.filter((x) => x !== c) : [...T.selected, c].slice(-2);
+    renderHand();
+    renderControls();
+  } else if (a === "chooser") {
+    T.chooser = T.chooser ? null : b.dataset.mode;
+    renderControls();
+  } else if (a === "pick") {
+    T.pick = { game: b.dataset.game, schneider: false, schwarz: false, ouvert: false };
+    T.preview = "";
+    renderControls();
+    renderHand();
+  } else if (a === "flag") {
+    T.pick[b.dataset.flag] = b.checked;
+    T.preview = "";
+    renderControls();
+  } else if (a === "setting") {
+    store.set(`skat.set.${b.dataset.key}`, b.checked ? "1" : "0");
+    T.armed = null;
+    renderHand();
+    renderControls();
+  } else if (a === "sheet") {
+    T.showSheet = !T.showSheet;
+    T.downloadMsg = "";
+    renderSheet();
+  } else if (a === "iss") {
+    e.preventDefault();
+    downloadIss();
+  } else if (a === "last") {
+    T.showLast = !T.showLast;
+    renderBoard();
+  } else if (a === "copy") {
+    copyLink(b);
+  } else if (a === "fill") {
+    send({ type: "fill", creator: store.get(`skat.creator.${T.id}`) });
+  } else if (a === "reclaim") {
+    send({ type: "reclaim" });
+  } else if (a === "leave") {
+    if (!confirm(t(T.snap.table.status === "playing" ? "act.leaveConfirmBot" : "act.leaveConfirm"))) return;
+    send({ type: "leave" });
+    store.set(`skat.token.${T.id}`, "");
+    T.seat = null;
+    renderTable();
+  } else if (a === "concede") {
+    if (confirm(t("act.concedeConfirm"))) send(act("concede"));
+  } else if (a === "claim") {
+    if (confirm(t("act.claimConfirm"))) send(act("claim"));
+  } else if (a === "hint") {
+    T.hint = "…";
+    send({ type: "hint" });
+    renderTable();
+  } else if (a === "react") {
+    send({ type: "react", emoji: b.dataset.emoji });
+  } else if (a === "mute") {
+    const seat = Number(b.dataset.seat);
+    T.muted = T.muted || new Set();
+    const on = !T.muted.has(seat);
+    if (on) T.muted.add(seat); else T.muted.delete(seat);
+    send({ type: "mute", seat, on });
+    renderTable();
+  }
+}
+
+export function onHandKey(e) {
+  const buttons = [...document.querySelectorAll("#hand button.card:not([disabled])")];
+  const i = buttons.indexOf(document.activeElement);
+  if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+    e.preventDefault();
+    const next = buttons[(i + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
+    next?.focus();
+  }
+}

@@ -1,0 +1,271 @@
+// After the deal: the result and its analysis, and beside the play the
+// score sheet, the chat, the turn timer and the downloads.
+import { bockToCome, button, renderTable } from "./board.js";
+import { cardName, cardsRow, esc, explain, gameText, t } from "./common.js";
+import { T, follow, reactionIcon, reactionLabel, seatName } from "./table.js";
+
+export function resultHeadline(r) {
+  if (r.kind === "passed") return t("result.passed");
+  if (r.kind === "abandoned") return t("result.abandoned");
+  if (r.kind === "ramsch") {
+    if (r.ramsch && r.ramsch.durchmarsch !== null) return t("result.durchmarsch", { name: seatName(r.ramsch.durchmarsch) });
+    const losers = r.plain.map((e, s) => [e, s]).filter(([e]) => e < 0).map(([, s]) => seatName(s));
+    return losers.length ? t("result.ramsch", { loser: losers.join(", ") }) : t("result.ramschNobody");
+  }
+  const name = seatName(r.declarer);
+  const game = r.contract ? gameText(r.contract.words) : "";
+  return t(r.won ? "result.won" : "result.lost", { name, game });
+}
+
+// "Could it have been won?": the open-card analysis of a settled game, asked
+// from the server once per deal (the solver's numbers; only the words are ours).
+export function analysisText(r) {
+  if (r.kind !== "game" || !T.snap.deal) return null;
+  const n = T.snap.deal.number;
+  T.analyses = T.analyses || {};
+  const a = T.analyses[n];
+  if (a === undefined) {
+    const table = T;
+    table.analyses[n] = null;
+    fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => {
+      if (res.status === 503) {  // the server is busy with analyses: ask again when it says
+        const wait = Math.min(60, Number(res.headers.get("Retry-After")) || 5);
+        setTimeout(() => { delete table.analyses[n]; if (T === table) renderTable(); }, wait * 1000);
+        return undefined;
+      }
+      return res.ok ? res.json() : null;
+    }).then((d) => {
+      if (d === undefined) return;
+      table.analyses[n] = d || false;
+      if (d && T === table) renderTable();  // still at this table
+    }).catch(() => { table.analyses[n] = false; });
+    return null;
+  }
+  if (!a || a.skipped || !a.positions?.length) return null;
+  const first = a.positions[0];
+  const out = ["best_declarer_points" in first
+    ? t("analysis.best", { best: first.best_declarer_points, made: a.declarer_points })
+    : t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose")];
+  const tc = a.turning_card;
+  out.push(tc
+    ? t("analysis.turn", { trick: tc.trick, name: seatName(tc.seat), card: cardName(tc.card), better: cardName(tc.better), outcome: t(a.declarer_can_win ? "analysis.won" : "analysis.lost") })
+    : t("analysis.noTurn"));
+  return out;
+}
+
+export const signed = (e) => (e > 0 ? `+${e}` : `${e}`).replace("-", "−");
+
+// The factors of a deal (Kontra, Re, Bock) and the product they make.
+export function factorText(r) {
+  const bits = [];
+  if (r.re) bits.push(t("factor.re"));
+  else if (r.kontra) bits.push(t("factor.kontra"));
+  if (r.bock_factor > 1) bits.push(t("factor.bock", { n: r.bock_factor }));
+  if (!bits.length) return "";
+  return t("factor.line", { bits: bits.join(" · "), f: r.factor });
+}
+
+// The result panel, as a list of sections: a later line (a hint, "could I
+// have won?") is one more entry in this list.
+export function resultSections(r, v) {
+  const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
+  const scoring = T.snap.table.options.scoring;
+  if (r.kind === "game") {
+    out.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
+    if (r.overbid) out.push(`<p>${esc(t("result.overbid", { bid: r.bid }))}</p>`);
+    if (r.parts) out.push(`<p data-testid="explanation">${esc(t("result.explanation", { explanation: explain(r.parts, r.contract.words) }))}</p>`);
+    const f = factorText(r);
+    if (f) out.push(`<p data-testid="factors">${esc(f)} ${esc(t("factor.sum", { v: r.value, f: r.factor, x: r.value * r.factor }))}</p>`);
+    const entry = r.plain[r.declarer];
+    if (r.won === false && entry === -2 * r.value * r.factor) out.push(`<p class="help">${esc(t("result.lostDouble", { x: r.value * r.factor, e: signed(entry) }))}</p>`);
+    if (scoring === "seeger_fabian") out.push(`<p class="help">${esc(t(r.won ? "result.sfWon" : "result.sfLost", { n: r.others_bonus }))}</p>`);
+  }
+  if (r.kind === "ramsch" && r.ramsch) {
+    const rm = r.ramsch;
+    out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(seatName(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
+    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(seatName).join(", ") }))}</p>`);
+    if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: seatName(rm.durchmarsch) }))}</p>`);
+    if (rm.pushes) out.push(`<p data-testid="pushes">${esc(t("result.pushes", { n: rm.pushes, x: 2 ** rm.pushes }))}</p>`);
+    if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
+  }
+  const verdict = analysisText(r);
+  if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")}</div>`);
+  const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
+  out.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
+  // the skat: as dealt, and what the declarer put away after picking it up
+  const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
+  const pickedUp = r.kind === "game" && r.contract && !r.contract.hand;
+  if (pickedUp && dealtSkat && v.skat) {
+    out.push(`<div class="skats"><div data-testid="skat-dealt"><b>${esc(t("result.skatDealt"))}</b> ${cardsRow(dealtSkat, "small")}</div>
+      <div data-testid="skat-put"><b>${esc(t("result.skatPut"))}</b> ${cardsRow(v.skat, "small")}</div></div>`);
+  } else if (dealtSkat || v.skat) {
+    out.push(`<div data-testid="skat-dealt"><b>${esc(t("result.skat"))}</b> ${cardsRow(dealtSkat || v.skat, "small")}</div>`);
+  }
+  const row = T.snap.sheet?.rows?.find((x) => x.number === T.snap.deal?.number);
+  if (row && row.bock_fired && row.bock_fired.length) out.push(`<p data-testid="bock-fired">${esc(t("bock.fired", { why: row.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
+  const coming = bockToCome(T.snap.deal?.pending_bock);
+  if (coming) out.push(`<p data-testid="bock-coming">${esc(coming)}</p>`);
+  if (v.tricks.length) {
+    out.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))} (${tr.points})</div>`).join("")}</details>`);
+  }
+  if (v.dealt) {
+    out.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(h, "small")}</div>`).join("")}</details>`);
+  }
+  return out;
+}
+
+export function standingsHeadline() {
+  const tot = T.snap.sheet?.totals || [];
+  const first = tot.filter((x) => x.place === 1);
+  if (!first.length) return "";
+  const names = first.map((x) => seatName(x.seat)).join(", ");
+  const line = first.length > 1 ? t("final.tied", { names, n: first[0].total }) : t("final.winner", { name: names, n: first[0].total });
+  const tie = tot.find((x) => x.tie_break === "won" || x.tie_break === "lost");
+  return `<h2 data-testid="final-winner">${esc(line)}</h2>${tie ? `<p data-testid="tie-break">${esc(t(`final.tie.${tie.tie_break}`))}</p>` : ""}`;
+}
+
+export function renderResult() {
+  const el = document.getElementById("result");
+  const v = T.view;
+  if (!v || !v.result) { el.innerHTML = ""; el.dataset.html = ""; return; }
+  const parts = resultSections(v.result, v);
+  if (T.snap.list_over) {
+    parts.unshift(standingsHeadline());
+    parts.push(`<button class="primary" data-action="sheet">${esc(t("sheet.final"))}</button> ${T.seat !== null ? `<button data-action="send" data-msg='${esc(JSON.stringify({ type: "again" }))}' data-testid="again">${esc(t("act.again"))}</button>` : ""}`);
+  } else if (T.seat !== null) {
+    // at a table of people the next deal waits for everyone's Next (issue 26):
+    // who is still reading is said; the button sits right under the headline
+    const waiting = (T.snap.deal?.waiting_for || []).filter((s) => s !== T.seat);
+    const mine = (T.snap.deal?.waiting_for || []).includes(T.seat) || !(T.snap.deal?.waiting_for || []).length;
+    const who = waiting.map(seatName).join(", ");
+    const button = mine
+      ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
+      : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
+    const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who }))}</p>` : "";
+    parts.splice(1, 0, button + note);
+  } else {
+    parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>`);
+  }
+  const html = `<div class="result-box" role="region" aria-label="${esc(t("phase.done"))}">${parts.join("")}</div>`;
+  if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
+  const next = T.snap.table.next_table;
+  if (next) follow(next);
+}
+
+export function renderChat() {
+  const el = document.getElementById("chat-list");
+  T.muted = T.muted || new Set();
+  el.innerHTML = T.chat.slice(-30).map((c) => {
+    if (c.muted || T.muted.has(c.seat)) return `<p class="muted">${esc(t("chat.muted"))}</p>`;
+    const who = c.seat === null || c.seat === undefined ? t("chat.spectator") : seatName(c.seat);
+    return c.kind === "react" ? `<p><b>${esc(who)}</b> <span class="reaction">${reactionIcon(c.emoji)} ${esc(reactionLabel(c.emoji))}</span></p>` : `<p><b>${esc(who)}:</b> ${esc(c.text)}</p>`;
+  }).join("");
+  el.scrollTop = el.scrollHeight;
+}
+
+export function renderTimer() {
+  if (!T || !T.snap || !T.view) return;
+  const timer = T.snap.table.settings.timer;
+  document.querySelectorAll("[data-timer]").forEach((el) => {
+    const seat = Number(el.dataset.timer);
+    const s = T.snap.seats[seat];
+    if (timer && T.view.turn === seat && T.view.phase !== "done" && s && s.human && !s.auto) {
+      const left = Math.max(0, timer - Math.floor((Date.now() - T.turnSince) / 1000));
+      el.textContent = t("table.timer", { s: left });
+    } else el.textContent = "";
+  });
+}
+
+export function renderSheet() {
+  const el = document.getElementById("sheet");
+  if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; return; }
+  const keepScroll = el.querySelector(".scroll")?.scrollLeft || 0;
+  const sh = T.snap.sheet;
+  const n = T.snap.table.options.players;
+  const scoring = T.snap.table.options.scoring;
+  const names = T.snap.seats.map((s, i) => s.name || `${i + 1}`);
+  const running = new Array(n).fill(0);
+  const auto = sh.auto_moves || {};
+  const rows = sh.rows.map((r) => {
+    const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
+    entries.forEach((e, i) => { running[i] += e; });
+    let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(r.contract.words)} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
+    const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? `${t("marker.bock")} ×${r.bock_factor}` : ""].filter(Boolean).join(" ");
+    const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
+    if (auto[String(r.number)]) game += " *";
+    return `<tr><th scope="row" class="first">${r.number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+  }).join("");
+  const tot = sh.totals;
+  const L = sh.others_bonus;  // R8.2, from the server
+  const foot = scoring === "seeger_fabian" ? `
+    <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
+  const coming = bockToCome(T.snap.deal?.pending_bock);
+  el.innerHTML = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
+    <h2 id="sheet-title">${esc(T.snap.list_over ? t("sheet.final") : t("sheet.title"))}</h2>
+    ${T.snap.list_over ? standingsHeadline() : ""}
+    <p class="scroll-cue" data-testid="scroll-cue" hidden>${esc(t("sheet.scrollCue"))}</p>
+    <div class="scroll"><table class="sheet-table" data-testid="sheet">
+      <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
+      <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
+      <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
+      <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
+    </table></div>
+    ${coming ? `<p data-testid="sheet-bock-coming">${esc(coming)}</p>` : ""}
+    <p class="help">${esc(t("sheet.auto"))}</p>
+    <p class="help">${esc(t("sheet.verify"))}: <code>${esc(T.snap.table.commitment.slice(0, 16))}…</code></p>
+    <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a href="/api/tables/${T.id}/games.iss" data-action="iss" data-testid="iss">ISS</a></p>
+    <p id="download-msg" class="help" role="status" data-testid="download-msg">${esc(T.downloadMsg || "")}</p>
+    <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
+  </div></div>`;
+  const box = el.querySelector(".scroll");
+  box.scrollLeft = keepScroll;
+  const cue = () => {
+    const more = box.scrollWidth > box.clientWidth + 1;
+    el.querySelector(".scroll-cue").hidden = !more;
+    box.classList.toggle("more-right", more && box.scrollLeft + box.clientWidth < box.scrollWidth - 1);
+  };
+  box.addEventListener("scroll", cue);
+  cue();
+}
+
+// The ISS file is fetched first: a table the ISS format cannot hold gets a
+// message on the page instead of an empty file.
+export async function downloadIss() {
+  // kept in T: the sheet is drawn anew with every event, the message stays
+  const say = (text) => {
+    T.downloadMsg = text;
+    const msg = document.getElementById("download-msg");
+    if (msg) msg.textContent = text;
+  };
+  const res = await fetch(`/api/tables/${T.id}/games.iss`);
+  if (!res.ok) { say(t("sheet.noIss")); return; }
+  const blob = await res.blob();
+  const name = (res.headers.get("content-disposition") || "").match(/filename="([^"]+)"/)?.[1] || `skat-${T.id}.iss`;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  say("");
+}
+
+export async function copyLink(b) {
+  const input = document.getElementById("share");
+  const msg = document.getElementById("copy-msg");
+  let copied = false;
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(input.value); copied = true; } catch { copied = false; }
+  }
+  input.focus();
+  input.select();
+  if (!copied) {
+    try { copied = document.execCommand("copy"); } catch { copied = false; }
+  }
+  // say only what happened: where nothing could be copied, the link is selected
+  msg.textContent = copied ? t("table.copied") : t("table.selected");
+  b.blur();
+}
