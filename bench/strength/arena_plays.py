@@ -13,10 +13,12 @@ players against one opponent is measured without the luck of the cards.
     .venv/bin/python -m bench.strength.arena_plays search-v1 heuristic --deals 150 --out old.jsonl
     .venv/bin/python -m bench.strength.arena_plays search heuristic --deals 150 --out new.jsonl
     .venv/bin/python -m bench.strength.arena_plays --paired old.jsonl new.jsonl
+    .venv/bin/python -m bench.strength.arena_plays --lost-won new.jsonl  # lost, won open-card
 
 A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
-against the defaults on the same deals.
+against the defaults on the same deals; ``club@worlds=6,budget=0.02`` (also
+``floor``, ``margin``) the same for the casual level.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 from skat.engine import Card, Deal, DealResult, Kontra
 from skat.players import registry
+from skat.players.analysis import declarer_could_win
 from skat.players.arena import _rng, arrangements, make_decks
 from skat.players.loop import play_deal
 from skat.players.registry import make_player
@@ -58,15 +61,43 @@ def variant(name: str) -> None:
     from skat.players.search import SearchPlayer
 
     kind, _, spec = name.partition("@")
-    if kind != "search":
-        raise SystemExit(f"only search takes settings: {name}")
+    if kind not in ("search", "club"):
+        raise SystemExit(f"only search and club take settings: {name}")
     settings = {k: _setting(v) for k, v in (part.split("=", 1) for part in spec.split(","))}
+    if kind == "club":
+        _club(name, settings)
+        return
     SearchPlayer(None, **settings)  # type: ignore[arg-type]  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:
         return SearchPlayer(rng, **settings)  # type: ignore[arg-type]
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
+
+
+def _club(name: str, settings: dict[str, Any]) -> None:
+    """``club@worlds=6,budget=0.02,floor=5,margin=0``: the casual level with
+    another card search (worlds, seconds) or bid floor and Hand margin."""
+    from skat.players.club import ClubPlayer
+    from skat.players.search import SearchPlayer
+
+    unknown = set(settings) - {"worlds", "budget", "floor", "margin"}
+    if unknown:
+        raise SystemExit(f"club takes worlds, budget, floor, margin; not {sorted(unknown)}")
+
+    def make(rng: Any) -> ClubPlayer:
+        player = ClubPlayer(rng)
+        player.floor = float(settings.get("floor", player.floor))
+        player.margin = float(settings.get("margin", player.margin))
+        if "worlds" in settings or "budget" in settings:
+            player.cards = SearchPlayer(
+                rng,
+                worlds=int(settings.get("worlds", player.cards.worlds)),
+                time_budget=float(settings.get("budget", player.cards.time_budget or 0.015)),
+            )
+        return player
+
+    registry.register_lab(name, cost="light", summary="a setting of club")(make)
 
 
 def played(
@@ -114,9 +145,37 @@ def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
                 "overbid": bool(r.valuation and r.valuation.overbid),
                 "kontra_seat": kontra,
                 "seeger_fabian": list(r.seeger_fabian),
+                # the open-card verdict after the discard (players/analysis.py)
+                "open_card_win": declarer_could_win(deal),
             }
         )
     return out
+
+
+def lost_won(path: Path) -> None:
+    """Per player: its declared games, and of them those it lost although the
+    open-card solver said after the discard that the cards win them (the
+    contract's card condition with the dealt hands: the card play's losses,
+    overbids and value shortfalls apart)."""
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    names = {0: "A", 1: "B"}
+    for who in (0, 1):
+        mine = [
+            r
+            for r in rows
+            if r["kind"] == "game"
+            and r["declarer_seat"] is not None
+            and r["owner"][r["declarer_seat"]] == who
+            and r.get("open_card_win") is not None
+        ]
+        lost = [r for r in mine if not r["won"]]
+        thrown = [r for r in lost if r["open_card_win"] and not r["overbid"]]
+        share = len(thrown) / len(mine) if mine else 0.0
+        print(
+            f"{names[who]}: {len(mine)} declared games, {len(lost)} lost, "
+            f"{len(thrown)} of them won open-card after the discard "
+            f"({100 * share:.1f}% of the declared games)"
+        )
 
 
 def per_deal(path: Path) -> dict[int, float]:
@@ -158,11 +217,17 @@ def paired(old: Path, new: Path) -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     ap = arena_parser("arena-plays.jsonl", jobs=1)
     ap.add_argument("--paired", type=Path, nargs=2, metavar=("OLD", "NEW"))
+    ap.add_argument(
+        "--lost-won", type=Path, metavar="LOG", help="report games lost but won open-card"
+    )
     args = ap.parse_args(argv)
     if args.paired:
         paired(*args.paired)
         return
-    write_lines(ap, args, plays, "--paired OLD NEW")
+    if args.lost_won:
+        lost_won(args.lost_won)
+        return
+    write_lines(ap, args, plays, "--paired OLD NEW or --lost-won LOG")
 
 
 def arena_parser(out: str, jobs: int) -> argparse.ArgumentParser:

@@ -132,6 +132,19 @@ def _start(deal: Deal) -> tuple[Deal, int]:
     return fresh, i
 
 
+def declarer_could_win(deal: Deal) -> bool | None:
+    """The open-card verdict alone (one solve): could the declarer make the
+    contract's card condition with the dealt hands after the discard, every
+    seat playing perfectly? None for a deal without trick play."""
+    r = deal.result
+    if r is None or r.kind != "game" or deal.contract is None:
+        return None
+    fresh, _ = _start(deal)
+    if fresh.phase not in (Phase.PLAY, Phase.KONTRA):
+        return None
+    return _outcome(Position.from_deal(fresh), _target(deal))
+
+
 def analyse_deal(deal: Deal, rid: str | None = None) -> GameAnalysis:
     """The open-card analysis of a finished (or abandoned) deal."""
     r = deal.result
