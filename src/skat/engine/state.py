@@ -29,6 +29,10 @@ class Phase(str, Enum):
         return self.value
 
 
+#: The phases in which only the declarer acts (after the auction, before the play).
+DECLARER_PHASES = (Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
+
+
 class Trick(NamedTuple):
     """A completed trick: who led, the three cards in play order, who won."""
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import CardSet
+from .actions import Discard
+from .cards import CARDS, CardSet
+from .state import DECLARER_PHASES, Phase
 
 if TYPE_CHECKING:
     from .actions import Action
+    from .dealstate import DealState
     from .game import Contract, Rules
-    from .state import DealResult, Phase, Trick
+    from .state import DealResult, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +92,73 @@ class View:
                     except ValueError:
                         pass
         return CardSet(m)
+
+
+def view_of(
+    deal: DealState,
+    seat: int | None,
+    legal: tuple[Action, ...],
+    offers: tuple[Action, ...],
+) -> View:
+    """Build the view of ``seat`` (``None``: spectators), R3.7, with the moves
+    the deal lists for it (``legal``, ``offers``: `Deal.view` asks for them)."""
+    pos = None if seat is None else deal.position_of(seat)
+    done = deal._phase is Phase.DONE
+    d = deal._declarer
+    hand = CardSet(deal._hands[pos]) if pos is not None else CardSet()
+    skat: CardSet | None = None
+    if done or (pos is not None and pos == d and deal._picked_up):
+        # before the discard the declarer still sees which two cards he took
+        skat = CardSet(deal._skat if deal._discard or done else deal._dealt[3])
+    elif pos is not None and deal._pusher == pos and deal._taken:
+        skat = CardSet(deal._taken)  # Schieberamsch: the two cards just taken up
+    elif pos is not None and deal._skat_known == pos:
+        skat = CardSet(deal._skat)  # the two cards this seat pushed on, still the skat
+    contract = deal._contract
+    open_cards: CardSet | None = None
+    if d >= 0 and deal._phase in (Phase.KONTRA, Phase.PLAY, Phase.DONE) and contract is not None:
+        if contract.ouvert or deal._claimed:
+            open_cards = CardSet(deal._hands[d])
+    history: list[tuple[int, str]] = []
+    for s, a in deal._history:
+        if isinstance(a, Discard) and not done and s != seat:
+            history.append((s, "discard"))
+        else:
+            history.append((s, str(a)))
+    bidder = listener = None
+    if deal._phase is Phase.BIDDING:
+        bidder = deal._seats[deal._bidder]
+        listener = None if deal._stage == 3 else deal._seats[deal._listener]
+    sizes = [0] * deal.players
+    for p, s in enumerate(deal._seats):
+        sizes[s] = deal._hands[p].bit_count()
+    return View(
+        seat=seat,
+        position=pos,
+        players=deal.players,
+        dealer=deal.dealer,
+        rules=deal.rules,
+        phase=deal._phase,
+        current_seat=deal.current_seat,
+        seats=deal._seats,  # type: ignore[arg-type]
+        hand=hand,
+        hand_sizes=tuple(sizes),
+        skat=skat,
+        bid=deal._value,
+        declarer_seat=None if d < 0 else deal._seats[d],
+        contract=contract if deal._phase not in (Phase.BIDDING, *DECLARER_PHASES) else None,
+        open_cards=open_cards,
+        trick=tuple(
+            (deal._seats[(deal._leader + i) % 3], CARDS[c]) for i, c in enumerate(deal._trick)
+        ),
+        tricks=tuple(deal._tricks),
+        kontra=deal._kontra >= 0,
+        re=deal._re,
+        legal_actions=legal,
+        history=tuple(history),
+        result=deal._result,
+        dealt=tuple(CardSet(m) for m in deal._dealt) if done else None,
+        bidder=bidder,
+        listener=listener,
+        offers=offers,
+    )

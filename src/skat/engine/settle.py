@@ -1,0 +1,145 @@
+"""The end of a deal: the result and the list entries (R5-R8, R9.1).
+
+The steps of `Deal` (deal.py), one function each over the deal's state;
+only `Deal` and its sibling step modules call them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import mask_points
+from .game import GameType
+from .ramsch import RamschOutcome
+from .ramsch import settle as settle_ramsch
+from .state import DealResult, Phase
+from .values import Valuation, seeger_fabian_others, value_game
+
+if TYPE_CHECKING:
+    from .dealstate import DealState
+
+_NULL = GameType.NULL
+
+
+def finish_passed(deal: DealState) -> None:
+    n = deal.players
+    set_result(
+        deal,
+        kind="passed",
+        declarer=-1,
+        valuation=None,
+        ended="played",
+        plain=(0,) * n,
+        sf=(0,) * n,
+    )
+
+
+def finish_ramsch(deal: DealState, last_winner: int) -> None:
+    # R9.1, settled in ramsch.py: the skat goes to the winner of the last trick
+    out = settle_ramsch(
+        deal._points,
+        deal._ntricks,
+        last_winner,
+        mask_points(deal._skat),
+        deal.bock_factor,
+        deal._pushes,
+    )
+    row = [0] * deal.players
+    for pos, e in enumerate(out.entries):
+        row[deal._seats[pos]] = e
+    set_result(
+        deal,
+        kind="ramsch",
+        declarer=-1,
+        valuation=None,
+        ended="played",
+        plain=tuple(row),
+        sf=tuple(row),
+        ramsch_points=out.points,
+        ramsch=out,
+    )
+
+
+def finish_game(deal: DealState, ended: str, outcome: str, by: int | None) -> None:
+    d = deal._declarer
+    contract = deal._contract
+    assert contract is not None
+    # The skat counts for the declarer (R4.7): his discard, the skat of a
+    # Hand game, or, when the game ended before the discard (ISS 4.4),
+    # the two cards he picked up.
+    points = deal._points[d] + mask_points(deal._skat or deal._dealt[3])
+    tricks = deal._ntricks[d]
+    if outcome == "defenders_lost" and contract.game != _NULL:
+        # Everything a defender has not won goes to the declarer (ISS 4.2).
+        defender_points = sum(deal._points[q] for q in deal._defenders())
+        defender_tricks = sum(deal._ntricks[q] for q in deal._defenders())
+        points, tricks = 120 - defender_points, 10 - defender_tricks
+    cards12 = deal._dealt[d] | deal._dealt[3]
+    val = value_game(
+        contract,
+        deal._value,
+        points,
+        tricks,
+        cards12,
+        tricks_played=len(deal._tricks),
+        outcome=outcome,  # type: ignore[arg-type]
+    )
+    factor = (4 if deal._re else 2 if deal._kontra >= 0 else 1) * deal.bock_factor
+    n = deal.players
+    dseat = deal._seats[d]
+    plain = [0] * n
+    plain[dseat] = val.plain_entry(factor)
+    sf = [seeger_fabian_others(val.won, n)] * n
+    sf[dseat] = val.seeger_fabian_entry(factor)
+    set_result(
+        deal,
+        kind="game",
+        declarer=d,
+        valuation=val,
+        ended=ended,
+        plain=tuple(plain),
+        sf=tuple(sf),
+        points=points,
+        tricks=tricks,
+        ended_by=by,
+    )
+
+
+def set_result(
+    deal: DealState,
+    *,
+    kind: str,
+    declarer: int,
+    valuation: Valuation | None,
+    ended: str,
+    plain: tuple[int, ...],
+    sf: tuple[int, ...],
+    points: int = 0,
+    tricks: int = 0,
+    ramsch_points: tuple[int, ...] | None = None,
+    ramsch: RamschOutcome | None = None,
+    penalties: tuple[int, ...] = (),
+    ended_by: int | None = None,
+) -> None:
+    deal._phase = Phase.DONE
+    deal._result = DealResult(
+        kind=kind,
+        players=deal.players,
+        dealer=deal.dealer,
+        declarer=None if declarer < 0 else declarer,
+        declarer_seat=None if declarer < 0 else deal._seats[declarer],
+        bid=deal._value,
+        contract=deal._contract if kind in ("game", "ramsch") else None,
+        valuation=valuation,
+        declarer_points=points,
+        declarer_tricks=tricks,
+        ended=ended,
+        kontra=deal._kontra >= 0,
+        re=deal._re,
+        bock_factor=deal.bock_factor,
+        plain=plain,
+        seeger_fabian=sf,
+        ramsch_points=ramsch_points,
+        ramsch=ramsch,
+        penalties=penalties or (0,) * deal.players,
+        ended_by=ended_by,
+    )
