@@ -19,56 +19,9 @@ from skat.cli import main
 from skat.engine import Deal, GameType, deck_from_hands
 from skat.engine.records import GameRecord, replay
 from skat.players.analysis import analyse_deal
+from tests.helpers.analysed import DECLARER_BLUNDER, DEFENDER_BLUNDER, NULL_BLUNDER
 from tests.helpers.paths import ISS_FILE
 from tests.helpers.solver import hand_deal, minimax
-
-# A defender (seat 1) gives a lost Spades game away with HK in trick 7.
-DEFENDER_BLUNDER = {
-    "format": "skat-game", "version": 1, "id": "spades-8", "dealer": 2,
-    "deck": "C9 H7 HQ SA DA HK SK D8 S9 DT H9 CQ ST DK HJ HT S7 D7 CA D9 DQ HA C7 DJ CK CT H8 "
-    "C8 CJ SJ SQ S8",
-    "actions": [
-        [1, "pass"], [2, "bid 18"], [0, "pass"], [2, "announce spades hand"],
-        [0, "play CT"], [1, "play CA"], [2, "play C7"], [1, "play CJ"], [2, "play SK"],
-        [0, "play ST"], [1, "play C8"], [2, "play SQ"], [0, "play CK"], [2, "play SJ"],
-        [0, "play HJ"], [1, "play SA"], [2, "play S9"], [0, "play DJ"], [1, "play S7"],
-        [0, "play CQ"], [1, "play HT"], [2, "play S8"], [2, "play HA"], [0, "play HQ"],
-        [1, "play HK"], [2, "play DQ"], [0, "play DK"], [1, "play DA"], [1, "play H8"],
-        [2, "play D9"], [0, "play H7"], [1, "play D7"], [2, "play D8"], [0, "play C9"],
-    ],
-}  # fmt: skip
-
-# The Grand declarer (seat 1) throws a won game away with H7 in trick 7.
-DECLARER_BLUNDER = {
-    "format": "skat-game", "version": 1, "id": "grand-55", "dealer": 2,
-    "deck": "HQ H9 S8 CQ C7 S9 CT H8 DJ CA SK SA D9 HJ DA HA HK SJ HT S7 SQ DT DK D7 DQ CK ST "
-    "H7 CJ C8 D8 C9",
-    "actions": [
-        [1, "bid 18"], [0, "pass"], [2, "pass"], [1, "announce grand hand"],
-        [0, "play CK"], [1, "play CQ"], [2, "play CT"], [2, "play C9"], [0, "play SA"],
-        [1, "play C7"], [2, "play C8"], [0, "play S8"], [1, "play CJ"], [1, "play SJ"],
-        [2, "play DJ"], [0, "play HJ"], [1, "play ST"], [2, "play SQ"], [0, "play HQ"],
-        [1, "play S9"], [2, "play S7"], [0, "play H9"], [1, "play H7"], [2, "play H8"],
-        [0, "play DA"], [2, "play DT"], [0, "play DQ"], [1, "play HA"], [2, "play DK"],
-        [0, "play D9"], [1, "play HT"], [2, "play D8"], [0, "play D7"], [1, "play HK"],
-    ],
-}  # fmt: skip
-
-# A defender (seat 1) lets a lost Null win with DA in trick 7.
-NULL_BLUNDER = {
-    "format": "skat-game", "version": 1, "id": "null-1", "dealer": 2,
-    "deck": "DK HT SQ SK DJ CT C9 CJ C7 HA ST HQ D8 S9 H8 CA H9 D9 C8 SJ HJ H7 S8 S7 CQ D7 CK "
-    "DA DT DQ HK SA",
-    "actions": [
-        [1, "pass"], [2, "pass"], [0, "bid 18"], [0, "announce null hand"],
-        [0, "play CQ"], [1, "play CA"], [2, "play CJ"], [1, "play CT"], [2, "play C9"],
-        [0, "play SQ"], [1, "play CK"], [2, "play C7"], [0, "play S9"], [1, "play C8"],
-        [2, "play SA"], [0, "play S7"], [1, "play SK"], [2, "play SJ"], [0, "play HT"],
-        [1, "play H9"], [2, "play HK"], [0, "play HQ"], [2, "play S8"], [0, "play H8"],
-        [1, "play DA"], [2, "play HJ"], [0, "play DK"], [1, "play DT"], [2, "play H7"],
-        [0, "play D8"], [1, "play DJ"], [2, "play DQ"], [0, "play D7"], [1, "play D9"],
-    ],
-}  # fmt: skip
 
 
 def _deal(data: dict[str, Any]) -> Deal:
@@ -218,3 +171,63 @@ def test_cli_iss_records() -> None:
 def test_cli_unreadable_file(tmp_path: Path) -> None:
     code, _ = _run("analyse", str(tmp_path / "missing.json"))
     assert code == 1
+
+
+def _heuristic_games(count: int) -> list[Deal]:
+    """Suit, Grand and Null games played by `heuristic` (which errs often
+    enough for games with more than one swing)."""
+    import random
+
+    from skat.players.loop import play_deal
+    from skat.players.registry import make_player
+
+    games: list[Deal] = []
+    rng = random.Random(11)
+    while len(games) < count:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        deal = Deal(deck)
+        players = [make_player("heuristic", random.Random(rng.random())) for _ in range(3)]
+        result = play_deal(deal, players)
+        if result.kind == "game" and deal.tricks:
+            games.append(deal)
+    return games
+
+
+def test_every_swing_is_listed_and_they_alternate() -> None:
+    """Issue 26, point 2: every card that changed the open-card outcome, for
+    either side. The swings alternate (a declarer's loss given back by a
+    defender's error), the first is `turning_card`, the last one's outcome is
+    the game's result on the cards, and for suit and Grand the solver's best
+    points after the card and after the better card lie on the two sides of
+    the contract's target (an independent reckoning by `best_points`)."""
+    several = 0
+    for deal in _heuristic_games(40):
+        a = analyse_deal(deal)
+        swings = a.turning_cards
+        assert (a.turning_card is None) is (not swings)
+        if swings:
+            assert a.turning_card is swings[0]
+        state = a.can_win
+        for s in swings:
+            assert s.kept_win is state
+            state = not state
+        contract = deal.contract
+        assert contract is not None and deal.result is not None
+        if contract.game == GameType.NULL:
+            assert state is (deal.result.declarer_tricks == 0)
+            continue
+        c = contract.normalised()
+        target = 90 if c.schneider else 61
+        if not c.schwarz and deal.result.ended == "played":
+            assert state is (deal.result.declarer_points >= target)
+        for s in swings:
+            assert s.best_after is not None and s.best_better is not None
+            if s.kept_win and not c.schwarz:  # the card threw the declarer's win away
+                assert s.best_after < target <= s.best_better
+            elif not c.schwarz:  # the card gave the declarer the game
+                assert s.best_better < target <= s.best_after
+        out = a.to_dict()
+        assert [t["card"] for t in out["turning_cards"]] == [s.card for s in swings]
+        several += len(swings) > 1
+    assert several > 0, "no game with two swings: the test checks too little"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Deal, GameType, Phase, Play
-from ..engine.cards import CARDS
+from ..engine.cards import CARDS, Card
 from ..engine.game import SORT_KEY
 from .solver import Position, best_points, card_values, null_wins, reaches, takes_all
 
@@ -34,9 +34,23 @@ class TurningCard:
     card: str
     better: str
     kept_win: bool  # the declarer was winning before the card (not part of the JSON form)
+    # suit and Grand: the declarer's best final card points after the card
+    # played and after ``better`` (everyone playing perfectly from there)
+    best_after: int | None = None
+    best_better: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "trick": self.trick, "card": self.card, "better": self.better}
+
+    def swing_dict(self) -> dict[str, Any]:
+        """The swing in full (``turning_cards``): the outcome before and after."""
+        return {
+            **self.to_dict(),
+            "declarer_winning_before": self.kept_win,
+            "declarer_winning_after": not self.kept_win,
+            "best_after": self.best_after,
+            "best_better": self.best_better,
+        }
 
 
 @dataclass
@@ -51,7 +65,10 @@ class GameAnalysis:
     won: bool | None = None  # the actual result (the value and the bid included)
     can_win: bool | None = None  # open-card verdict of the dealt hands after the discard
     positions: list[dict[str, Any]] = field(default_factory=list)
-    turning_card: TurningCard | None = None
+    turning_card: TurningCard | None = None  # the first of ``turning_cards``
+    # every card that changed the open-card outcome, in the order played
+    # (for either side: a defender's error can give back what the declarer lost)
+    turning_cards: list[TurningCard] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         if self.skipped is not None:
@@ -65,6 +82,7 @@ class GameAnalysis:
             "declarer_can_win": self.can_win,
             "positions": self.positions,
             "turning_card": None if self.turning_card is None else self.turning_card.to_dict(),
+            "turning_cards": [t.swing_dict() for t in self.turning_cards],
         }
 
     def describe(self) -> str:
@@ -83,15 +101,15 @@ class GameAnalysis:
             verdict = f"the declarer {can} have won the Null with perfect play (made"
             verdict += f" {'no trick' if self.won else 'a trick'}"
         verdict += f", {'won' if self.won else 'lost'})"
-        t = self.turning_card
-        if t is None:
-            turn = "no card turned the open-card outcome"
-        else:
+        if not self.turning_cards:
+            return f"{head}: {verdict}; no card turned the open-card outcome"
+        turns = []
+        for t in self.turning_cards:
             kept = "the win" if t.kept_win else "the defenders' win"
-            turn = (
+            turns.append(
                 f"trick {t.trick}: seat {t.seat} played {t.card}, {t.better} would have kept {kept}"
             )
-        return f"{head}: {verdict}; {turn}"
+        return f"{head}: {verdict}; " + "; ".join(turns)
 
 
 def _target(deal: Deal) -> tuple[str, int]:
@@ -178,10 +196,15 @@ def analyse_deal(deal: Deal, rid: str | None = None) -> GameAnalysis:
             out.positions.append(_position(pos, len(out.positions) + 1, null))
         after_pos = pos.play(int(card))
         after = _outcome(after_pos, target)
-        if after != before and out.turning_card is None:
+        if after != before:
             better = _better(pos, target, before, null)
-            out.turning_card = TurningCard(seat, n // 3 + 1, str(card), better, before)
+            turn = TurningCard(seat, n // 3 + 1, str(card), better, before)
+            if not null:
+                turn.best_after = best_points(after_pos)
+                turn.best_better = best_points(pos.play(int(Card.parse(better))))
+            out.turning_cards.append(turn)
         pos, before = after_pos, after
+    out.turning_card = out.turning_cards[0] if out.turning_cards else None
     if not out.positions:
         out.positions.append(_position(pos, 1, null))
     return out

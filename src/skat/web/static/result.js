@@ -42,14 +42,34 @@ export function analysisText(r) {
     return null;
   }
   if (!a || a.skipped || !a.positions?.length) return null;
+  return verdictLines(a, T.seat);
+}
+
+// The open-card verdict worded from the reader's side (`you`: the reader's
+// seat): what best play on both sides gives, what was made, and every card
+// that swung the outcome (players/analysis.py's `turning_cards`). In the
+// analysis a swing away from the declarer is always the declarer's card and
+// one towards him a defender's: the words follow the engine's flags.
+export function verdictLines(a, you) {
   const first = a.positions[0];
-  const out = ["best_declarer_points" in first
-    ? t("analysis.best", { best: first.best_declarer_points, made: a.declarer_points })
-    : t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose")];
-  const tc = a.turning_card;
-  out.push(tc
-    ? t("analysis.turn", { trick: tc.trick, name: seatName(tc.seat), card: cardName(tc.card), better: cardName(tc.better), outcome: t(a.declarer_can_win ? "analysis.won" : "analysis.lost") })
-    : t("analysis.noTurn"));
+  const declarer = a.declarer_seat;
+  const mine = declarer === you;
+  const out = [];
+  if ("best_declarer_points" in first) {
+    out.push(mine
+      ? t("analysis.perfectYou", { best: first.best_declarer_points, made: a.declarer_points })
+      : t("analysis.perfect", { name: seatName(declarer), best: first.best_declarer_points, made: a.declarer_points }));
+  } else {
+    out.push(t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose"));
+  }
+  const swings = a.turning_cards || [];
+  for (const s of swings) {
+    const points = s.best_better === null || s.best_better === undefined ? "" : t("analysis.points", { points: s.best_better });
+    const words = { trick: s.trick, name: seatName(s.seat), card: cardName(s.card), better: cardName(s.better), points };
+    if (s.declarer_winning_before) out.push(t(s.seat === you ? "analysis.threwYou" : "analysis.threw", words));
+    else out.push(t(s.seat === you ? "analysis.gaveYou" : mine ? "analysis.gaveToYou" : "analysis.gave", words));
+  }
+  if (!swings.length) out.push(t("analysis.noTurn"));
   return out;
 }
 
