@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from skat.series.spec import LANGS as SPEC_LANGS
 from skat.server.actor import ServerConfig
 from skat.server.offer import offered
 from tests.helpers.browser import (
@@ -46,7 +47,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 pytestmark = pytest.mark.browser
 
 STATIC = ROOT / "src" / "skat" / "web" / "static"
-LANGS = ("en", "de", "da")
+LANGS = SPEC_LANGS  # every language the options have words in (docs/contributing.md)
 RULE_PAGES = ("howto", "tournament", "plain", "ramsch", "kontra", "bock", "four")
 RULES_WITH_CARDS = ("howto", "ramsch")
 TRICK_JS = """() => [...document.querySelectorAll("#board .trick:not(.collecting) .slot")].map(
@@ -671,10 +672,14 @@ def test_the_result_says_what_perfect_play_could_have_made(
     page.wait_for_selector("[data-testid=analysis]", timeout=30_000)
     text = page.inner_text("[data-testid=analysis]")
     assert text.startswith("Could it have been won?"), text
-    assert re.search(r"could have made \d+ card points \(made \d+\)|this Null|this Null", text) or (
-        "Null" in text
+    # worded from the reader's side (Anna), every swing named (issue 26, point 2)
+    assert re.search(
+        r"With best play on both sides (you|\w+) would have made \d+ card points; "
+        r"(you|\w+) made \d+\.|this Null",
+        text,
     ), text
-    assert "turning card" in text or "No card played changed" in text, text
+    assert re.search(r"Trick \d+: |No card played changed", text), text
+    assert "could have made" not in text and "turning card" not in text, text
 
 
 # ------------------------------------------------- issue 14: a real card table
@@ -1341,3 +1346,49 @@ def test_a_hand_game_preview_gives_the_range_the_unseen_skat_leaves(
     seen = play_deal(page, on_turn=on_turn)
     assert "skat" in seen and shown, "Anna did not win the auction"
     assert seen[-1] == "done"
+
+
+def test_the_verdict_is_worded_from_the_readers_side(clients: Callable[..., Client]) -> None:
+    """Issue 26, point 2: the page words the analysis of a game the declarer
+    won through a defender's error and of one the declarer threw away, for
+    the declarer, the defender who erred and anyone else: the numbers are
+    the solver's (players/analysis.py), the words say who gave what away."""
+    from skat.engine.records import GameRecord, replay
+    from skat.players.analysis import analyse_deal
+    from tests.helpers.analysed import DECLARER_BLUNDER, DEFENDER_BLUNDER
+
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    gift = analyse_deal(replay(GameRecord.from_dict(DEFENDER_BLUNDER))).to_dict()
+    thrown = analyse_deal(replay(GameRecord.from_dict(DECLARER_BLUNDER))).to_dict()
+
+    def lines(analysis: dict[str, object], you: int) -> str:
+        out: list[str] = page.evaluate(
+            "async ([a, you]) => (await import('/static/result.js')).verdictLines(a, you)",
+            [analysis, you],
+        )
+        return " ".join(out)
+
+    assert gift["declarer_seat"] == 2 and thrown["declarer_seat"] == 1
+    best = gift["positions"][0]["best_declarer_points"]
+    declarer = lines(gift, 2)
+    assert declarer.startswith(
+        f"With best play on both sides you would have made {best} card points; "
+        f"you made {gift['declarer_points']}."
+    ), declarer
+    swing = gift["turning_cards"][0]
+    assert "Trick 7: the defence gave you the game with " in declarer, declarer
+    assert f"{swing['best_better']} card points for the declarer" in declarer, declarer
+    defender = lines(gift, 1)
+    assert (
+        "Trick 7: your king of hearts gave the declarer the game; eight of hearts would have "
+        f"beaten it ({swing['best_better']} card points for the declarer)."
+    ) in defender, defender
+    assert swing["best_better"] < 61 <= swing["best_after"]
+    thrower = lines(thrown, 1)
+    assert "Trick 7: your seven of hearts gave the game away; ace of hearts would have kept it" in (
+        thrower
+    ), thrower
+    other = lines(thrown, 0)
+    assert "gave the declarer's game away" in other and "you would have" not in other, other
