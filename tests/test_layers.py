@@ -5,6 +5,8 @@ The engine imports only the standard library; no module imports a layer above
 its own. Every module of src/skat belongs to a layer: a package's modules to
 the package's, the modules at the root to the one named in ROOT_MODULES; a
 module or package that is in no layer fails the test until it is given one.
+The command line (the package ``skat.cli``) is the top layer: it may import
+everything, and nothing outside it imports it.
 """
 
 from __future__ import annotations
@@ -15,14 +17,12 @@ from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "skat"
 ORDER = ["engine", "series", "players", "server", "web", "cli"]
-PACKAGES = ["engine", "series", "players", "server", "web"]  # src/skat/<layer>/
+PACKAGES = ["engine", "series", "players", "server", "web", "cli"]  # src/skat/<layer>/
 # The modules at the root of src/skat, each with its layer.
 ROOT_MODULES = {
     "__init__": "engine",  # the package itself: a docstring and the version
     "sheetview": "series",  # a list's score sheet for people, spreadsheets, machines
-    "terminal": "cli",  # `skat play`
     "bench": "cli",  # `skat bench` and bench/
-    "cli": "cli",  # the `skat` command
 }
 
 
@@ -118,6 +118,15 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
                 continue
             where = f"{path.relative_to(SRC)} ({layer})"
             assert ORDER.index(other) <= rank, f"{where} imports {name} ({other})"
+
+
+def test_nothing_imports_the_command_line() -> None:
+    """Nothing outside the package ``skat.cli`` imports it (bench.py, in its layer, neither)."""
+    for path in _modules():
+        if path.relative_to(SRC).parts[0] == "cli":
+            continue
+        for name in _imports(path):
+            assert name.split(".")[:2] != ["skat", "cli"], f"{path.relative_to(SRC)} imports {name}"
 
 
 def test_the_engine_has_no_import_circle() -> None:

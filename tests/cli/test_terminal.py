@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -21,6 +21,16 @@ from click.testing import CliRunner
 from rich.console import Console
 
 from skat.cli import main
+from skat.cli.terminal import (
+    BadInput,
+    GameOutcome,
+    card_text,
+    choices,
+    discard_cards,
+    interpret,
+    parse_card_word,
+    run_game,
+)
 from skat.engine import (
     Action,
     Announce,
@@ -40,16 +50,6 @@ from skat.engine import (
 from skat.engine.game import EFFECTIVE
 from skat.players import make_player
 from skat.series import ListOptions
-from skat.terminal import (
-    BadInput,
-    GameOutcome,
-    card_text,
-    choices,
-    discard_cards,
-    interpret,
-    parse_card_word,
-    run_game,
-)
 
 ONE_DEAL = ListOptions(deals=1)
 OPPONENTS = ("heuristic", "random")
@@ -125,7 +125,7 @@ class Human:
 
 
 def play(
-    human: Human, seed: bytes, options: ListOptions = ONE_DEAL, opponents=OPPONENTS
+    human: Human, seed: bytes, options: ListOptions = ONE_DEAL, opponents: Sequence[str] = OPPONENTS
 ) -> tuple[GameOutcome, str]:
     console = Console(file=human.console_file, width=120, color_system=None)
     outcome = run_game(human, console, options, opponents, seed, on_prompt=human.hook)
@@ -312,7 +312,7 @@ def test_end_of_input_leaves_cleanly() -> None:
 @pytest.mark.arena
 def test_many_lists_never_leak_and_always_finish() -> None:
     """Lists under several house rules, the human answering by number."""
-    rule_sets = [
+    rule_sets: list[dict[str, object]] = [
         {},
         {"all_pass": "ramsch"},
         {"kontra": True},

@@ -13,7 +13,9 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "skat" / "web" / "static"
 IMPORT = re.compile(r'^import\s+(?:(\w+)|\{([^}]*)\})\s+from\s+"\./([\w.]+)";', re.M)
 EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\s*\*?|const|let|class)\s+([\w$]+)", re.M)
 EXPORT_LIST = re.compile(r"^export\s*\{([^}]*)\}", re.M)
-DATA = {"cards.js"} | {f"{kind}_{lang}.js" for kind in ("i18n", "rules") for lang in ("en", "de", "da")}
+DATA = {"cards.js"} | {
+    f"{kind}_{lang}.js" for kind in ("i18n", "rules") for lang in ("en", "de", "da")
+}
 
 
 def _modules() -> dict[str, str]:

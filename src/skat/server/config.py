@@ -1,5 +1,6 @@
 """The server's tunables and limits (docs/protocol.md, Security; issue 29,
-point 3: out of actor.py). `skat serve`'s options set them."""
+point 3: out of actor.py). `skat serve`'s options set them: a field declared
+with `tunable` has an option of its name, its help and range given here."""
 
 from __future__ import annotations
 
@@ -7,19 +8,25 @@ from dataclasses import dataclass
 
 from ..players import public_players
 from .store import LEASE_TTL
+from .tunable import tunable
 
 HISTORY = 256  # events kept for resending to a client that reconnects
 
 
 @dataclass
 class ServerConfig:
-    """Tunables and limits (docs/protocol.md, Security); tests set the delays to 0."""
+    """Tunables and limits (docs/protocol.md, Security); tests set the delays to 0.
+    The fields made with `tunable` are `skat serve`'s options, in this order."""
 
-    bot_delay: float = 0.8  # seconds before a computer player's move is shown
-    next_delay: float = 6.0  # seconds between a settled deal and the next one
+    bot_delay: float = tunable(0.8)  # seconds before a computer player's move is shown
+    next_delay: float = tunable(  # seconds between a settled deal and the next one
+        6.0, "Seconds a result shows before the next deal (one person with computers)."
+    )
     # the same at a table of two or more people, unless all press Next first
-    next_delay_people: float = 20.0
-    grace: float = 30.0  # seconds a disconnected human keeps the turn
+    next_delay_people: float = tunable(
+        20.0, "The same at a table of people, unless every person presses Next first."
+    )
+    grace: float = tunable(30.0)  # seconds a disconnected human keeps the turn
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
     search_workers: int = 2  # processes for searching computer players and hints
@@ -34,21 +41,45 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
     # the computer players a table may seat by name: the levels' (no lab baseline)
     offered_players: tuple[str, ...] = tuple(public_players())
-    max_rounds: int = 12  # list length: at most this many rounds (deals = rounds x players)
-    tables_per_address: int = 30  # tables one client address may create per hour
-    max_open_tables: int = 1000  # unfinished (open or playing) tables in total
-    open_tables_per_address: int = 10  # unfinished tables one address created, at once
-    strong_tables_per_address: int = 3  # of those, with searching computer players
+    # list length: at most this many rounds (deals = rounds x players)
+    max_rounds: int = tunable(12, "Longest list a table may have, in rounds.", low=1)
+    tables_per_address: int = tunable(  # tables one client address may create per hour
+        30, "New tables one client address may create per hour.", low=1
+    )
+    open_tables_per_address: int = tunable(  # unfinished tables one address created, at once
+        10, "Unfinished tables created from one client address, at once.", low=1
+    )
+    strong_tables_per_address: int = tunable(  # of those, with searching computer players
+        3, "Of those, tables with the strong (searching) computer players.", low=0
+    )
+    max_open_tables: int = tunable(  # unfinished (open or playing) tables in total
+        1000, "Unfinished tables in total.", low=1
+    )
     max_body: int = 4096  # bytes of an HTTP request body
-    send_queue: int = 512  # messages waiting for one connection before it is dropped
-    send_timeout: float = 10.0  # seconds one message may take to send before the drop
+    send_timeout: float = tunable(  # seconds one message may take to send before the drop
+        10.0, "Seconds a message may take before its reader is dropped.", low=0.1
+    )
+    send_queue: int = tunable(  # messages waiting for one connection before it is dropped
+        512, "Messages waiting for one connection before it is dropped.", low=1
+    )
     finished_cache: int = 64  # closed tables kept rendered for downloads
-    worker: str = "main"  # this server process's name, unique in a deployment (docs/deploy.md)
-    lease_ttl: float = LEASE_TTL  # seconds a table's lease lasts unless its owner renews it
+    # this server process's name, unique in a deployment (docs/deploy.md)
+    worker: str = tunable(
+        "main", "This process's name, unique among the processes sharing one database."
+    )
+    lease_ttl: float = tunable(  # seconds a table's lease lasts unless its owner renews it
+        LEASE_TTL,
+        "Seconds before another process takes over the tables of a dead one.",
+        low=1.0,
+        high=600.0,
+    )
     chat_rate: float = 1.0  # chat messages and reactions per second per table (sustained)
     chat_burst: float = 20.0
     retry_first: float = 0.5  # seconds before a write the store refused is tried again
     retry_max: float = 10.0  # the longest wait between tries (the wait doubles up to it)
+    # seconds before a table without people rests, for every table instead of
+    # its own setting (tests; None: each table's `Settings.rest`)
+    rest_after: float | None = None
 
 
 #: Close code of a connection that does not read what it is sent (docs/protocol.md).

@@ -58,6 +58,8 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
+from .tunable import tunable
+
 log = logging.getLogger("skat.server")
 
 metadata = MetaData()
@@ -195,9 +197,13 @@ class StoreConfig:
     """Connection pool settings (docs/storage.md). The writer holds one
     connection while it commits, reads take others."""
 
-    pool_size: int = 5  # connections kept open
-    max_overflow: int = 10  # more, opened under load and closed after
-    pool_timeout: float = 30.0  # seconds to wait for a free connection
+    # `skat serve` sets the pool by --db-pool-size, --db-max-overflow, --db-pool-timeout
+    pool_size: int = tunable(5, "Database connections kept open.", low=1)
+    # more, opened under load and closed after
+    max_overflow: int = tunable(10, "More connections opened under load.", low=0)
+    pool_timeout: float = tunable(  # seconds to wait for a free connection
+        30.0, "Seconds to wait for a free database connection.", low=0.1
+    )
     connect_timeout: float = 10.0  # seconds to reach a PostgreSQL server
     # PostgreSQL, per session: this process's statements and transactions
     # never hold rows for long. A worker frozen (SIGSTOP, a hung VM) in the

@@ -1,0 +1,5 @@
+"""``python -m skat.cli``: the ``skat`` command."""
+
+from . import main
+
+main()

@@ -1,0 +1,265 @@
+"""`skat serve` (one server process) and `skat cluster` (several behind
+nginx, with PostgreSQL). The options of the server's tunables are not
+written here: `config_options` makes them from the fields of `ServerConfig`
+and `StoreConfig` declared with `skat.server.tunable` (name, default, type,
+range and help; the pool's named ``--db-...``), and `configs` turns their
+values back into the two configs. The options that set no config field
+(--host, --port, --db, --data, --uds, ...) are written out below."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import sys
+import typing
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+from . import main
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+    from ..server.config import ServerConfig
+    from ..server.store import StoreConfig
+    from ..server.tunable import Face
+
+D = TypeVar("D", bound="DataclassInstance")
+
+#: The pool's options are --db-pool-size, --db-max-overflow, --db-pool-timeout.
+STORE_PREFIX = "db_"
+
+
+def config_options() -> list[click.Option]:
+    """serve's options of the config fields declared with `tunable`, in field order."""
+    from ..server.config import ServerConfig
+    from ..server.store import StoreConfig
+    from ..server.tunable import face_of
+
+    options = []
+    for cls, prefix in ((ServerConfig, ""), (StoreConfig, STORE_PREFIX)):
+        hints = typing.get_type_hints(cls)
+        for f in dataclasses.fields(cls):
+            face = face_of(f)
+            if face is None:
+                continue
+            name = prefix + f.name
+            options.append(
+                click.Option(
+                    ["--" + name.replace("_", "-")],
+                    type=_click_type(hints[f.name], face, name),
+                    default=f.default,
+                    show_default=True,
+                    help=face.help,
+                )
+            )
+    return options
+
+
+def _click_type(kind: object, face: Face, name: str) -> click.ParamType[Any]:
+    bounded = face.low is not None or face.high is not None
+    if kind is int:
+        low = None if face.low is None else int(face.low)
+        high = None if face.high is None else int(face.high)
+        return click.IntRange(low, high) if bounded else click.INT
+    if kind is float:
+        return click.FloatRange(face.low, face.high) if bounded else click.FLOAT
+    if kind is str and not bounded:
+        return click.STRING
+    raise TypeError(f"{name}: no command-line option for a field of type {kind!r}")
+
+
+def configs(values: Mapping[str, Any]) -> tuple[ServerConfig, StoreConfig]:
+    """The server's and the store's config from the values of `config_options`
+    by parameter name (``max_rounds``, ``db_pool_size``); a field not in
+    ``values`` keeps its default."""
+    from ..server.config import ServerConfig
+    from ..server.store import StoreConfig
+
+    return _config(ServerConfig, "", values), _config(StoreConfig, STORE_PREFIX, values)
+
+
+def _config(cls: type[D], prefix: str, values: Mapping[str, Any]) -> D:
+    from ..server.tunable import face_of
+
+    given = {
+        f.name: values[prefix + f.name]
+        for f in dataclasses.fields(cls)
+        if face_of(f) is not None and prefix + f.name in values
+    }
+    return cls(**given)
+
+
+class _ServeCommand(click.Command):
+    """serve, with the options of `config_options` after --data. They are
+    made when serve first parses its arguments or shows its help: they need
+    the server's config, and importing the server (SQLAlchemy, Starlette)
+    would cost every other command half a second."""
+
+    _generated = False
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        if not self._generated:
+            at = [p.name for p in self.params].index("data_dir") + 1
+            self.params[at:at] = config_options()
+            self._generated = True
+        return super().get_params(ctx)
+
+
+# ------------------------------------------------------------------- serve
+@main.command("serve", cls=_ServeCommand)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option(
+    "--db",
+    "db_url",
+    help="Database URL: sqlite+aiosqlite:///FILE or postgresql+asyncpg://USER@HOST/DB "
+    "(default: SQLite in --data; docs/storage.md).",
+)
+@click.option(
+    "--data",
+    "data_dir",
+    default=lambda: os.environ.get("SKAT_DATA", "data"),
+    show_default="$SKAT_DATA or ./data",
+    help="Folder of the default SQLite database.",
+)
+# here: the options of the config's tunables (config_options)
+@click.option(
+    "--uds",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Listen on this unix socket instead of --host/--port (behind a proxy; docs/deploy.md).",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="",
+    show_default="nobody",
+    help="Addresses of proxies whose X-Forwarded-For names the client (comma-separated "
+    "addresses or networks; '*': every peer, for --uds behind a proxy). The limits "
+    "per client address use it.",
+)
+@click.option(
+    "--ws-ping-interval",
+    type=click.FloatRange(min=0.5),
+    default=20.0,
+    show_default=True,
+    help="Seconds between the server's websocket ping frames (a proxy's read timeout "
+    "must be longer).",
+)
+@click.option("--log-level", default="info", show_default=True)
+def serve_cmd(
+    host: str,
+    port: int,
+    db_url: str | None,
+    data_dir: str,
+    uds: str | None,
+    forwarded_allow_ips: str,
+    ws_ping_interval: float,
+    log_level: str,
+    **tunables: Any,
+) -> None:
+    """Run the online server (tables by link, computer players, live sheet).
+
+    The limits are described in docs/protocol.md (Security)."""
+    import asyncio
+    import logging
+
+    import uvicorn
+
+    from ..server import create_app
+    from ..server.store import StoreError, check_database, default_db_url, shown_url
+
+    url = db_url or default_db_url(data_dir)
+    config, store_config = configs(tunables)
+    if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", config.worker):
+        raise click.UsageError("--worker: 1 to 64 letters, digits, '_', '.' or '-'")
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    click.echo(f"skat: starting the server (database {shown_url(url)}) ...")
+    try:  # a missing driver, a bad URL, a database out of reach: one line, no traceback
+        asyncio.run(check_database(url, store_config))
+        app = create_app(url, config, store_config)
+    except StoreError as exc:
+        click.echo(f"skat serve: {exc}", err=True)
+        sys.exit(2)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    where = f"unix:{uds}" if uds else f"http://{shown}:{port}/"
+    trusted = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # the page answers from now on
+                click.echo(f"skat: open {where} in a browser (Ctrl+C stops)")
+
+    # Messages are small JSON; compressing each one per viewer costs more CPU
+    # than it saves (docs/benchmarks.md, server load).
+    server = Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            uds=uds,
+            log_level=log_level,
+            ws_max_size=65536,
+            ws_per_message_deflate=False,
+            ws_ping_interval=ws_ping_interval,
+            # X-Forwarded-For is anyone's to write: trusted from the given
+            # proxies only (uvicorn's default trusts every loopback peer)
+            proxy_headers=bool(trusted),
+            forwarded_allow_ips=trusted or None,
+        )
+    )
+    server.run()
+
+
+# ----------------------------------------------------------------- cluster
+@main.command("cluster")
+@click.option("--workers", type=click.IntRange(1, 16), default=2, show_default=True)
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True)
+@click.option(
+    "--folder",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where PostgreSQL's data, nginx's files and the logs go (default: a new temporary one).",
+)
+@click.option("--db", "db_url", help="Use this database instead of starting PostgreSQL.")
+@click.option(
+    "--lease-ttl", type=click.FloatRange(min=1.0, max=600.0), default=5.0, show_default=True
+)
+def cluster_cmd(
+    workers: int, port: int, folder: str | None, db_url: str | None, lease_ttl: float
+) -> None:
+    """Run a site of several server processes on this machine: PostgreSQL,
+    WORKERS `skat serve` processes and nginx in front (docs/deploy.md).
+    Prints the address to open and each worker's process id; a worker that
+    dies is restarted; Ctrl+C or SIGTERM stops everything."""
+    import tempfile
+    from pathlib import Path
+
+    from ..server.cluster import Cluster, nginx_binary, run
+    from ..server.services import postgres_available
+
+    if nginx_binary() is None:
+        raise click.ClickException("nginx is not installed (Debian: apt-get install nginx)")
+    if db_url is None and not postgres_available():
+        raise click.ClickException(
+            "PostgreSQL is not installed (Debian: apt-get install postgresql), or give --db"
+        )
+    where = Path(folder) if folder else Path(tempfile.mkdtemp(prefix="skat-cluster-"))
+    where.mkdir(parents=True, exist_ok=True)
+    where.chmod(0o755)  # PostgreSQL runs as its own user and keeps its data in here
+    cluster = Cluster(
+        where,
+        postgres_folder=where.resolve() / "postgres",
+        workers=workers,
+        port=port,
+        db_url=db_url,
+        worker_args=("--lease-ttl", str(lease_ttl), "--log-level", "warning"),
+    )
+    try:
+        run(cluster, click.echo)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from exc

@@ -1,0 +1,124 @@
+"""`skat value`: the game-value calculator on the command line, a game
+(R5-R8) from the declarer's cards or matadors and what he took, or a Ramsch
+deal (R9.1) from each player's card points; in words or as JSON."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..engine import GameType
+from . import main
+from .common import _fail, _one_number
+
+
+@main.command("value")
+@click.argument("game", type=click.Choice([g.label for g in GameType]))
+@click.option("--cards", help="Declarer's cards incl. the skat as far as known (CJ,SJ HA ...).")
+@click.option(
+    "--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3)."
+)
+@click.option("--hand", is_flag=True)
+@click.option("--schneider-announced", is_flag=True)
+@click.option("--schwarz-announced", is_flag=True)
+@click.option("--ouvert", is_flag=True)
+@click.option("--bid", type=int, help="The bid [18].")
+@click.option(
+    "--points",
+    help="Declarer's card points incl. the skat; Ramsch: each player's, in seat order (61,41,18).",
+)
+@click.option("--tricks", help="Declarer's tricks; Ramsch: each player's, in seat order (5,4,1).")
+@click.option("--kontra", is_flag=True)
+@click.option("--re", "re_", is_flag=True)
+@click.option("--bock", is_flag=True, help="A Bock deal: the entries count double (R9.4).")
+@click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+def value_cmd(
+    game: str,
+    cards: str | None,
+    matadors: int | None,
+    hand: bool,
+    schneider_announced: bool,
+    schwarz_announced: bool,
+    ouvert: bool,
+    bid: int | None,
+    points: str | None,
+    tricks: str | None,
+    kontra: bool,
+    re_: bool,
+    bock: bool,
+    players: str,
+    as_json: bool,
+) -> None:
+    """Reckon a game value with its explanation (R5-R8), or a Ramsch deal (R9.1):
+    `skat value ramsch --points 61,41,18 [--tricks 5,4,1] [--bock]`."""
+    from ..engine.reckoner import ReckonerError, parse_numbers, reckon, reckon_ramsch
+
+    try:
+        if game == GameType.RAMSCH.label:
+            not_ramsch = {
+                "--cards": cards is not None,
+                "--matadors": matadors is not None,
+                "--hand": hand,
+                "--schneider-announced": schneider_announced,
+                "--schwarz-announced": schwarz_announced,
+                "--ouvert": ouvert,
+                "--bid": bid is not None,
+                "--kontra": kontra,
+                "--re": re_,
+            }
+            wrong = [name for name, given in not_ramsch.items() if given]
+            if wrong:
+                verb = "does" if len(wrong) == 1 else "do"
+                _fail("BAD_OPTION", f"{', '.join(wrong)} {verb} not apply to Ramsch (R9.1)")
+            if points is None:
+                _fail("BAD_POINTS", "give --points A,B,C: the card points of the three players")
+            rr = reckon_ramsch(
+                parse_numbers(points, "card points"),
+                None if tricks is None else parse_numbers(tricks, "tricks"),
+                bock=bock,
+                players=int(players),
+            )
+            if as_json:
+                click.echo(json.dumps(rr.to_dict()))
+                return
+            click.echo(f"Ramsch: {rr.explanation}")
+            entries = ", ".join(f"{n} {e:+d}" for n, e in zip("ABC", rr.entries, strict=True))
+            click.echo(f"entries: {entries}")
+            return
+        r = reckon(
+            game,
+            cards=cards,
+            matadors=matadors,
+            hand=hand,
+            schneider_announced=schneider_announced,
+            schwarz_announced=schwarz_announced,
+            ouvert=ouvert,
+            bid=18 if bid is None else bid,
+            points=None if points is None else _one_number(points, "BAD_POINTS", "--points"),
+            tricks=None if tricks is None else _one_number(tricks, "BAD_TRICKS", "--tricks"),
+            kontra=kontra,
+            re=re_,
+            bock=bock,
+            players=int(players),
+        )
+    except ReckonerError as exc:
+        _fail(exc.code, exc.message)
+    if as_json:
+        click.echo(json.dumps(r.to_dict()))
+        return
+    val = r.valuation
+    result = "won" if val.won else "lost, overbid" if val.overbid else "lost"
+    click.echo(f"{r.contract.describe()}: {val.explanation}")
+    if r.between is not None:
+        low, high = r.between
+        click.echo(f"with the skat unseen: worth {low} to {high}, by the skat's cards (R5.2)")
+    words = ["Kontra and Re"] if re_ else ["Kontra"] if kontra else []
+    words += ["Bock"] if bock else []
+    fx = f" (x{r.factor} {', '.join(words)})" if r.factor > 1 else ""
+    click.echo(f"{result}: plain list {r.plain:+d}{fx}")
+    click.echo(
+        f"Seeger-Fabian: declarer {r.seeger_fabian:+d}, "
+        f"each of the {r.players - 1} others {r.others:+d}"
+    )
