@@ -1392,3 +1392,26 @@ def test_the_verdict_is_worded_from_the_readers_side(clients: Callable[..., Clie
     ), thrower
     other = lines(thrown, 0)
     assert "gave the declarer's game away" in other and "you would have" not in other, other
+
+
+def test_the_result_counts_down_to_the_next_deal(clients: Callable[..., Client]) -> None:
+    """Issue 26, point 3: the time a result shows is visible and counts
+    down (the test server waits 600 s before the next deal)."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    page.wait_for_selector("[data-testid=countdown]")
+    first = page.inner_text("[data-testid=countdown]")
+    match = re.fullmatch(r"Next deal in (\d+) s\.", first)
+    assert match is not None, first
+    assert 590 <= int(match.group(1)) <= 600, first
+    page.wait_for_timeout(2300)
+    later = re.fullmatch(r"Next deal in (\d+) s\.", page.inner_text("[data-testid=countdown]"))
+    assert later is not None
+    assert 1 <= int(match.group(1)) - int(later.group(1)) <= 4
+    # a reload shows the same countdown, not a new one
+    page.reload()
+    page.wait_for_selector("[data-testid=countdown]")
+    again = re.fullmatch(r"Next deal in (\d+) s\.", page.inner_text("[data-testid=countdown]"))
+    assert again is not None and int(again.group(1)) <= int(later.group(1))

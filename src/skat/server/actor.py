@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -24,14 +23,12 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, assert_never
 
-from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE
-from ..players import claims, in_processes, searches
-from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import events as ev
 from . import messages as m
 from . import projection
 from . import protocol as p
+from .bots import ComputerSeats
 from .commands import (
     Back,
     BotMove,
@@ -41,6 +38,7 @@ from .commands import (
     Expire,
     Inbound,
     Remaining,
+    Rest,
     TimeUp,
 )
 from .config import HISTORY, ServerConfig
@@ -52,17 +50,6 @@ from .tokens import hash_token, new_token, token_matches
 from .work import SearchPool
 
 log = logging.getLogger("skat.server")
-
-
-@dataclass(eq=False)
-class _Hint:
-    game_version: int  # the decision it is for
-    waiting: set[Conn]  # who asked and has no answer yet
-    answer: tuple[str, bool] | None = None  # (action, fell back to a quick player)
-
-
-def _hint_message(answer: tuple[str, bool], version: int) -> m.Hint:
-    return m.Hint(action=answer[0], fallback=answer[1], version=version)
 
 
 @dataclass
@@ -99,15 +86,13 @@ class TableActor:
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._wait_key: tuple[Any, ...] | None = None
-        self._offturn: asyncio.Task[None] | None = None
-        self._offturn_key: tuple[Any, ...] | None = None
-        self._answering: asyncio.Task[None] | None = None
-        self._answered: dict[int, tuple[int, int]] = {}  # seat -> (deal, history index)
-        # per seat: the decision (game version) a hint is for, the connections
-        # waiting for it and, once thought out, the answer sent to each asker
-        self._hints: dict[int, _Hint] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self.bots = ComputerSeats(self)  # the computer players' decisions, Kontra, answers, hints
         self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
+        # since when no person is connected (monotonic; a loaded table starts
+        # without anyone), and the timer that rests the table (issue 26)
+        self._people_gone: float | None = time.monotonic()
+        self._rest_timer: asyncio.Task[None] | None = None
         # builds the next table and stores this table's `Again` event, in one
         # transaction (registry.Tables.again); returns the event to apply
         self.on_again: Callable[[TableState], Awaitable[ev.Again]] | None = None
@@ -130,16 +115,18 @@ class TableActor:
             self._schedule()
 
     async def stop(self) -> None:
-        for t in (*self._background, self._timer, self._offturn, self._answering, self._task):
+        bots = self.bots.tasks()
+        for t in (*self._background, self._timer, *bots, self._task):
             if t is not None:
                 t.cancel()
-        for t in (self._timer, self._offturn, self._answering, self._task):
+        for t in (self._timer, *bots, self._task):
             if t is not None:
                 try:
                     await t
                 except (asyncio.CancelledError, Exception):
                     pass
-        self._task = self._timer = self._offturn = self._answering = None
+        self._task = self._timer = None
+        self.bots.cancel()
         while not self.queue.empty():  # nobody handles these any more: release the waiters
             item = self.queue.get_nowait()
             if item.done is not None and not item.done.done():
@@ -233,6 +220,8 @@ class TableActor:
                     await self._commit_all(st.plan_next())
             case Expire():
                 await self._commit_all(st.plan_expire())
+            case Rest():
+                self._rest()
             case Disconnected(seat=seat):
                 if seat not in self.connected_seats():
                     await self._presence()  # shown offline at once; the grace starts below
@@ -319,7 +308,7 @@ class TableActor:
             case p.Ping():
                 await conn.send(m.Pong())
             case p.Hint():
-                self._hint(conn)
+                self.bots.hint(conn)
             case _:  # pragma: no cover - mypy proves every message is handled
                 assert_never(msg)
 
@@ -410,6 +399,12 @@ class TableActor:
                 log.warning("table %s: storing its status failed (%s)", st.id, exc)
                 self._spawn(self._save_status())
         self.history.append((st.version, event, st.act_ref(event)))
+        # the countdown to the next deal, fixed once when a deal ends (the
+        # messages below show it; _waiting waits for it)
+        if not st.deal_over():
+            st.next_due = None
+        elif st.next_due is None:
+            st.next_due = time.time() + self._next_delay()
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
         # viewers who see the same (spectators, a seat's devices) get the same
@@ -476,6 +471,8 @@ class TableActor:
         self.empty_since = None
         if seat is not None:
             self.gone_since.pop(seat, None)
+        if st.resting and self._people_here():
+            self._wake(conn)  # a person is back: the table goes on
         await conn.send(m.Welcome(table=st.id, seat=seat, version=st.version, pending=pending))
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
@@ -520,9 +517,10 @@ class TableActor:
         if self.lost:
             return
         self.lost = True
-        for t in (self._timer, self._offturn):
+        for t in (self._timer, self._rest_timer):
             if t is not None:
                 t.cancel()
+        self.bots.cancel()
         for c in list(self.conns):
             c.moved("this table is served by another server process now")
         if self.on_lost is not None:
@@ -532,8 +530,14 @@ class TableActor:
         """Arm what the table waits for, unless it is armed already."""
         if self.lost:
             return
-        self._schedule_offturn()
-        self._schedule_answers()
+        if self._schedule_rest():  # nothing is played for people who have gone
+            if self._timer is not None and not self._timer.done():
+                self._timer.cancel()
+            self.bots.cancel()
+            self._wait_key = None
+            return
+        self.bots.schedule_offturn()
+        self.bots.schedule_answers()
         key, wait = self._waiting()
         if key is not None and key == self._wait_key:
             return
@@ -541,6 +545,67 @@ class TableActor:
             self._timer.cancel()
         self._wait_key = key
         self._timer = None if wait is None else asyncio.create_task(wait())
+
+    # -------------------------------------------- tables that rest (issue 26)
+    def _people_here(self) -> bool:
+        """Whether a person of the table is connected (to their seat, or
+        waiting to take one over at the next deal)."""
+        seats = self.state.seats
+        return any(
+            not c.closed and (c.pending is not None or (c.seat is not None and seats[c.seat].human))
+            for c in self.conns
+        )
+
+    def _rest_after(self) -> float:
+        after = self.config.rest_after
+        return float(self.state.settings.rest) if after is None else after
+
+    def _schedule_rest(self) -> bool:
+        """Arm the table's rest once no person is here; whether it rests now."""
+        st = self.state
+        after = self._rest_after()
+        if st.status != "playing" or after <= 0 or self._people_here():
+            self._people_gone = None
+            if self._rest_timer is not None:
+                self._rest_timer.cancel()
+                self._rest_timer = None
+            if st.resting:
+                self._wake(None)
+            return False
+        now = time.monotonic()
+        if self._people_gone is None:
+            self._people_gone = now
+        if not st.resting and (self._rest_timer is None or self._rest_timer.done()):
+            wait = max(0.0, after - (now - self._people_gone))
+            self._rest_timer = asyncio.create_task(self._later(wait, Rest()))
+        return st.resting
+
+    def _rest(self) -> None:
+        """The rest time is over with no person here: the table rests, and
+        whoever watches is told (a fresh snapshot says ``resting``)."""
+        st = self.state
+        gone = self._people_gone
+        if st.resting or st.status != "playing" or gone is None or self._people_here():
+            return
+        if time.monotonic() - gone < self._rest_after() - 0.05:
+            return  # an old timer: the people came and went again since
+        st.resting = True
+        log.info("table %s rests: no person at it", st.id)
+        self._show_all(None)
+
+    def _wake(self, back: Conn | None) -> None:
+        """A person is here again: the table goes on (its next snapshot tells
+        ``back``; everyone else is told now)."""
+        self.state.resting = False
+        self._people_gone = None
+        self._show_all(back)
+
+    def _show_all(self, skip: Conn | None) -> None:
+        st = self.state
+        seats = self.connected_seats()
+        for c in list(self.conns):
+            if c is not skip:
+                c.push(projection.snapshot(st, c.seat, seats, c.muted))
 
     def _waiting(
         self,
@@ -553,17 +618,15 @@ class TableActor:
         if st.status != "playing" or st.series is None:
             return None, None
         if st.deal_over():
-            # a table of people waits longer: each may read the result (and
-            # all pressing Next deals at once); one person with computers, less
-            people = len(st.people())
-            delay = self.config.next_delay_people if people > 1 else self.config.next_delay
+            due = st.next_due if st.next_due is not None else time.time() + self._next_delay()
+            delay = max(0.0, due - time.time())
             return ("next", gv), lambda: self._later(delay, DealDue(gv))
         seat = st.to_move()
         if seat is None:
             return None, None
         s = st.seats[seat]
         if s.bot is not None or s.auto:
-            return ("bot", gv, seat, s.bot), lambda: self._bot_move(seat, gv)
+            return ("bot", gv, seat, s.bot), lambda: self.bots.move(seat, gv)
         now = time.monotonic()
         if self._turn_since[0] != gv:
             self._turn_since = (gv, now)
@@ -580,178 +643,16 @@ class TableActor:
         delay = min(delays)
         return key, lambda: self._later(delay, TimeUp(seat, gv))
 
+    def _next_delay(self) -> float:
+        """Seconds a result shows before the next deal: a table of people
+        waits longer, each may read it (all pressing Next deals at once); one
+        person with computers, less."""
+        people = len(self.state.people())
+        return self.config.next_delay_people if people > 1 else self.config.next_delay
+
     async def _later(self, delay: float, command: Command) -> None:
         await asyncio.sleep(delay)
         self.post(command)
-
-    def _bot_name(self, seat: int) -> str:
-        return self.state.seats[seat].bot or self.state.settings.bot
-
-    async def _think(self, name: str, view: View, budget: float) -> tuple[Action, bool]:
-        """One decision of computer player ``name`` off the event loop: a
-        searching or light player in the search pool with a time budget,
-        others in a thread; whatever fails or runs late is `heuristic`'s choice instead.
-        Returns the action and whether it is that fallback."""
-        loop = asyncio.get_running_loop()
-        seed = random.getrandbits(32)
-        try:
-            if in_processes(name) and self.search is not None:
-                # the pool gives the search what is left of the budget when a
-                # process is free (a fair share when many wait): the answer is
-                # due by then, with a little room for the trip back
-                job = self.search.run(self.state.id, choose_within, budget, name, view, seed)
-                text = await asyncio.wait_for(job, budget + 0.5)
-            else:
-                inner = budget * 0.75 if searches(name) else None
-                text = await asyncio.wait_for(
-                    loop.run_in_executor(self.pool, choose_within, name, view, seed, inner), budget
-                )
-            action = parse_action(text)
-            if action in view.legal_actions:
-                return action, False
-            log.warning("table %s: %s chose %r, not legal", self.state.id, name, text)
-        except Exception as exc:  # TimeoutError and work.Late included
-            log.warning(
-                "table %s: %s failed (%s); heuristic instead",
-                self.state.id,
-                name,
-                exc or type(exc).__name__,
-            )
-        return await loop.run_in_executor(self.pool, fallback, view), True
-
-    async def _bot_move(self, seat: int, game_version: int) -> None:
-        st = self.state
-        assert st.series is not None
-        view = st.series.deal.view(seat)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        action, _ = await self._think(self._bot_name(seat), view, self.config.bot_budget)
-        rest = self.config.bot_delay - (loop.time() - started)
-        if rest > 0:
-            await asyncio.sleep(rest)
-        self.post(BotMove(seat, str(action), game_version))
-
-    def _schedule_offturn(self) -> None:
-        """Offer Kontra to computer players that may say it now but are not to
-        move (R9.3's window runs until their own first card), once per game
-        state; the seat to move is asked through its own decision."""
-        st = self.state
-        seats: tuple[int, ...] = ()
-        if st.status == "playing" and st.series is not None:
-            now = st.to_move()
-            seats = tuple(
-                s
-                for s in st.series.deal.kontra_seats()
-                if s != now and (st.seats[s].bot is not None or st.seats[s].auto)
-            )
-        key = (st.game_version, seats) if seats else None
-        if key == self._offturn_key:
-            return
-        if self._offturn is not None and not self._offturn.done():
-            self._offturn.cancel()
-        self._offturn_key = key
-        self._offturn = None if not seats else asyncio.create_task(self._ask_offturn(seats))
-
-    async def _ask_offturn(self, seats: tuple[int, ...]) -> None:
-        st = self.state
-        assert st.series is not None
-        gv = st.game_version
-        loop = asyncio.get_running_loop()
-        for seat in seats:
-            view = st.series.deal.view(seat)
-            name = self._bot_name(seat)
-            try:
-                text = await asyncio.wait_for(
-                    loop.run_in_executor(
-                        self.pool, offturn_within, name, view, random.getrandbits(32)
-                    ),
-                    self.config.bot_budget,
-                )
-            except Exception as exc:  # a computer player that fails says nothing
-                log.warning("table %s: %s off-turn failed (%s)", st.id, name, exc)
-                continue
-            if text is not None:
-                self.post(BotMove(seat, text, gv, offturn=True))
-                return
-
-    def _schedule_answers(self) -> None:
-        """A computer defender answers a claim or its partner's concession
-        (R6.6, players/claims.py), once per such move, one seat at a time."""
-        st = self.state
-        if st.status != "playing" or st.series is None:
-            return
-        if self._answering is not None and not self._answering.done():
-            return  # it schedules again when done
-        deal, number = st.series.deal, st.series.number
-        for seat, s in enumerate(st.seats):
-            if (s.bot is None and not s.auto) or CONCEDE not in deal.offers(seat):
-                continue
-            view = deal.view(seat)
-            last_deal, last = self._answered.get(seat, (number, -1))
-            asked = last if last_deal == number else -1
-            at = claims.pending(view, asked)
-            if at is None:
-                continue
-            self._answered[seat] = (number, at)
-            self._answering = asyncio.create_task(self._answer(seat, view, number))
-            return
-
-    async def _answer(self, seat: int, view: View, number: int) -> None:
-        loop = asyncio.get_running_loop()
-        budget = self.config.bot_budget * 2  # up to 66 solves at the first trick
-        seed = random.getrandbits(32)
-        text: str | None
-        job: Awaitable[str | None]
-        try:
-            if self.search is not None:  # solves: in the search processes, fairly
-                job = self.search.run(self.state.id, claims.answer_within, budget, view, seed)
-            else:
-                job = loop.run_in_executor(
-                    self.pool, claims.answer_within, view, seed, budget * 0.75
-                )
-            text = await asyncio.wait_for(job, budget + 0.5)
-        except Exception as exc:  # an answer that fails or runs late plays on
-            log.warning("table %s: the answer to a claim failed (%s)", self.state.id, exc)
-            text = None
-        if text is not None:
-            self.post(BotMove(seat, text, -1, offturn=True, answer_to_deal=number))
-        self._answering = None
-        self._schedule_answers()  # another seat may be waiting for its turn to answer
-
-    def _hint(self, conn: Conn) -> None:
-        """The strong player's suggestion for the decision in front of the
-        person (shown, never played for them); answered to them alone. One
-        is thought out per seat and decision: asking again, from this or
-        another device, waits for that one or gets its answer."""
-        st = self.state
-        if not st.settings.hint:
-            raise CommandError(ErrorCode.HINT_OFF, "this table plays without hints")
-        seat = self._seat(conn)
-        if st.series is None or st.to_move() != seat or st.status != "playing":
-            raise CommandError(ErrorCode.NO_DECISION, "nothing to decide right now")
-        gv = st.game_version
-        hint = self._hints.get(seat)
-        if hint is not None and hint.game_version == gv:
-            if hint.answer is None:
-                hint.waiting.add(conn)
-                return
-            if not hint.answer[1]:  # a quick one (fell back) may be searched when asked again
-                self._spawn(conn.send(_hint_message(hint.answer, st.version)))
-                return
-        hint = self._hints[seat] = _Hint(gv, {conn})
-        view = st.series.deal.view(seat)
-
-        async def think() -> None:
-            action, fell_back = await self._think(LEVELS["strong"], view, self.config.hint_budget)
-            # "fallback": the strong player had no time; the page says so
-            hint.answer = (str(action), fell_back)
-            if gv == st.game_version:  # still the same decision
-                for c in hint.waiting:
-                    if c in self.conns and c.seat == seat:
-                        await c.send(_hint_message(hint.answer, st.version))
-            hint.waiting.clear()
-
-        self._spawn(think())
 
 
 # the names other modules import from here since before the split

@@ -62,6 +62,11 @@ class Disconnected:
 
 
 @dataclass
+class Rest:
+    """The table's rest time has passed without a person at it (issue 26)."""
+
+
+@dataclass
 class Back:
     """A person is connected to their seat again: nobody plays for them."""
 
@@ -78,7 +83,7 @@ class Remaining:
     version: int
 
 
-Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Back | Remaining
+Command = Inbound | BotMove | TimeUp | DealDue | Expire | Disconnected | Rest | Back | Remaining
 
 
 __all__ = [

@@ -131,6 +131,7 @@ class TableOut(_Part, frozen=True):
     commitment: str
     seed: str | None  # once the list is over
     next_table: str | None
+    resting: bool  # no person has been here for a while: nothing is played
 
 
 class DealOut(_Part, frozen=True):
@@ -142,6 +143,7 @@ class DealOut(_Part, frozen=True):
     pending_bock: list[str]  # why Bock rounds are still owed (R8.6)
     auto_moves: list[int]
     waiting_for: list[int]  # after the deal: who still reads the result
+    next_in: float | None  # after the deal: seconds until the next one (the countdown)
 
 
 class SheetOut(_Part, frozen=True):

@@ -15,7 +15,7 @@ from ..players.registry import player_names
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME
 from .actor import ServerConfig
-from .table import TIMERS, Settings
+from .table import RESTS, TIMERS, Settings
 
 ROUNDS = Option(
     "rounds",
@@ -109,9 +109,36 @@ TIMER = Option(
     "docs/protocol.md",
     choices=TIMERS,
 )
+REST = Option(
+    "rest",
+    "choice",
+    300,
+    {
+        "en": Words(
+            "Rest when everyone has gone",
+            "When no person has been at the table that long, the computer players stop "
+            "and the table waits: nobody's list is played without them.",
+            {"0": "Never", "300": "5 minutes", "900": "15 minutes", "3600": "1 hour"},
+        ),
+        "de": Words(
+            "Pause, wenn alle gegangen sind",
+            "Ist so lange niemand am Tisch, hören die Computerspieler auf und der Tisch "
+            "wartet: Keine Liste wird ohne ihre Spieler gespielt.",
+            {"0": "Nie", "300": "5 Minuten", "900": "15 Minuten", "3600": "1 Stunde"},
+        ),
+        "da": Words(
+            "Pause, når alle er gået",
+            "Er ingen ved bordet så længe, holder computerspillerne op, og bordet venter: "
+            "ingen liste spilles uden sine spillere.",
+            {"0": "Aldrig", "300": "5 minutter", "900": "15 minutter", "3600": "1 time"},
+        ),
+    },
+    "docs/protocol.md",
+    choices=RESTS,
+)
 #: The server's settings of a table, in the order of the page's form (after
 #: the list's options; rounds comes right after players).
-SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER)
+SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, REST)
 
 
 def _rounds(config: ServerConfig) -> Option:
@@ -149,6 +176,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     bot = data.pop("bot", None)
     timer = data.pop("timer", TIMER.default)
     hint = data.pop("hint", HINT.default)
+    rest = data.pop("rest", REST.default)
     if level is not None and bot is not None:
         raise ValueError("give either a level or a computer player, not both")
     if level is not None:
@@ -164,6 +192,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     bot = player_for(choice)
     TIMER.check(timer)
     HINT.check(hint)
+    REST.check(rest)
     players = data.get("players", 3)
     BY_NAME["players"].check(players)
     if rounds is not None:
@@ -172,7 +201,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
             raise ValueError("give rounds or deals, not both")
         data["deals"] = rounds * players
     options = ListOptions.from_dict(data, config.max_rounds)
-    return options, Settings(bot=bot, timer=timer, hint=hint)
+    return options, Settings(bot=bot, timer=timer, hint=hint, rest=rest)
 
 
 __all__ = ["SETTINGS_SPEC", "NotOffered", "offered", "table_options"]

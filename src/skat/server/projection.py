@@ -9,6 +9,7 @@ play never leaves the server.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from typing import Any, assert_never
@@ -361,6 +362,7 @@ def _table_json(state: TableState) -> m.TableOut:
         commitment=series.commitment if series else _commit(state.seed),
         seed=state.seed.hex() if state.status == "finished" else None,
         next_table=state.next_table,
+        resting=state.resting,
     )
 
 
@@ -376,7 +378,13 @@ def _deal_json(state: TableState, series: Series) -> m.DealOut:
         auto_moves=state.auto_moves.get(series.number, []),
         # after the deal: who still reads the result (the next deal waits for them)
         waiting_for=state.waiting_for() if deal.is_terminal() else [],
+        next_in=_next_in(state) if deal.is_terminal() else None,
     )
+
+
+def _next_in(state: TableState) -> float | None:
+    due = state.next_due
+    return None if due is None else round(max(0.0, due - time.time()), 1)
 
 
 def event_message(

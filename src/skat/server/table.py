@@ -27,6 +27,8 @@ from .store import StoredTable
 from .tokens import token_matches
 
 TIMERS = (0, 30, 60, 120)
+#: Seconds without a person at the table before it rests (0: never), issue 26.
+RESTS = (0, 300, 900, 3600)
 #: Names of the computer players, by seat.
 BOT_NAMES = ("Ada", "Bruno", "Cora", "Dieter")
 
@@ -87,6 +89,9 @@ class Settings:
     bot: str = "heuristic"  # the computer players' kind (a level names one: levels.py)
     timer: int = 0  # seconds per turn, 0 = off
     hint: bool = False  # people may ask the strong player for a suggestion
+    # seconds without any person connected before the table rests: nobody
+    # plays for the people who left (0: never); records before it: 5 minutes
+    rest: int = 300
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names(lab=True):
@@ -96,9 +101,11 @@ class Settings:
             raise ValueError("timer must be a whole number of seconds")
         if not isinstance(self.hint, bool):
             raise ValueError("hint must be true or false")
+        if not isinstance(self.rest, int) or isinstance(self.rest, bool) or self.rest < 0:
+            raise ValueError("rest must be a whole number of seconds")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.bot, "timer": self.timer, "hint": self.hint}
+        return {"bot": self.bot, "timer": self.timer, "hint": self.hint, "rest": self.rest}
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
@@ -144,6 +151,12 @@ class TableState:
     #: the names at the table when each deal was dealt (a seat can change hands between deals)
     deal_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
     ready: set[int] = field(default_factory=set)  # seats whose person pressed Next
+    # the table rests: no person has been here for its rest time, so nothing
+    # is played (the actor's, not stored: a restarted server waits again)
+    resting: bool = False
+    # after a deal: when (wall clock) the next one is dealt unless everyone
+    # presses Next first (the actor's, not stored; None: not known)
+    next_due: float | None = None
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -473,6 +486,7 @@ class TableState:
 
 __all__ = [
     "BOT_NAMES",
+    "RESTS",
     "TIMERS",
     "CommandError",
     "SeatState",

@@ -29,6 +29,7 @@ export function renderTable() {
   const v = T.view;
   const status = [];
   if (snap.table.status === "expired") status.push(t("table.expired"));
+  if (snap.table.resting) status.push(t("table.resting"));
   if (snap.deal) status.push(t("table.deal", { n: snap.deal.number, of: snap.deal.of }));
   if (snap.deal?.bock_factor > 1) status.push(t("table.bockDeal"));
   if (snap.deal?.ramsch_round) status.push(t("table.ramschRound"));

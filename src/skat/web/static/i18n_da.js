@@ -345,6 +345,7 @@ export default {
   "table.takesOver": "{name} spiller fra næste spil",
   "table.trick": "Stik",
   "table.nextSoon": "Næste spil begynder om lidt.",
+  "table.nextIn": "Næste spil om {s} s.",
   "bock.deals": "{n} Bock-spil",
   "bock.ramsch": "{n} Ramsch-spil",
   "bock.toCome": "Kommer: {what}",

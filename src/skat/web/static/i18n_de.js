@@ -345,6 +345,7 @@ export default {
   "table.takesOver": "{name} spielt ab dem nächsten Spiel",
   "table.trick": "Stich",
   "table.nextSoon": "Das nächste Spiel beginnt gleich.",
+  "table.nextIn": "Nächstes Spiel in {s} s.",
   "bock.deals": "{n} Bockspiele",
   "bock.ramsch": "{n} Ramschspiele",
   "bock.toCome": "Es folgen: {what}",

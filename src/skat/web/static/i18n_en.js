@@ -346,6 +346,7 @@ export default {
   "table.takesOver": "{name} plays from the next deal",
   "table.trick": "Trick",
   "table.nextSoon": "The next deal starts shortly.",
+  "table.nextIn": "Next deal in {s} s.",
   "bock.deals": "{n} Bock deals",
   "bock.ramsch": "{n} Ramsch deals",
   "bock.toCome": "To come: {what}",

@@ -162,9 +162,9 @@ export function renderResult() {
       ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
       : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
     const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who }))}</p>` : "";
-    parts.splice(1, 0, button + note);
+    parts.splice(1, 0, button + note + countdown());
   } else {
-    parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>`);
+    parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>${countdown()}`);
   }
   const html = `<div class="result-box" role="region" aria-label="${esc(t("phase.done"))}">${parts.join("")}</div>`;
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
@@ -183,8 +183,18 @@ export function renderChat() {
   el.scrollTop = el.scrollHeight;
 }
 
+// "Next deal in 14 s": filled in by renderTimer, every second.
+function countdown() {
+  return T.nextAt ? `<p class="help countdown" data-testid="countdown" data-countdown>${esc(countdownText())}</p>` : "";
+}
+
+function countdownText() {
+  return t("table.nextIn", { s: Math.max(0, Math.ceil((T.nextAt - Date.now()) / 1000)) });
+}
+
 export function renderTimer() {
   if (!T || !T.snap || !T.view) return;
+  if (T.nextAt) document.querySelectorAll("[data-countdown]").forEach((el) => { el.textContent = countdownText(); });
   const timer = T.snap.table.settings.timer;
   document.querySelectorAll("[data-timer]").forEach((el) => {
     const seat = Number(el.dataset.timer);

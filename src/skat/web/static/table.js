@@ -259,6 +259,8 @@ export function newState(m) {
   }
   T.logDeal = number;
   T.snap = m;
+  // the countdown to the next deal (the server's seconds left when it sent this)
+  T.nextAt = m.deal?.next_in != null ? Date.now() + m.deal.next_in * 1000 : null;
   setView(m.view || null, before);
   T.version = m.version;
 }

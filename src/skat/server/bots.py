@@ -1,0 +1,239 @@
+"""The computer seats of a table: what the computer players decide (off the
+event loop: a thread, or the search processes with a time budget), Kontra
+offered to them off their turn, their answers to a claim or a concession,
+and the strong player's hints for people. Owned by one `TableActor`, which
+applies what they decide as `BotMove` commands like any other move."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Action, View, parse_action
+from ..engine.actions import CONCEDE
+from ..players import claims, in_processes, searches
+from ..players.levels import LEVELS, choose_within, fallback, offturn_within
+from . import messages as m
+from .commands import BotMove
+from .conn import Conn
+from .errors import CommandError, ErrorCode
+
+if TYPE_CHECKING:
+    from .actor import TableActor
+
+log = logging.getLogger("skat.server")
+
+
+@dataclass(eq=False)
+class _Hint:
+    game_version: int  # the decision it is for
+    waiting: set[Conn]  # who asked and has no answer yet
+    answer: tuple[str, bool] | None = None  # (action, fell back to a quick player)
+
+
+def _hint_message(answer: tuple[str, bool], version: int) -> m.Hint:
+    return m.Hint(action=answer[0], fallback=answer[1], version=version)
+
+
+class ComputerSeats:
+    def __init__(self, actor: TableActor) -> None:
+        self.actor = actor
+        self._offturn: asyncio.Task[None] | None = None
+        self._offturn_key: tuple[Any, ...] | None = None
+        self._answering: asyncio.Task[None] | None = None
+        self._answered: dict[int, tuple[int, int]] = {}  # seat -> (deal, history index)
+        # per seat: the decision (game version) a hint is for, the connections
+        # waiting for it and, once thought out, the answer sent to each asker
+        self._hints: dict[int, _Hint] = {}
+
+    def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
+        return (self._offturn, self._answering)
+
+    def cancel(self) -> None:
+        """Stop asking (the table rests, stops or is served elsewhere); the
+        next `schedule_*` asks again."""
+        for t in self.tasks():
+            if t is not None and not t.done():
+                t.cancel()
+        self._offturn = self._answering = None
+        self._offturn_key = None
+
+    def _name(self, seat: int) -> str:
+        return self.actor.state.seats[seat].bot or self.actor.state.settings.bot
+
+    async def think(self, name: str, view: View, budget: float) -> tuple[Action, bool]:
+        """One decision of computer player ``name`` off the event loop: a
+        searching or light player in the search pool with a time budget,
+        others in a thread; whatever fails or runs late is `heuristic`'s choice instead.
+        Returns the action and whether it is that fallback."""
+        loop = asyncio.get_running_loop()
+        seed = random.getrandbits(32)
+        try:
+            if in_processes(name) and self.actor.search is not None:
+                # the pool gives the search what is left of the budget when a
+                # process is free (a fair share when many wait): the answer is
+                # due by then, with a little room for the trip back
+                job = self.actor.search.run(
+                    self.actor.state.id, choose_within, budget, name, view, seed
+                )
+                text = await asyncio.wait_for(job, budget + 0.5)
+            else:
+                inner = budget * 0.75 if searches(name) else None
+                text = await asyncio.wait_for(
+                    loop.run_in_executor(self.actor.pool, choose_within, name, view, seed, inner),
+                    budget,
+                )
+            action = parse_action(text)
+            if action in view.legal_actions:
+                return action, False
+            log.warning("table %s: %s chose %r, not legal", self.actor.state.id, name, text)
+        except Exception as exc:  # TimeoutError and work.Late included
+            log.warning(
+                "table %s: %s failed (%s); heuristic instead",
+                self.actor.state.id,
+                name,
+                exc or type(exc).__name__,
+            )
+        return await loop.run_in_executor(self.actor.pool, fallback, view), True
+
+    async def move(self, seat: int, game_version: int) -> None:
+        st = self.actor.state
+        assert st.series is not None
+        view = st.series.deal.view(seat)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        action, _ = await self.think(self._name(seat), view, self.actor.config.bot_budget)
+        rest = self.actor.config.bot_delay - (loop.time() - started)
+        if rest > 0:
+            await asyncio.sleep(rest)
+        self.actor.post(BotMove(seat, str(action), game_version))
+
+    def schedule_offturn(self) -> None:
+        """Offer Kontra to computer players that may say it now but are not to
+        move (R9.3's window runs until their own first card), once per game
+        state; the seat to move is asked through its own decision."""
+        st = self.actor.state
+        seats: tuple[int, ...] = ()
+        if st.status == "playing" and st.series is not None:
+            now = st.to_move()
+            seats = tuple(
+                s
+                for s in st.series.deal.kontra_seats()
+                if s != now and (st.seats[s].bot is not None or st.seats[s].auto)
+            )
+        key = (st.game_version, seats) if seats else None
+        if key == self._offturn_key:
+            return
+        if self._offturn is not None and not self._offturn.done():
+            self._offturn.cancel()
+        self._offturn_key = key
+        self._offturn = None if not seats else asyncio.create_task(self._ask_offturn(seats))
+
+    async def _ask_offturn(self, seats: tuple[int, ...]) -> None:
+        st = self.actor.state
+        assert st.series is not None
+        gv = st.game_version
+        loop = asyncio.get_running_loop()
+        for seat in seats:
+            view = st.series.deal.view(seat)
+            name = self._name(seat)
+            try:
+                text = await asyncio.wait_for(
+                    loop.run_in_executor(
+                        self.actor.pool, offturn_within, name, view, random.getrandbits(32)
+                    ),
+                    self.actor.config.bot_budget,
+                )
+            except Exception as exc:  # a computer player that fails says nothing
+                log.warning("table %s: %s off-turn failed (%s)", st.id, name, exc)
+                continue
+            if text is not None:
+                self.actor.post(BotMove(seat, text, gv, offturn=True))
+                return
+
+    def schedule_answers(self) -> None:
+        """A computer defender answers a claim or its partner's concession
+        (R6.6, players/claims.py), once per such move, one seat at a time."""
+        st = self.actor.state
+        if st.status != "playing" or st.series is None:
+            return
+        if self._answering is not None and not self._answering.done():
+            return  # it schedules again when done
+        deal, number = st.series.deal, st.series.number
+        for seat, s in enumerate(st.seats):
+            if (s.bot is None and not s.auto) or CONCEDE not in deal.offers(seat):
+                continue
+            view = deal.view(seat)
+            last_deal, last = self._answered.get(seat, (number, -1))
+            asked = last if last_deal == number else -1
+            at = claims.pending(view, asked)
+            if at is None:
+                continue
+            self._answered[seat] = (number, at)
+            self._answering = asyncio.create_task(self._answer(seat, view, number))
+            return
+
+    async def _answer(self, seat: int, view: View, number: int) -> None:
+        loop = asyncio.get_running_loop()
+        budget = self.actor.config.bot_budget * 2  # up to 66 solves at the first trick
+        seed = random.getrandbits(32)
+        text: str | None
+        job: Awaitable[str | None]
+        try:
+            if self.actor.search is not None:  # solves: in the search processes, fairly
+                job = self.actor.search.run(
+                    self.actor.state.id, claims.answer_within, budget, view, seed
+                )
+            else:
+                job = loop.run_in_executor(
+                    self.actor.pool, claims.answer_within, view, seed, budget * 0.75
+                )
+            text = await asyncio.wait_for(job, budget + 0.5)
+        except Exception as exc:  # an answer that fails or runs late plays on
+            log.warning("table %s: the answer to a claim failed (%s)", self.actor.state.id, exc)
+            text = None
+        if text is not None:
+            self.actor.post(BotMove(seat, text, -1, offturn=True, answer_to_deal=number))
+        self._answering = None
+        self.schedule_answers()  # another seat may be waiting for its turn to answer
+
+    def hint(self, conn: Conn) -> None:
+        """The strong player's suggestion for the decision in front of the
+        person (shown, never played for them); answered to them alone. One
+        is thought out per seat and decision: asking again, from this or
+        another device, waits for that one or gets its answer."""
+        st = self.actor.state
+        if not st.settings.hint:
+            raise CommandError(ErrorCode.HINT_OFF, "this table plays without hints")
+        seat = self.actor._seat(conn)
+        if st.series is None or st.to_move() != seat or st.status != "playing":
+            raise CommandError(ErrorCode.NO_DECISION, "nothing to decide right now")
+        gv = st.game_version
+        hint = self._hints.get(seat)
+        if hint is not None and hint.game_version == gv:
+            if hint.answer is None:
+                hint.waiting.add(conn)
+                return
+            if not hint.answer[1]:  # a quick one (fell back) may be searched when asked again
+                self.actor._spawn(conn.send(_hint_message(hint.answer, st.version)))
+                return
+        hint = self._hints[seat] = _Hint(gv, {conn})
+        view = st.series.deal.view(seat)
+
+        async def think() -> None:
+            action, fell_back = await self.think(
+                LEVELS["strong"], view, self.actor.config.hint_budget
+            )
+            # "fallback": the strong player had no time; the page says so
+            hint.answer = (str(action), fell_back)
+            if gv == st.game_version:  # still the same decision
+                for c in hint.waiting:
+                    if c in self.actor.conns and c.seat == seat:
+                        await c.send(_hint_message(hint.answer, st.version))
+            hint.waiting.clear()
+
+        self.actor._spawn(think())

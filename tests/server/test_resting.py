@@ -1,0 +1,80 @@
+"""Issue 26, point 5: a table rests when its people have gone. When no
+person has been connected for the table's rest time, the computer players
+stop (also those acting for the people who left) and the table says so to
+anyone who opens it; the first person back resumes it. A spectator is no
+person of the table. A list is never finished in the names of people who
+left."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+from tests.helpers.server import join, new_table, public, pump, serve, watch
+
+
+def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(5)
+    with serve(tmp_path, grace=0.05, rest_after=0.6) as (_, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, spectator], anna.my_turn, rng)
+        assert public(client, tid)["table"]["resting"] is False
+        anna.close()
+        # the computers act for Anna during the rest time, then stop
+        spectator.wait_for(
+            lambda m: m["type"] == "state" and m["table"]["resting"] is True, timeout=10
+        )
+        info = public(client, tid)
+        assert info["table"]["resting"] is True and info["list_over"] is False
+        version = info["version"]
+        time.sleep(1.0)
+        spectator.drain()
+        assert public(client, tid)["version"] == version, "moves were made at a resting table"
+        # Anna is back: the table goes on, and the spectator is told
+        anna.connect(token=anna.token, last_version=anna.version)
+        mine = anna.wait_for(lambda m: m["type"] == "state")
+        assert mine["table"]["resting"] is False
+        spectator.wait_for(lambda m: m["type"] == "state" and m["table"]["resting"] is False)
+        everyone = [anna, spectator]
+        pump(everyone, lambda: all(p.list_over for p in everyone), rng)
+        assert public(client, tid)["version"] > version
+        assert anna.errors() == []
+
+
+def test_a_person_at_the_table_keeps_it_playing(tmp_path: Path) -> None:
+    """Beside one person who stays, the computers play on for one who left."""
+    rng = random.Random(6)
+    with serve(tmp_path, grace=0.05, rest_after=0.3) as (_, client, _db):
+        t = new_table(client, players=3, rounds=1)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        bert = join(client, tid, "Bert")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, bert], lambda: anna.my_turn() or bert.my_turn(), rng)
+        bert.close()
+        time.sleep(0.6)  # longer than the rest time
+        assert public(client, tid)["table"]["resting"] is False
+        pump([anna], lambda: anna.list_over, rng)
+        assert anna.errors() == []
+
+
+def test_the_rest_time_is_a_table_setting(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        never = new_table(client, rest=0)
+        assert public(client, never["id"])["table"]["settings"]["rest"] == 0
+        default = new_table(client)
+        assert public(client, default["id"])["table"]["settings"]["rest"] == 300
+        for bad in (7, "300", True, -1):
+            r = client.post("/api/tables", json={"rounds": 1, "rest": bad})
+            assert r.status_code == 400, bad
+            assert r.json()["error"]["code"] == "BAD_OPTIONS"
+        options = {o["name"]: o for o in client.get("/api/options").json()["options"]}
+        assert options["rest"]["choices"] == [0, 300, 900, 3600]
+        assert options["rest"]["words"]["de"]["values"]["300"] == "5 Minuten"
