@@ -20,323 +20,62 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import json
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from sqlalchemy import (
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     delete,
     func,
-    inspect,
     literal,
     or_,
     select,
     update,
 )
-from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import (
-    ArgumentError,
     DBAPIError,
     IntegrityError,
-    NoSuchModuleError,
     SQLAlchemyError,
 )
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from .tunable import tunable
+from .database import (
+    LEASE_TTL,
+    NotOwner,
+    StoreConfig,
+    StoreError,
+    StoreFailed,
+    VersionTaken,
+    address_key,
+    default_db_url,
+    lock_timed_out,
+    make_engine,
+    ms,
+    normalize_url,
+    shown_url,
+)
+from .schema import (
+    MIGRATION_LOCK,
+    Activity,
+    CorruptRow,
+    Event,
+    StoredTable,
+    creations_t,
+    events_t,
+    json_object,
+    leases_t,
+    migrate,
+    number_of,
+    origins_t,
+    table_from_row,
+    tables_t,
+)
 
 log = logging.getLogger("skat.server")
-
-metadata = MetaData()
-
-tables_t = Table(
-    "skat_tables",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("status", String(16), nullable=False),  # open, playing, finished, expired
-    Column("config", Text, nullable=False),  # options and settings (JSON)
-    Column("seed", String(64), nullable=False),  # secret until the list is over
-    Column("commitment", String(64), nullable=False),
-    Column("creator_hash", String(64), nullable=False),
-)
-
-events_t = Table(
-    "skat_events",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("version", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),
-    Column("payload", Text, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-# Who runs a table (several workers on one database): one row per owned table.
-leases_t = Table(
-    "skat_leases",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("owner", String(64), nullable=False),  # the worker's name
-    Column("token", String(32), nullable=False),  # that worker process's incarnation
-    Column("expires_at", Float, nullable=False),
-    Column("wanted_by", String(64), nullable=True),
-)
-
-# Tables created per client address in the last hour, for the limit that
-# holds across all workers (`Tables.create`); rows older than an hour go.
-creations_t = Table(
-    "skat_creations",
-    metadata,
-    Column("address", String(64), nullable=False),  # a hash of the client address
-    Column("at", Float, nullable=False),
-    Index("skat_creations_by_address", "address", "at"),
-)
-
-# Who created each table (a hash of the address, as in skat_creations) and
-# whether its computer players search: the limits on unfinished tables per
-# address (`Tables.create`) count these joined with the tables' status.
-origins_t = Table(
-    "skat_origins",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("address", String(64), nullable=False),
-    Column("strong", Integer, nullable=False),  # 1: searching computer players
-    Index("skat_origins_by_address", "address"),
-)
-
-# The schema version of the database: one row (absent in databases of version 1).
-schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
-
-
-# ------------------------------------------------------------- migrations
-# Each step takes a database from version i to i + 1 (step 1: from empty) and
-# must keep creating what it created when it was written; later changes are
-# new steps. They run in one transaction at `Store.open`.
-def _v1(conn: Connection) -> None:
-    tables_t.create(conn, checkfirst=True)
-    events_t.create(conn, checkfirst=True)
-
-
-def _v2(conn: Connection) -> None:
-    leases_t.create(conn)
-
-
-def _v3(conn: Connection) -> None:
-    creations_t.create(conn)
-
-
-def _v4(conn: Connection) -> None:
-    origins_t.create(conn)
-
-
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
-SCHEMA_VERSION = len(MIGRATIONS)
-# pg_advisory_xact_lock key that serialises migrations of workers starting at once
-_MIGRATION_LOCK = 0x736B6174  # "skat"
-
-
-def _schema_version(conn: Connection) -> int:
-    """0: empty; 1: made before versions were stored (its tables exist)."""
-    names = set(inspect(conn).get_table_names())
-    if schema_t.name in names:
-        return int(conn.execute(select(func.max(schema_t.c.version))).scalar_one() or 0)
-    return 1 if tables_t.name in names else 0
-
-
-def _migrate(conn: Connection) -> int:
-    """Bring the schema up to `SCHEMA_VERSION`; the version found."""
-    found = _schema_version(conn)
-    if found > SCHEMA_VERSION:
-        raise StoreError(
-            f"the database has schema version {found}, newer than this program's "
-            f"{SCHEMA_VERSION}: upgrade skat"
-        )
-    for step in MIGRATIONS[found:]:
-        step(conn)
-    if found < SCHEMA_VERSION:
-        schema_t.create(conn, checkfirst=True)
-        conn.execute(schema_t.delete())
-        conn.execute(schema_t.insert().values(version=SCHEMA_VERSION))
-    return found
-
-
-class StoreError(Exception):
-    """A database that cannot be used: a bad URL, a missing driver, a schema
-    from a newer program (one line for the operator)."""
-
-
-class VersionTaken(IntegrityError):
-    """An event's version is stored already (another writer, or this one's
-    commit whose answer was lost)."""
-
-
-class StoreFailed(Exception):
-    """A write that did not reach the database (a full disk, a database
-    that stopped, a lost connection): nothing of it is stored, and the same
-    write may be tried again later (the tables retry with a backoff)."""
-
-
-@dataclass(frozen=True)
-class StoreConfig:
-    """Connection pool settings (docs/storage.md). The writer holds one
-    connection while it commits, reads take others."""
-
-    # `skat serve` sets the pool by --db-pool-size, --db-max-overflow, --db-pool-timeout
-    pool_size: int = tunable(5, "Database connections kept open.", low=1)
-    # more, opened under load and closed after
-    max_overflow: int = tunable(10, "More connections opened under load.", low=0)
-    pool_timeout: float = tunable(  # seconds to wait for a free connection
-        30.0, "Seconds to wait for a free database connection.", low=0.1
-    )
-    connect_timeout: float = 10.0  # seconds to reach a PostgreSQL server
-    # PostgreSQL, per session: this process's statements and transactions
-    # never hold rows for long. A worker frozen (SIGSTOP, a hung VM) in the
-    # middle of a transaction keeps its lease rows locked until the server
-    # ends that session: `idle_in_transaction_timeout` does (0: never).
-    statement_timeout: float = 30.0
-    idle_in_transaction_timeout: float = 5.0
-    claim_lock_timeout: float = 0.5  # a claim waits this long for a locked lease row
-
-
-def normalize_url(url: str) -> URL:
-    """The URL with an async driver: ``sqlite://`` and ``postgresql://`` get
-    the ones this package uses (aiosqlite, asyncpg)."""
-    try:
-        u = make_url(url)
-    except ArgumentError:
-        raise StoreError(f"not a database URL: {url!r}") from None
-    if u.drivername in ("sqlite", "sqlite+pysqlite"):
-        u = u.set(drivername="sqlite+aiosqlite")
-    elif u.drivername in ("postgres", "postgresql", "postgresql+psycopg2"):
-        u = u.set(drivername="postgresql+asyncpg")
-    return u
-
-
-def shown_url(url: str | URL) -> str:
-    """For logs and messages: the password hidden."""
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "(not a URL)"
-
-
-def _engine(url: URL, config: StoreConfig) -> AsyncEngine:
-    kwargs: dict[str, Any] = {}
-    memory = url.get_backend_name() == "sqlite" and url.database in (None, "", ":memory:")
-    if not memory:  # an in-memory SQLite database is one connection
-        kwargs.update(
-            pool_size=config.pool_size,
-            max_overflow=config.max_overflow,
-            pool_timeout=config.pool_timeout,
-        )
-    if url.get_backend_name() == "postgresql":
-        settings = {
-            "statement_timeout": _ms(config.statement_timeout),
-            "idle_in_transaction_session_timeout": _ms(config.idle_in_transaction_timeout),
-        }
-        kwargs["connect_args"] = {"timeout": config.connect_timeout, "server_settings": settings}
-        kwargs["pool_recycle"] = 3600  # firewalls drop connections idle for long
-    try:
-        return create_async_engine(url, **kwargs)
-    except ModuleNotFoundError as exc:
-        extra = " (pip install 'skat[postgres]')" if exc.name == "asyncpg" else ""
-        raise StoreError(
-            f"the database {shown_url(url)} needs the Python package {exc.name}{extra}"
-        ) from None
-    except (NoSuchModuleError, ArgumentError) as exc:
-        raise StoreError(f"cannot use the database {shown_url(url)}: {exc}") from None
-
-
-def _ms(seconds: float) -> str:
-    return str(max(0, round(seconds * 1000)))
-
-
-#: PostgreSQL's error code of a lock wait past ``lock_timeout``.
-LOCK_NOT_AVAILABLE = "55P03"
-
-
-def _lock_timed_out(exc: DBAPIError) -> bool:
-    return getattr(exc.orig, "sqlstate", None) == LOCK_NOT_AVAILABLE
-
-
-#: Seconds a lease lasts unless renewed (the owner renews it every quarter).
-LEASE_TTL = 5.0
-
-
-class NotOwner(Exception):
-    """An append for a table whose lease this process does not hold."""
-
-    def __init__(self, table_ids: Sequence[str]) -> None:
-        super().__init__(f"not the owner of {', '.join(sorted(table_ids))}")
-        self.table_ids = tuple(table_ids)
-
-
-def address_key(address: str) -> str:
-    """What the store keeps of a client address for the creation limit: a
-    hash (no plain addresses in the database; it is not a secret)."""
-    return hashlib.sha256(f"skat-creations:{address}".encode()).hexdigest()[:32]
-
-
-def default_db_url(data_dir: str | Path) -> str:
-    path = Path(data_dir).expanduser().resolve()
-    path.mkdir(parents=True, exist_ok=True)
-    return f"sqlite+aiosqlite:///{path / 'skat.db'}"
-
-
-@dataclass
-class StoredTable:
-    id: str
-    created_at: float
-    updated_at: float
-    status: str
-    config: dict[str, Any]
-    seed: str
-    commitment: str
-    creator_hash: str
-
-
-@dataclass
-class Event:
-    version: int
-    kind: str
-    payload: dict[str, Any]
-    at: float
-
-
-@dataclass(frozen=True)
-class Activity:
-    """A live table as the start-up and the sweep see it, without its events."""
-
-    id: str
-    status: str
-    created_at: float
-    version: int  # its last event's (0: none yet)
-    active: float  # its last event that is not chat or a reaction (its creation if none)
-
-
-class CorruptRow(ValueError):
-    """A stored row that cannot be read (a value of the wrong type, text
-    that is not JSON): its table is marked broken, the rest serve."""
-
-    def __init__(self, table_id: str, why: str) -> None:
-        super().__init__(f"table {table_id}: {why}")
-        self.table_id = table_id
 
 
 class Store:
@@ -354,7 +93,7 @@ class Store:
         self.token = secrets.token_hex(8)  # this process's incarnation
         self.lease_ttl = lease_ttl
         self.config = config or StoreConfig()
-        self.engine: AsyncEngine = _engine(normalize_url(url), self.config)
+        self.engine: AsyncEngine = make_engine(normalize_url(url), self.config)
         # SQLite has one writer at a time: this process's writes (the group
         # commit, the lease upkeep, claims) take turns here rather than meet
         # in SQLite's busy handler, which sleeps up to 100 ms between tries
@@ -387,7 +126,7 @@ class Store:
                 await conn.exec_driver_sql("PRAGMA journal_mode=WAL")
         async with self.engine.connect() as conn:
             await _lock_schema(conn, sqlite)
-            found = await conn.run_sync(_migrate)
+            found = await conn.run_sync(migrate)
             await conn.commit()
         return found
 
@@ -533,9 +272,9 @@ class Store:
         found, corrupt = [], []
         for r in rows:
             try:
-                created = _number(r.id, "created_at", r.created_at)
-                at = created if r.at is None else _number(r.id, "an event's time", r.at)
-                version = int(_number(r.id, "a version", r.version or 0))
+                created = number_of(r.id, "created_at", r.created_at)
+                at = created if r.at is None else number_of(r.id, "an event's time", r.at)
+                version = int(number_of(r.id, "a version", r.version or 0))
             except CorruptRow:
                 corrupt.append(r.id)
                 continue
@@ -733,7 +472,7 @@ class Store:
         except IntegrityError:  # another worker holds it
             return False
         except DBAPIError as exc:
-            if not _lock_timed_out(exc):
+            if not lock_timed_out(exc):
                 raise
             return False
         return True
@@ -741,7 +480,7 @@ class Store:
     async def _short_locks(self, conn: AsyncConnection) -> None:
         if self.engine.dialect.name == "postgresql":
             await conn.exec_driver_sql(
-                f"SET LOCAL lock_timeout = {_ms(self.config.claim_lock_timeout)}"
+                f"SET LOCAL lock_timeout = {ms(self.config.claim_lock_timeout)}"
             )
 
     async def renew(self) -> tuple[set[str], dict[str, str]]:
@@ -849,14 +588,14 @@ class Store:
     async def table(self, table_id: str) -> StoredTable | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(tables_t).where(tables_t.c.id == table_id))).first()
-        return None if row is None else _table(row)
+        return None if row is None else table_from_row(row)
 
     async def tables(self, statuses: tuple[str, ...]) -> list[StoredTable]:
         async with self.engine.connect() as conn:
             rows = (
                 await conn.execute(select(tables_t).where(tables_t.c.status.in_(statuses)))
             ).all()
-        return [_table(r) for r in rows]
+        return [table_from_row(r) for r in rows]
 
     async def events(self, table_id: str) -> list[Event]:
         async with self.engine.connect() as conn:
@@ -869,10 +608,10 @@ class Store:
             ).all()
         return [
             Event(
-                int(_number(table_id, "a version", r.version)),
+                int(number_of(table_id, "a version", r.version)),
                 r.kind,
-                _json_object(table_id, f"event {r.version}", r.payload),
-                _number(table_id, f"event {r.version}'s time", r.at),
+                json_object(table_id, f"event {r.version}", r.payload),
+                number_of(table_id, f"event {r.version}'s time", r.at),
             )
             for r in rows
         ]
@@ -887,7 +626,7 @@ async def _lock_schema(conn: AsyncConnection, sqlite: bool) -> None:
     else:
         # a migration may take long (and others wait for it): no statement_timeout
         await conn.exec_driver_sql("SET LOCAL statement_timeout = 0")
-        await conn.execute(select(func.pg_advisory_xact_lock(_MIGRATION_LOCK)))
+        await conn.execute(select(func.pg_advisory_xact_lock(MIGRATION_LOCK)))
 
 
 async def check_database(url: str, config: StoreConfig | None = None) -> None:
@@ -924,43 +663,28 @@ async def _discard(conn: AsyncConnection | None) -> None:
             await conn.close()
 
 
-def _number(table_id: str, what: str, value: Any) -> float:
-    # SQLite keeps whatever it is given; a float column may hold text
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    raise CorruptRow(table_id, f"{what} is not a number: {value!r:.40}")
-
-
-def _json_object(table_id: str, what: str, text: Any) -> dict[str, Any]:
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError):
-        raise CorruptRow(table_id, f"{what} is not JSON") from None
-    if not isinstance(value, dict):
-        raise CorruptRow(table_id, f"{what} is not a JSON object")
-    return value
-
-
-def _table(row: Any) -> StoredTable:
-    """A table's row; raises `CorruptRow` for one that cannot be read."""
-    for name in ("status", "seed", "commitment", "creator_hash"):
-        if not isinstance(getattr(row, name), str):
-            raise CorruptRow(row.id, f"{name} is not text")
-    return StoredTable(
-        id=row.id,
-        created_at=_number(row.id, "created_at", row.created_at),
-        updated_at=_number(row.id, "updated_at", row.updated_at),
-        status=row.status,
-        config=_json_object(row.id, "its options", row.config),
-        seed=row.seed,
-        commitment=row.commitment,
-        creator_hash=row.creator_hash,
-    )
-
-
 @contextlib.asynccontextmanager
 async def _in_turn(
     turn: contextlib.AbstractAsyncContextManager[Any], engine: AsyncEngine
 ) -> AsyncIterator[AsyncConnection]:
     async with turn, engine.begin() as conn:
         yield conn
+
+
+# the names other modules import from here since before the split
+__all__ = [
+    "LEASE_TTL",
+    "CorruptRow",
+    "Event",
+    "NotOwner",
+    "Store",
+    "StoreConfig",
+    "StoreError",
+    "StoreFailed",
+    "StoredTable",
+    "VersionTaken",
+    "address_key",
+    "check_database",
+    "default_db_url",
+    "shown_url",
+]

@@ -1,0 +1,223 @@
+"""The store's tables and their migrations, and the typed rows read from
+them (docs/storage.md): `Store` (store.py) writes and reads through these."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    func,
+    inspect,
+    select,
+)
+from sqlalchemy.engine import Connection
+
+from .database import StoreError
+
+metadata = MetaData()
+
+
+tables_t = Table(
+    "skat_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # open, playing, finished, expired
+    Column("config", Text, nullable=False),  # options and settings (JSON)
+    Column("seed", String(64), nullable=False),  # secret until the list is over
+    Column("commitment", String(64), nullable=False),
+    Column("creator_hash", String(64), nullable=False),
+)
+
+
+events_t = Table(
+    "skat_events",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("payload", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+# Who runs a table (several workers on one database): one row per owned table.
+leases_t = Table(
+    "skat_leases",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(64), nullable=False),  # the worker's name
+    Column("token", String(32), nullable=False),  # that worker process's incarnation
+    Column("expires_at", Float, nullable=False),
+    Column("wanted_by", String(64), nullable=True),
+)
+
+
+# Tables created per client address in the last hour, for the limit that
+# holds across all workers (`Tables.create`); rows older than an hour go.
+creations_t = Table(
+    "skat_creations",
+    metadata,
+    Column("address", String(64), nullable=False),  # a hash of the client address
+    Column("at", Float, nullable=False),
+    Index("skat_creations_by_address", "address", "at"),
+)
+
+
+# Who created each table (a hash of the address, as in skat_creations) and
+# whether its computer players search: the limits on unfinished tables per
+# address (`Tables.create`) count these joined with the tables' status.
+origins_t = Table(
+    "skat_origins",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("strong", Integer, nullable=False),  # 1: searching computer players
+    Index("skat_origins_by_address", "address"),
+)
+
+
+# The schema version of the database: one row (absent in databases of version 1).
+schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
+
+
+# ------------------------------------------------------------- migrations
+# Each step takes a database from version i to i + 1 (step 1: from empty) and
+# must keep creating what it created when it was written; later changes are
+# new steps. They run in one transaction at `Store.open`.
+def _v1(conn: Connection) -> None:
+    tables_t.create(conn, checkfirst=True)
+    events_t.create(conn, checkfirst=True)
+
+
+def _v2(conn: Connection) -> None:
+    leases_t.create(conn)
+
+
+def _v3(conn: Connection) -> None:
+    creations_t.create(conn)
+
+
+def _v4(conn: Connection) -> None:
+    origins_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
+
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+# pg_advisory_xact_lock key that serialises migrations of workers starting at once
+MIGRATION_LOCK = 0x736B6174  # "skat"
+
+
+def schema_version(conn: Connection) -> int:
+    """0: empty; 1: made before versions were stored (its tables exist)."""
+    names = set(inspect(conn).get_table_names())
+    if schema_t.name in names:
+        return int(conn.execute(select(func.max(schema_t.c.version))).scalar_one() or 0)
+    return 1 if tables_t.name in names else 0
+
+
+def migrate(conn: Connection) -> int:
+    """Bring the schema up to `SCHEMA_VERSION`; the version found."""
+    found = schema_version(conn)
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"the database has schema version {found}, newer than this program's "
+            f"{SCHEMA_VERSION}: upgrade skat"
+        )
+    for step in MIGRATIONS[found:]:
+        step(conn)
+    if found < SCHEMA_VERSION:
+        schema_t.create(conn, checkfirst=True)
+        conn.execute(schema_t.delete())
+        conn.execute(schema_t.insert().values(version=SCHEMA_VERSION))
+    return found
+
+
+@dataclass
+class StoredTable:
+    id: str
+    created_at: float
+    updated_at: float
+    status: str
+    config: dict[str, Any]
+    seed: str
+    commitment: str
+    creator_hash: str
+
+
+@dataclass
+class Event:
+    version: int
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class Activity:
+    """A live table as the start-up and the sweep see it, without its events."""
+
+    id: str
+    status: str
+    created_at: float
+    version: int  # its last event's (0: none yet)
+    active: float  # its last event that is not chat or a reaction (its creation if none)
+
+
+class CorruptRow(ValueError):
+    """A stored row that cannot be read (a value of the wrong type, text
+    that is not JSON): its table is marked broken, the rest serve."""
+
+    def __init__(self, table_id: str, why: str) -> None:
+        super().__init__(f"table {table_id}: {why}")
+        self.table_id = table_id
+
+
+def number_of(table_id: str, what: str, value: Any) -> float:
+    # SQLite keeps whatever it is given; a float column may hold text
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    raise CorruptRow(table_id, f"{what} is not a number: {value!r:.40}")
+
+
+def json_object(table_id: str, what: str, text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise CorruptRow(table_id, f"{what} is not JSON") from None
+    if not isinstance(value, dict):
+        raise CorruptRow(table_id, f"{what} is not a JSON object")
+    return value
+
+
+def table_from_row(row: Any) -> StoredTable:
+    """A table's row; raises `CorruptRow` for one that cannot be read."""
+    for name in ("status", "seed", "commitment", "creator_hash"):
+        if not isinstance(getattr(row, name), str):
+            raise CorruptRow(row.id, f"{name} is not text")
+    return StoredTable(
+        id=row.id,
+        created_at=number_of(row.id, "created_at", row.created_at),
+        updated_at=number_of(row.id, "updated_at", row.updated_at),
+        status=row.status,
+        config=json_object(row.id, "its options", row.config),
+        seed=row.seed,
+        commitment=row.commitment,
+        creator_hash=row.creator_hash,
+    )
