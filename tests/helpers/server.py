@@ -37,6 +37,7 @@ FAST: dict[str, Any] = {
     "burst": 1e6,
     "chat_rate": 1e6,
     "chat_burst": 1e6,
+    "lobby_cache": 0.0,
 }
 
 

@@ -23,6 +23,7 @@ FORM = [
     "hint",
     "timer",
     "rest",
+    "public",
 ]
 
 

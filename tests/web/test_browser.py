@@ -1415,3 +1415,43 @@ def test_the_result_counts_down_to_the_next_deal(clients: Callable[..., Client])
     page.wait_for_selector("[data-testid=countdown]")
     again = re.fullmatch(r"Next deal in (\d+) s\.", page.inner_text("[data-testid=countdown]"))
     assert again is not None and int(again.group(1)) <= int(later.group(1))
+
+
+def test_a_stranger_finds_a_public_table_in_the_lobby_and_sits_down(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 27, point 2: Anna makes a table "In the lobby"; Ben, alone on
+    another device, sees it on the home page with Anna seated and joins it
+    in one click. A private table made beside it is never listed."""
+    a, b = clients(), clients()
+    a.goto("/")
+    a.page.fill("#name", "Anna")
+    a.page.click("details.options summary")
+    a.page.fill("#o-rounds", "1")
+    a.page.select_option("#o-public", "1")
+    a.page.click("[data-testid=create]")
+    a.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    a.page.wait_for_selector(".seat.bottom")
+    tid = a.page.url.rsplit("/", 1)[1]
+    b.goto("/")
+    row = f"[data-testid=lobby-table][data-table='{tid}']"
+    b.page.wait_for_selector(row, timeout=15_000)
+    text = b.page.inner_text(row)
+    assert "Seated: Anna" in text and "2 free" in text and "English" in text, text
+    b.page.fill("#name", "Ben")
+    b.page.click(f"{row} [data-testid=lobby-join]")
+    b.page.wait_for_url(re.compile(rf"/t/{tid}$"))
+    b.page.wait_for_selector(".seat.bottom")  # Ben sits at once
+    a.page.wait_for_function("() => document.body.innerText.includes('Ben')")
+    # a private table is never in the lobby
+    c = clients()
+    c.goto("/")
+    c.page.fill("#name", "Cleo")
+    c.page.click("details.options summary")
+    c.page.fill("#o-rounds", "1")
+    c.page.click("[data-testid=create]")
+    c.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    private = c.page.url.rsplit("/", 1)[1]
+    b.goto("/")
+    b.page.wait_for_selector("[data-testid=lobby] [data-testid=lobby-table]")
+    assert b.page.locator(f"[data-table='{private}']").count() == 0

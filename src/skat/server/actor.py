@@ -45,7 +45,7 @@ from .config import HISTORY, ServerConfig
 from .conn import CLOSE_MOVED, CLOSE_TOO_SLOW, Conn, TokenBucket
 from .errors import CommandError, ErrorCode
 from .store import NotOwner, Store, StoreFailed, VersionTaken
-from .table import TableState
+from .table import TableState, lobby_summary
 from .tokens import hash_token, new_token, token_matches
 from .work import SearchPool
 
@@ -91,6 +91,8 @@ class TableActor:
         self._turn_since: tuple[int, float] = (-1, 0.0)  # (game version, monotonic start)
         # since when no person is connected (monotonic; a loaded table starts
         # without anyone), and the timer that rests the table (issue 26)
+        self._listed: dict[str, Any] | None = None  # what the lobby shows of it (issue 27)
+        self._lobby_lock = asyncio.Lock()  # one lobby write at a time, the latest last
         self._people_gone: float | None = time.monotonic()
         self._rest_timer: asyncio.Task[None] | None = None
         # builds the next table and stores this table's `Again` event, in one
@@ -113,6 +115,9 @@ class TableActor:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name=f"table-{self.state.id}")
             self._schedule()
+            if self.state.settings.public:  # after a restart: in the lobby again
+                self._listed = {}
+                self._relist()
 
     async def stop(self) -> None:
         bots = self.bots.tasks()
@@ -399,6 +404,7 @@ class TableActor:
                 log.warning("table %s: storing its status failed (%s)", st.id, exc)
                 self._spawn(self._save_status())
         self.history.append((st.version, event, st.act_ref(event)))
+        self._relist()
         # the countdown to the next deal, fixed once when a deal ends (the
         # messages below show it; _waiting waits for it)
         if not st.deal_over():
@@ -430,6 +436,26 @@ class TableActor:
                 )
             )
             await conn.send(projection.snapshot(st, None, seats, conn.muted))
+
+    def _relist(self) -> None:
+        """Keep the lobby's row of a public table as it is: listed with its
+        free seats while it waits for people, out of it once it starts."""
+        if not self.state.settings.public:
+            return
+        summary = lobby_summary(self.state)
+        if summary == self._listed:
+            return
+        self._listed = summary
+        st, store = self.state, self.store
+
+        async def write() -> None:
+            async with self._lobby_lock:  # what is current when it is this write's turn
+                try:
+                    await store.list_table(st.id, self._listed)
+                except Exception as exc:  # the lobby is a view: the table plays on
+                    log.warning("table %s: the lobby could not be updated (%s)", st.id, exc)
+
+        self._spawn(write())
 
     async def _save_status(self) -> None:
         """Write the table's status (its summary for restarts and the sweep:

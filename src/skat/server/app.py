@@ -114,6 +114,7 @@ def create_app(
         Route("/calculator", e.table_page),
         Route("/api/value", e.value_api, methods=["POST"]),
         Route("/api/options", e.options_api),
+        Route("/api/lobby", e.lobby_api),
         Route("/healthz", e.healthz),
         Route("/api/tables", e.create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", e.table_info),
@@ -133,4 +134,5 @@ def create_app(
     app.state.config = config
     app.state.tables = tables
     app.state.options = offered(config)  # the same for every request
+    app.state.lobby_memo = {}  # the lobby, asked of the store at most once a second
     return app

@@ -80,6 +80,7 @@ class ServerConfig:
     # seconds before a table without people rests, for every table instead of
     # its own setting (tests; None: each table's `Settings.rest`)
     rest_after: float | None = None
+    lobby_cache: float = 1.0  # seconds one answer of GET /api/lobby is reused
 
 
 #: Close code of a connection that does not read what it is sent (docs/protocol.md).

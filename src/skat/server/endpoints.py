@@ -222,6 +222,21 @@ async def options_api(request: Request) -> Response:
     return JSONResponse(request.app.state.options, headers={"cache-control": "max-age=300"})
 
 
+#: The lobby's length, and how many of its tables one client address may show.
+LOBBY_SIZE = 50
+LOBBY_PER_ADDRESS = 2
+
+
+async def lobby_api(request: Request) -> Response:
+    """The public tables waiting for people, newest first (docs/protocol.md)."""
+    memo = request.app.state.lobby_memo  # one query a second per process, however many ask
+    now = time.monotonic()
+    if memo.get("at", -1e9) < now - _config(request).lobby_cache:
+        memo["body"] = {"tables": await _store(request).lobby(LOBBY_SIZE, LOBBY_PER_ADDRESS)}
+        memo["at"] = now
+    return JSONResponse(memo["body"], headers={"cache-control": "no-store"})
+
+
 async def value_api(request: Request) -> Response:
     """The game-value reckoner of the calculator page (same as ``skat value``)."""
     from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch

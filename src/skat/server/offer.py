@@ -13,7 +13,7 @@ from typing import Any
 from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
 from ..players.registry import player_names
 from ..series import LIST_SPEC, ListOptions, Option, Words
-from ..series.spec import BY_NAME
+from ..series.spec import BY_NAME, LANGS
 from .actor import ServerConfig
 from .table import RESTS, TIMERS, Settings
 
@@ -136,9 +136,31 @@ REST = Option(
     "docs/protocol.md",
     choices=RESTS,
 )
+PUBLIC = Option(
+    "public",
+    "switch",
+    False,
+    {
+        "en": Words(
+            "In the lobby",
+            "Strangers see the table on the home page while it waits for players, and may "
+            "sit down.",
+        ),
+        "de": Words(
+            "In der Lobby",
+            "Fremde sehen den Tisch auf der Startseite, solange er auf Spieler wartet, und "
+            "können sich setzen.",
+        ),
+        "da": Words(
+            "I lobbyen",
+            "Fremde ser bordet på forsiden, mens det venter på spillere, og kan sætte sig.",
+        ),
+    },
+    "docs/protocol.md",
+)
 #: The server's settings of a table, in the order of the page's form (after
 #: the list's options; rounds comes right after players).
-SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, REST)
+SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, REST, PUBLIC)
 
 
 def _rounds(config: ServerConfig) -> Option:
@@ -177,6 +199,8 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     timer = data.pop("timer", TIMER.default)
     hint = data.pop("hint", HINT.default)
     rest = data.pop("rest", REST.default)
+    public = data.pop("public", PUBLIC.default)
+    lang = data.pop("lang", "en")  # the page's language, not a form field
     if level is not None and bot is not None:
         raise ValueError("give either a level or a computer player, not both")
     if level is not None:
@@ -193,6 +217,9 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     TIMER.check(timer)
     HINT.check(hint)
     REST.check(rest)
+    PUBLIC.check(public)
+    if not isinstance(lang, str) or lang not in LANGS:
+        raise ValueError(f"lang must be one of {', '.join(LANGS)}")
     players = data.get("players", 3)
     BY_NAME["players"].check(players)
     if rounds is not None:
@@ -201,7 +228,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
             raise ValueError("give rounds or deals, not both")
         data["deals"] = rounds * players
     options = ListOptions.from_dict(data, config.max_rounds)
-    return options, Settings(bot=bot, timer=timer, hint=hint, rest=rest)
+    return options, Settings(bot=bot, timer=timer, hint=hint, rest=rest, public=public, lang=lang)
 
 
 __all__ = ["SETTINGS_SPEC", "NotOffered", "offered", "table_options"]

@@ -89,6 +89,18 @@ origins_t = Table(
 )
 
 
+# The lobby (issue 27): the public tables waiting for people, each with what
+# the home page shows of it (JSON), kept by the table's actor; listed joined
+# with the tables' status, so a row a crash left behind shows nothing.
+lobby_t = Table(
+    "skat_lobby",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("listed_at", Float, nullable=False),
+    Column("summary", Text, nullable=False),
+)
+
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -114,7 +126,11 @@ def _v4(conn: Connection) -> None:
     origins_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4)
+def _v5(conn: Connection) -> None:
+    lobby_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -68,6 +68,7 @@ from .schema import (
     events_t,
     json_object,
     leases_t,
+    lobby_t,
     migrate,
     number_of,
     origins_t,
@@ -576,6 +577,49 @@ class Store:
         )
         async with self.engine.connect() as conn:
             return [r.id for r in (await conn.execute(query)).all()]
+
+    # ------------------------------------------------------------ the lobby
+    async def list_table(self, table_id: str, summary: dict[str, Any] | None) -> None:
+        """Put a public table in the lobby with what it shows (``summary``),
+        or take it out (None)."""
+        async with self._begin() as conn:
+            await conn.execute(delete(lobby_t).where(lobby_t.c.table_id == table_id))
+            if summary is not None:
+                await conn.execute(
+                    lobby_t.insert().values(
+                        table_id=table_id, listed_at=time.time(), summary=json.dumps(summary)
+                    )
+                )
+
+    async def lobby(self, limit: int, per_address: int) -> list[dict[str, Any]]:
+        """The lobby, newest first: the summaries of open tables, at most
+        ``per_address`` of the tables one client address created (one
+        address cannot fill the lobby), at most ``limit`` in all."""
+        query = (
+            select(lobby_t.c.table_id, lobby_t.c.summary, origins_t.c.address)
+            .join(tables_t, tables_t.c.id == lobby_t.c.table_id)
+            .outerjoin(origins_t, origins_t.c.table_id == lobby_t.c.table_id)
+            .where(tables_t.c.status == "open")
+            .order_by(lobby_t.c.listed_at.desc())
+            .limit(limit * per_address)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        out: list[dict[str, Any]] = []
+        seen: dict[str | None, int] = {}
+        for row in rows:
+            key = row.address
+            if seen.get(key, 0) >= per_address and key is not None:
+                continue
+            seen[key] = seen.get(key, 0) + 1
+            try:
+                summary = json_object(row.table_id, "its lobby summary", row.summary)
+            except CorruptRow:
+                continue
+            out.append(summary)
+            if len(out) >= limit:
+                break
+        return out
 
     async def set_status(self, table_id: str, status: str) -> None:
         async with self._begin() as conn:

@@ -18,7 +18,9 @@ from typing import Any, assert_never
 
 from ..engine import Abandon, IllegalActionError, parse_action
 from ..players import player_names
+from ..players.levels import level_of
 from ..series import ListOptions, Series
+from ..series.spec import LANGS
 from . import events as ev
 from .errors import CommandError, ErrorCode
 from .protocol import MAX_CHAT, MAX_NAME, REACTIONS
@@ -92,6 +94,8 @@ class Settings:
     # seconds without any person connected before the table rests: nobody
     # plays for the people who left (0: never); records before it: 5 minutes
     rest: int = 300
+    public: bool = False  # listed in the lobby while it waits for people (issue 27)
+    lang: str = "en"  # the language of the page it was made on (the lobby shows it)
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names(lab=True):
@@ -103,9 +107,20 @@ class Settings:
             raise ValueError("hint must be true or false")
         if not isinstance(self.rest, int) or isinstance(self.rest, bool) or self.rest < 0:
             raise ValueError("rest must be a whole number of seconds")
+        if not isinstance(self.public, bool):
+            raise ValueError("public must be true or false")
+        if self.lang not in LANGS:
+            raise ValueError(f"lang must be one of {', '.join(LANGS)}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.bot, "timer": self.timer, "hint": self.hint, "rest": self.rest}
+        return {
+            "bot": self.bot,
+            "timer": self.timer,
+            "hint": self.hint,
+            "rest": self.rest,
+            "public": self.public,
+            "lang": self.lang,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> Settings:
@@ -484,6 +499,27 @@ class TableState:
                 assert_never(event)
 
 
+def lobby_summary(state: TableState) -> dict[str, Any] | None:
+    """What the lobby shows of a public table waiting for people (None: not
+    listed): its rules, the computer players' level, its language and who
+    sits where. Names are the table's public names; no token, no card."""
+    if not state.settings.public or state.status != "open":
+        return None
+    free = sum(1 for s in state.seats if s.free)
+    if not free:
+        return None
+    return {
+        "id": state.id,
+        "options": state.options.to_dict(),
+        "level": level_of(state.settings.bot),
+        "hint": state.settings.hint,
+        "timer": state.settings.timer,
+        "lang": state.settings.lang,
+        "seats": [{"name": s.name, "bot": s.bot is not None} for s in state.seats],
+        "free": free,
+    }
+
+
 __all__ = [
     "BOT_NAMES",
     "RESTS",
@@ -493,4 +529,5 @@ __all__ = [
     "Settings",
     "TableState",
     "clean_text",
+    "lobby_summary",
 ]

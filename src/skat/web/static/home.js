@@ -101,6 +101,10 @@ export async function homePage() {
       <p class="help">${esc(t("home.playHint"))}</p>
       <p class="error" id="home-error" role="alert"></p>
     </form>
+    <section class="lobby" aria-labelledby="lobby-title">
+      <h2 id="lobby-title">${esc(t("lobby.title"))}</h2>
+      <div id="lobby" data-testid="lobby" aria-live="polite"></div>
+    </section>
     <details class="options">
       <summary>${esc(t("home.options"))}</summary>
       <form id="options-form">
@@ -119,6 +123,13 @@ export async function homePage() {
     store.set("skat.name", n);
     return n;
   };
+  document.getElementById("lobby").addEventListener("click", (e) => {
+    const b = e.target.closest("[data-join]");
+    if (!b || !readName()) return;
+    store.set(`skat.join.${b.dataset.join}`, "sit");  // the table page sits down at once
+    go(`/t/${b.dataset.join}`);
+  });
+  refreshLobby();
   const optionsForm = document.getElementById("options-form");
   showNeeded(optionsForm);
   optionsForm.addEventListener("change", () => showNeeded(optionsForm));
@@ -141,7 +152,47 @@ export async function homePage() {
   });
 }
 
+// The lobby (GET /api/lobby): public tables waiting for people, asked
+// again every few seconds while the home page shows.
+const LOBBY_EVERY_MS = 4000;
+const LANG_NAMES = { en: "English", de: "Deutsch", da: "Dansk" };
+let lobbyTimer = 0;
+
+async function refreshLobby() {
+  clearTimeout(lobbyTimer);
+  const el = document.getElementById("lobby");
+  if (!el) return;  // another page now
+  try {
+    const res = await fetch("/api/lobby");
+    if (res.ok) renderLobby(el, (await res.json()).tables);
+  } catch { /* offline for a moment: the next round asks again */ }
+  if (document.getElementById("lobby")) lobbyTimer = setTimeout(refreshLobby, LOBBY_EVERY_MS);
+}
+
+function optionValue(name, value) {
+  const o = OPTIONS.find((x) => x.name === name);
+  return o ? valueWord(o, value) : String(value);
+}
+
+function renderLobby(el, tables) {
+  if (!tables.length) { el.innerHTML = `<p class="help" data-testid="lobby-empty">${esc(t("lobby.empty"))}</p>`; return; }
+  el.innerHTML = `<ul class="lobby-list">${tables.map((x) => {
+    const people = x.seats.filter((s) => s.name && !s.bot).map((s) => s.name);
+    const rules = [
+      t("lobby.players", { n: x.options.players }),
+      optionValue("scoring", x.options.scoring),
+      x.level ? optionValue("level", x.level) : "",
+      LANG_NAMES[x.lang] || x.lang,
+    ].filter(Boolean).join(" · ");
+    return `<li data-testid="lobby-table" data-table="${esc(x.id)}"><span class="rules">${esc(rules)}</span>
+      <span class="seated">${esc(people.length ? t("lobby.seated", { names: people.join(", ") }) : "")}</span>
+      <span class="free">${esc(t("lobby.free", { n: x.free }))}</span>
+      <button class="primary" data-join="${esc(x.id)}" data-testid="lobby-join">${esc(t("lobby.join"))}</button></li>`;
+  }).join("")}</ul>`;
+}
+
 export async function createTable(opts, autofill) {
+  opts = { ...opts, lang };  // the lobby says in which language a table was made
   const res = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(opts) });
   const data = await res.json();
   if (!res.ok) {
