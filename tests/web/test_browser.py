@@ -1455,3 +1455,41 @@ def test_a_stranger_finds_a_public_table_in_the_lobby_and_sits_down(
     b.goto("/")
     b.page.wait_for_selector("[data-testid=lobby] [data-testid=lobby-table]")
     assert b.page.locator(f"[data-table='{private}']").count() == 0
+
+
+def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 26, point 4: a defender's concession asks the partner; the
+    computer partner answers (players/claims.py), and the log says what was
+    offered and what the answer was: both gave up (the deal ends, the
+    declarer wins) or the partner plays on."""
+    c = clients()
+    page = c.page
+    page.on("dialog", lambda d: d.accept())
+    start_with_bots(c)
+    gave_up: list[bool] = []
+
+    def on_turn(ph: str) -> bool:
+        if ph != "play" or gave_up:
+            return False
+        button = page.locator("[data-testid=concede]")
+        if not button.count():
+            return False
+        button.click()
+        gave_up.append(True)
+        page.wait_for_function(
+            "() => /Anna gives up and asks the partner to give up too/"
+            ".test(document.getElementById('log').textContent)"
+        )
+        return True
+
+    for _ in range(6):  # Anna passes; some deal makes her a defender
+        seen = play_deal(page, policy="pass", on_turn=on_turn)
+        if gave_up:
+            break
+        page.click("[data-testid=next]")
+    assert gave_up, "Anna was never a defender with a card to play"
+    assert seen[-1] == "done"
+    log = page.inner_text("#log")
+    assert re.search(r"gives up too\.|does not give up and plays on\.", log), log

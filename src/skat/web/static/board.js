@@ -326,10 +326,28 @@ export function renderControls() {
     html += `<button class="mini" data-action="claim" data-testid="claim">${esc(t("act.claim"))}</button>`;
   }
   if (v && v.offers && v.offers.includes("concede")) {
-    html += `<button class="mini quiet" data-action="concede" data-testid="concede">${esc(t("act.concede"))}</button>`;
+    // a defender asked by the partner's concession or by the declarer's
+    // claim sees the question and the answer in front (issue 26, point 4)
+    const asked = askedToConcede(v);
+    if (asked) html += `<p class="help" data-testid="concede-question">${esc(asked)}</p>`;
+    html += `<button class="${asked ? "primary" : "mini quiet"}" data-action="concede" data-testid="concede">${esc(t(asked ? "act.concedeToo" : "act.concede"))}</button>`;
   }
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
   if (T.chooser && T.preview) document.getElementById("preview")?.replaceChildren(document.createTextNode(T.preview));
+}
+
+// The question a defender has to answer now, if any: the partner gave up, or
+// the declarer shows the cards (and no defender has played on since).
+function askedToConcede(v) {
+  if (v.declarer === null || v.seat === v.declarer) return "";
+  const h = v.history;
+  const partner = h.find(([s, a]) => a === "concede" && s !== v.seat && s !== v.declarer);
+  if (partner) return t("act.partnerConceded", { name: seatName(partner[0]) });
+  const at = h.map(([, a]) => a).lastIndexOf("claim");
+  if (at >= 0 && !h.slice(at + 1).some(([s, a]) => a.startsWith("play ") && s !== v.declarer)) {
+    return t("act.claimQuestion", { name: seatName(v.declarer) });
+  }
+  return "";
 }
 
 export function chooser(announces, hand) {

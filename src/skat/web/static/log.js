@@ -28,6 +28,40 @@ export function pushIndexes(v) {
   return out;
 }
 
+// A claim or a concession read in its deal (R6.6; issue 26, point 4): what
+// it offers, who answered and how, from the view's history alone. The
+// engine decides when the deal ends; these words only follow the moves.
+export function claimWords(v, i) {
+  const [seat, text] = v.history[i];
+  const name = seatName(seat);
+  const before = v.history.slice(0, i);
+  const defender = seat !== v.declarer;
+  if (text === "claim") return t("log.claimOpen", { name });
+  if (text === "concede") {
+    if (!defender) return t("log.concedeDeclarer", { name });
+    const ended = v.result && i === v.history.length - 1;
+    if (before.some(([s, a]) => a === "concede" && s !== seat && s !== v.declarer)) return t("log.concedeToo", { name });
+    if (ended) return t("log.concedeDone", { name });
+    const claimed = before.some(([, a]) => a === "claim");
+    return t(claimed ? "log.concedeClaim" : "log.concedeAsk", { name });
+  }
+  // the partner's first card after a defender gave up: no, it plays on
+  if (text.startsWith("play ") && defender) {
+    const gaveUp = before.map(([s, a]) => (a === "concede" && s !== seat && s !== v.declarer ? 1 : 0)).lastIndexOf(1);
+    if (gaveUp >= 0 && !before.slice(gaveUp + 1).some(([s, a]) => s === seat && a.startsWith("play "))) {
+      return `${actionText(seat, text)} ${t("log.partnerPlaysOn", { name })}`;
+    }
+  }
+  // the first card a defender plays after a claim: the claim is not accepted
+  if (text.startsWith("play ") && defender) {
+    const at = before.map(([, a]) => a).lastIndexOf("claim");
+    if (at >= 0 && !before.slice(at + 1).some(([s, a]) => a.startsWith("play ") && s !== v.declarer)) {
+      return `${actionText(seat, text)} ${t("log.playsOn", { name })}`;
+    }
+  }
+  return null;
+}
+
 export function actionText(seat, text, push = false) {
   const name = seatName(seat);
   const [verb, ...rest] = text.split(" ");
@@ -58,7 +92,7 @@ export function dealLines(v, number) {
   let next = 0;
   const pushes = pushIndexes(v);
   for (const [i, [seat, text]] of v.history.entries()) {
-    lines.push({ text: () => actionText(seat, text, pushes.has(i)) });
+    lines.push({ text: () => claimWords(v, i) ?? actionText(seat, text, pushes.has(i)) });
     const tr = v.tricks[next];
     if (tr && text === `play ${tr.cards[tr.cards.length - 1]}`) {
       next += 1;
@@ -71,7 +105,11 @@ export function dealLines(v, number) {
 
 export function noteEvent(ev) {
   let line = null;
-  if (ev.kind === "act") line = actionText(ev.seat, ev.action, T.view ? pushIndexes(T.view).has(T.view.history.length - 1) : false);
+  if (ev.kind === "act") {
+    const v = T.view;
+    const last = v ? v.history.length - 1 : -1;
+    line = (last >= 0 && claimWords(v, last)) || actionText(ev.seat, ev.action, v ? pushIndexes(v).has(last) : false);
+  }
   else if (ev.kind === "sit") { line = t("log.sit", { name: ev.name }); T.logOld.push({ text: () => t("log.sit", { name: ev.name }) }); }
   else if (ev.kind === "takeover") { line = t("log.takeover", { name: ev.name }); T.logOld.push({ text: () => t("log.takeover", { name: ev.name }) }); }
   if (!line) return;
