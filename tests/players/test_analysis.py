@@ -231,3 +231,39 @@ def test_every_swing_is_listed_and_they_alternate() -> None:
         assert [t["card"] for t in out["turning_cards"]] == [s.card for s in swings]
         several += len(swings) > 1
     assert several > 0, "no game with two swings: the test checks too little"
+
+
+def test_the_board_steps_through_every_card_with_the_solvers_values() -> None:
+    """Issue 26, point 1: the analysis board of a deal, card by card. Each
+    step's values chain (the value after a card is the value before the
+    next), the card played is one of the alternatives with the value after
+    it, the best alternative is listed first for the player to move, hands
+    shrink by the card played, and the swings are the analysis's."""
+    from skat.players.analysis import deal_board
+
+    for data in (DEFENDER_BLUNDER, DECLARER_BLUNDER, NULL_BLUNDER):
+        deal = _deal(data)
+        board = deal_board(deal, str(data["id"]))
+        steps = board["steps"]
+        assert len(steps) == 30
+        null = board["null"]
+        first = board["start"]
+        assert steps[0]["before"] == (
+            int(first["declarer_can_win"]) if null else first["best_declarer_points"]
+        )
+        for k, s in enumerate(steps):
+            values = {a["card"]: a["value"] for a in s["alternatives"]}
+            assert values[s["card"]] == s["after"]
+            mover_is_declarer = s["seat"] == board["declarer_seat"]
+            best = max(values.values()) if mover_is_declarer else min(values.values())
+            assert s["alternatives"][0]["value"] == best
+            assert sum(len(h) for h in s["hands"].values()) == 30 - k
+            assert s["card"] in s["hands"][str(s["seat"])]
+            if k + 1 < len(steps):
+                assert steps[k + 1]["before"] == s["after"]
+        analysis = analyse_deal(deal)
+        swings = [(s["trick"], s["card"]) for s in steps if s["swing"]]
+        assert swings == [(t.trick, t.card) for t in analysis.turning_cards]
+        assert swings, "each of these games has its wrong card in trick 7"
+        assert board["verdict"]["turning_cards"][0]["trick"] == 7
+        assert [a for a in board["auction"] if a[1].startswith("announce")]

@@ -167,8 +167,9 @@ def test_the_open_card_analysis_of_a_settled_deal(tmp_path: Path) -> None:
         anna.send(type="fill", creator=t["creator"])
         pump([anna], lambda: anna.view is not None and anna.view["phase"] != "bidding", rng)
         if anna.view is not None and anna.view["phase"] not in ("done", "bidding"):
-            r = client.get(f"/api/tables/{tid}/deals/1/analysis")
-            assert r.status_code == 409 and r.json()["error"]["code"] == "WRONG_PHASE"
+            for kind in ("analysis", "board"):  # the board hides a deal in play as well
+                r = client.get(f"/api/tables/{tid}/deals/1/{kind}")
+                assert r.status_code == 409 and r.json()["error"]["code"] == "WRONG_PHASE"
         analysed = []
         for _ in range(3):
             pump([anna], lambda: anna.view is not None and anna.view["phase"] == "done", rng, 60)
@@ -185,10 +186,14 @@ def test_the_open_card_analysis_of_a_settled_deal(tmp_path: Path) -> None:
                 assert a["positions"][0]["trick"] == 1
                 first = a["positions"][0]
                 assert ("best_declarer_points" in first) != ("declarer_can_win" in first)
+                board = client.get(f"/api/tables/{tid}/deals/{number}/board").json()
+                assert board["declarer_seat"] == a["declarer_seat"]
+                assert len(board["steps"]) == len(anna.view["tricks"]) * 3 + len(anna.view["trick"])
                 analysed.append(a)
             if anna.list_over:
                 break
             anna.send(type="next")
             pump([anna], lambda: anna.view is not None and anna.view["phase"] != "done", rng)
         assert client.get(f"/api/tables/{tid}/deals/99/analysis").status_code == 404
+        assert client.get(f"/api/tables/{tid}/deals/99/board").status_code == 404
         assert client.get("/api/tables/nope/deals/1/analysis").status_code == 404

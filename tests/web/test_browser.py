@@ -1493,3 +1493,57 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
     assert seen[-1] == "done"
     log = page.inner_text("#log")
     assert re.search(r"gives up too\.|does not give up and plays on\.", log), log
+
+
+def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 26, point 1: from the result, "Card by card" opens the deal's
+    board: all hands open, every card with the values before and after it
+    and every alternative; stepped by buttons and keys to the end; the
+    address opens the same card again; the score sheet links to it too."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    for _ in range(6):
+        play_deal(page)
+        if "Thrown in" not in page.inner_text("[data-testid=result-headline]"):
+            break
+        page.click("[data-testid=next]")
+    else:
+        pytest.skip("every deal was thrown in")
+    table_url = page.url
+    page.wait_for_selector("[data-testid=board-link]", timeout=30_000)
+    page.click("[data-testid=board-link]")
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    counter = page.inner_text("[data-testid=board-counter]")
+    match = re.fullmatch(r"Card 1 of (\d+) \(trick 1\)", counter)
+    assert match is not None, counter
+    total = int(match.group(1))
+    hands = page.locator(".board-hand")
+    assert hands.count() == 3
+    assert sum(h.locator(".card").count() for h in hands.all()) == 30
+    move = page.inner_text("[data-testid=board-move]")
+    assert re.search(r"plays .+\. Before: .+\. After: .+\.", move), move
+    assert page.locator("[data-testid=board-alternatives] li.played").count() == 1
+    page.click("[data-testid=board-next]")
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of")
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=board-counter]").startswith(f"Card {total} of {total}")
+    assert page.url.endswith(f"#{total}")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("[data-testid=board-counter]").startswith(f"Card {total - 1} of")
+    # the address is shareable: it opens that card again
+    shared = page.url
+    other = clients()
+    other.page.goto(shared)
+    other.page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    assert other.page.inner_text("[data-testid=board-counter]").startswith(f"Card {total - 1} of")
+    # back to the table, and the sheet's row links to the same board
+    page.click("text=← Back to the table")
+    page.wait_for_url(table_url)
+    page.click("[data-testid=sheet-button]")
+    link = page.locator("[data-testid^=sheet-board-]").first
+    link.wait_for()
+    link.click()
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)

@@ -228,3 +228,81 @@ def _better(pos: Position, target: tuple[str, int], keep: bool, null: bool) -> s
         if _outcome(pos.play(c), target) == keep:
             return str(CARDS[c])
     raise AssertionError("the outcome changed although no card can change it")  # pragma: no cover
+
+
+def deal_board(deal: Deal, rid: str | None = None) -> dict[str, Any]:
+    """The analysis board of a settled deal (issue 26, point 1): the deal
+    card by card with all hands open. For every card played: the hands and
+    the trick before it (table seats, the game's display order), the
+    open-card value before and after it and the value of every card the
+    player could have played instead (the solver's per-card values: the
+    declarer's best final card points, or for Null 1 = the declarer can
+    still win), and whether it swung the outcome (`analyse_deal`'s swings).
+    The page only shows these; it works out nothing."""
+    verdict = analyse_deal(deal, rid)
+    if verdict.skipped is not None:
+        return {"id": rid, "skipped": verdict.skipped}
+    fresh, start = _start(deal)
+    contract = deal.contract
+    assert contract is not None and deal.result is not None
+    null = contract.game == GameType.NULL
+    seats = [deal.seat_of(p) for p in range(3)]
+    order = SORT_KEY[contract.game]
+    pos = Position.from_deal(fresh)
+    swings = {(t.trick, t.card) for t in verdict.turning_cards}
+
+    def cards(mask: int) -> list[str]:
+        return [str(CARDS[c]) for c in sorted(_bits(mask), key=lambda c: order[c])]
+
+    def value(p: Position) -> int:
+        return int(null_wins(p)) if null else best_points(p)
+
+    steps: list[dict[str, Any]] = []
+    before = value(pos)
+    plays = [(s, a.card) for s, a in deal.history[start:] if isinstance(a, Play)]
+    for n, (seat, card) in enumerate(plays):
+        values = card_values(pos)
+        mine = pos.to_move == pos.declarer
+        ranked = sorted(values, key=lambda c: (-values[c] if mine else values[c], order[c]))
+        trick = n // 3 + 1
+        steps.append(
+            {
+                "seat": seat,
+                "card": str(card),
+                "trick": trick,
+                "hands": {str(seats[p]): cards(pos.hands[p]) for p in range(3)},
+                "table": [
+                    [seats[(pos.leader + k) % 3], str(CARDS[c])] for k, c in enumerate(pos.trick)
+                ],
+                "before": before,
+                "after": values[int(card)],
+                "alternatives": [{"card": str(CARDS[c]), "value": values[c]} for c in ranked],
+                "swing": (trick, str(card)) in swings,
+            }
+        )
+        pos = pos.play(int(card))
+        before = values[int(card)]
+    view = deal.view(None)
+    dealt = view.dealt
+    return {
+        "id": rid,
+        "contract": contract.describe(),
+        "words": list(contract.words),
+        "null": null,
+        "target": _target(deal)[1] if not null else None,
+        "declarer_seat": verdict.declarer_seat,
+        "declarer_points": verdict.declarer_points,
+        "won": verdict.won,
+        "auction": [[s, text] for s, text in view.history[:start]],
+        "skat": {
+            "dealt": [str(c) for c in dealt[3]] if dealt else [],
+            "put": [str(c) for c in deal.skat] if not contract.hand else [],
+        },
+        "start": verdict.positions[0] if verdict.positions else None,
+        "steps": steps,
+        "verdict": verdict.to_dict(),
+    }
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]

@@ -120,6 +120,8 @@ def create_app(
         Route("/api/tables/{table_id}", e.table_info),
         Route("/api/tables/{table_id}/{kind}", e.download),
         Route("/api/tables/{table_id}/deals/{number:int}/analysis", e.analysis),
+        Route("/api/tables/{table_id}/deals/{number:int}/board", e.board),
+        Route("/t/{table_id}/deals/{number:int}", e.table_page),
         WebSocketRoute("/ws/{table_id}", e.ws_endpoint),
     ]
     static = WEB / "static"

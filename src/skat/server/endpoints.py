@@ -192,6 +192,15 @@ async def download(request: Request) -> Response:
 
 async def analysis(request: Request) -> Response:
     """The open-card analysis of a settled deal ("could I have won?")."""
+    return await _settled_deal(request, board=False)
+
+
+async def board(request: Request) -> Response:
+    """The analysis board of a settled deal: card by card, all hands open."""
+    return await _settled_deal(request, board=True)
+
+
+async def _settled_deal(request: Request, board: bool) -> Response:
     tables = _tables(request)
     got = await found(request)
     if isinstance(got, Response):
@@ -206,7 +215,8 @@ async def analysis(request: Request) -> Response:
         return json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
     try:
         address = request.client.host if request.client else None
-        return JSONResponse(await tables.analysis(state, number, address))
+        made = tables.board if board else tables.analysis
+        return JSONResponse(await made(state, number, address))
     except Busy as exc:
         busy = json_error(ErrorCode.BUSY, str(exc), 503)
         busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))

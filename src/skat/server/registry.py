@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..players import searches
-from ..players.analysis import analyse_deal
+from ..players.analysis import analyse_deal, deal_board
 from ..series import ListOptions, commitment, new_seed
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
@@ -387,6 +387,24 @@ class Tables:
                 key, analyse_deal, deal, f"{state.id}-{number}", owner=owner
             )
             cached = self._analyses[key] = result.to_dict()
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        return cached
+
+    async def board(
+        self, state: TableState, number: int, owner: str | None = None
+    ) -> dict[str, Any]:
+        """The analysis board of settled deal ``number`` (players/analysis.py
+        `deal_board`), made and cached like `analysis`."""
+        key = (f"{state.id}/board", number)
+        cached = self._analyses.get(key)
+        if cached is None:
+            assert state.series is not None
+            deal = state.series.deals[number - 1]
+            cached = await self.analyses.run(
+                key, deal_board, deal, f"{state.id}-{number}", owner=owner
+            )
+            self._analyses[key] = cached
             while len(self._analyses) > ANALYSES_KEPT:
                 self._analyses.popitem(last=False)
         return cached

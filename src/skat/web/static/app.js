@@ -3,6 +3,7 @@
 // This module is the entry: the router, the language switch and the rules
 // pages; home.js, table.js (with log.js, board.js, result.js, input.js)
 // and calculator.js are the other pages.
+import { boardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
 import { homePage, optionsReady } from "./home.js";
@@ -14,6 +15,7 @@ export async function route() {
   closeSocketUnless(path);
   applyStaticTexts();
   let m;
+  if ((m = path.match(/^\/t\/([\w-]+)\/deals\/(\d+)$/))) return boardPage(m[1], Number(m[2]));
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
   if (path === "/calculator") return calculatorPage();
   if (path === "/rules") return rulesPage("howto", true);

@@ -62,8 +62,8 @@ export function claimWords(v, i) {
   return null;
 }
 
-export function actionText(seat, text, push = false) {
-  const name = seatName(seat);
+export function actionText(seat, text, push = false, nameOf = seatName) {
+  const name = nameOf(seat);
   const [verb, ...rest] = text.split(" ");
   if (push && (verb === "pass" || verb === "pickup" || verb === "discard")) return t(`log.push.${verb}`, { name });
   switch (verb) {

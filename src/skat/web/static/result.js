@@ -50,7 +50,7 @@ export function analysisText(r) {
 // that swung the outcome (players/analysis.py's `turning_cards`). In the
 // analysis a swing away from the declarer is always the declarer's card and
 // one towards him a defender's: the words follow the engine's flags.
-export function verdictLines(a, you) {
+export function verdictLines(a, you, nameOf = seatName) {
   const first = a.positions[0];
   const declarer = a.declarer_seat;
   const mine = declarer === you;
@@ -58,14 +58,14 @@ export function verdictLines(a, you) {
   if ("best_declarer_points" in first) {
     out.push(mine
       ? t("analysis.perfectYou", { best: first.best_declarer_points, made: a.declarer_points })
-      : t("analysis.perfect", { name: seatName(declarer), best: first.best_declarer_points, made: a.declarer_points }));
+      : t("analysis.perfect", { name: nameOf(declarer), best: first.best_declarer_points, made: a.declarer_points }));
   } else {
     out.push(t(first.declarer_can_win ? "analysis.nullWin" : "analysis.nullLose"));
   }
   const swings = a.turning_cards || [];
   for (const s of swings) {
     const points = s.best_better === null || s.best_better === undefined ? "" : t("analysis.points", { points: s.best_better });
-    const words = { trick: s.trick, name: seatName(s.seat), card: cardName(s.card), better: cardName(s.better), points };
+    const words = { trick: s.trick, name: nameOf(s.seat), card: cardName(s.card), better: cardName(s.better), points };
     if (s.declarer_winning_before) out.push(t(s.seat === you ? "analysis.threwYou" : "analysis.threw", words));
     else out.push(t(s.seat === you ? "analysis.gaveYou" : mine ? "analysis.gaveToYou" : "analysis.gave", words));
   }
@@ -109,7 +109,7 @@ export function resultSections(r, v) {
     if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
   }
   const verdict = analysisText(r);
-  if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")}</div>`);
+  if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>`);
   const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
   out.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
   // the skat: as dealt, and what the declarer put away after picking it up
@@ -223,7 +223,8 @@ export function renderSheet() {
     const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? `${t("marker.bock")} ×${r.bock_factor}` : ""].filter(Boolean).join(" ");
     const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
     if (auto[String(r.number)]) game += " *";
-    return `<tr><th scope="row" class="first">${r.number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+    const number = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${r.number}" data-testid="sheet-board-${r.number}" aria-label="${esc(t("board.link"))}: ${r.number}">${r.number}</a>` : r.number;
+    return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
   const L = sh.others_bonus;  // R8.2, from the server

@@ -1,0 +1,122 @@
+// The analysis board (issue 26, point 1): a settled deal card by card with
+// all hands open. For each card: the open-card value before and after it
+// and what every card the player could have played would have given (the
+// server's solver, GET /api/tables/ID/deals/N/board); cards that swung the
+// outcome are marked. Shareable: /t/ID/deals/N#7 opens at the 7th card.
+import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js";
+import { actionText } from "./log.js";
+import { verdictLines } from "./result.js";
+
+let B = null; // { id, number, data, names, i }
+
+export async function boardPage(id, number) {
+  B = { id, number, data: null, names: [], i: 0 };
+  const mine = B;
+  app.innerHTML = `<section class="board-page"><p class="status" data-testid="board-status">${esc(t("board.loading"))}</p></section>`;
+  try {
+    const [info, res] = await Promise.all([
+      fetch(`/api/tables/${id}`).then((r) => (r.ok ? r.json() : null)),
+      fetch(`/api/tables/${id}/deals/${number}/board`),
+    ]);
+    if (B !== mine) return; // another page since
+    const data = await res.json();
+    if (!res.ok || !info) {
+      const code = data?.error?.code;
+      app.querySelector("[data-testid=board-status]").textContent = t(code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : "board.none");
+      return;
+    }
+    B.names = info.seats.map((s) => s.name || t("table.free"));
+    B.data = data;
+    if (data.skipped) {
+      app.querySelector("[data-testid=board-status]").textContent = t("board.skipped");
+      return;
+    }
+    const wanted = Number(location.hash.slice(1));
+    B.i = Number.isInteger(wanted) && wanted >= 1 && wanted <= data.steps.length ? wanted - 1 : 0;
+    renderBoardPage();
+  } catch {
+    if (B === mine) app.querySelector("[data-testid=board-status]").textContent = t("board.none");
+  }
+}
+
+function nameOf(seat) {
+  return B.names[seat] ?? t("table.free");
+}
+
+function valueText(v) {
+  if (B.data.null) return t(v ? "board.nullCan" : "board.nullCannot");
+  return t("board.points", { n: v });
+}
+
+function renderBoardPage() {
+  const d = B.data;
+  const step = d.steps[B.i];
+  const n = d.steps.length;
+  const declarer = nameOf(d.declarer_seat);
+  const hands = Object.entries(step.hands).map(([seat, cards]) => {
+    const s = Number(seat);
+    const row = cards.map((c) => cardHtml(c, { cls: s === step.seat && c === step.card ? "selected played" : "" })).join("");
+    return `<div class="board-hand${s === step.seat ? " to-move" : ""}" data-testid="board-hand-${s}"><b>${esc(nameOf(s))}${s === d.declarer_seat ? ` (${esc(t("board.declarer"))})` : ""}</b><span class="cards small">${row}</span></div>`;
+  }).join("");
+  const table = step.table.length
+    ? step.table.map(([s, c]) => `${esc(nameOf(s))}: ${cardsRow([c], "small")}`).join(" ")
+    : esc(t("board.lead", { name: nameOf(step.seat) }));
+  const alternatives = step.alternatives.map((x) => `<li class="${x.card === step.card ? "played" : ""}${x === step.alternatives[0] ? " best" : ""}">${esc(cardName(x.card))}: ${esc(valueText(x.value))}${x.card === step.card ? ` · ${esc(t("board.played"))}` : ""}${x === step.alternatives[0] ? ` · ${esc(t("board.best"))}` : ""}</li>`).join("");
+  const auction = d.auction.map(([s, text]) => `<li>${esc(actionText(s, text, false, nameOf))}</li>`).join("");
+  const skat = [
+    d.skat.dealt.length ? `${esc(t("result.skatDealt"))} ${cardsRow(d.skat.dealt, "small")}` : "",
+    d.skat.put.length ? `${esc(t("result.skatPut"))} ${cardsRow(d.skat.put, "small")}` : "",
+  ].filter(Boolean).join(" ");
+  const swings = d.steps.map((s, k) => (s.swing ? k : -1)).filter((k) => k >= 0);
+  app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
+    <p><a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a></p>
+    <h1 id="board-title">${esc(t("board.title", { n: B.number, game: gameText(d.words), name: declarer }))}</h1>
+    <details><summary>${esc(t("board.auction"))}</summary><ol class="board-auction">${auction}</ol><p>${skat}</p></details>
+    <p class="verdict" data-testid="board-verdict">${esc(verdictLines(d.verdict, null, nameOf).join(" "))}</p>
+    <nav class="board-nav" aria-label="${esc(t("board.nav"))}">
+      <button data-step="first" ${B.i === 0 ? "disabled" : ""} aria-label="${esc(t("board.first"))}">⏮</button>
+      <button data-step="prev" ${B.i === 0 ? "disabled" : ""} data-testid="board-prev">${esc(t("board.prev"))}</button>
+      <span data-testid="board-counter">${esc(t("board.counter", { i: B.i + 1, n, trick: step.trick }))}</span>
+      <button data-step="next" ${B.i === n - 1 ? "disabled" : ""} data-testid="board-next">${esc(t("board.next"))}</button>
+      <button data-step="last" ${B.i === n - 1 ? "disabled" : ""} aria-label="${esc(t("board.last"))}">⏭</button>
+      ${swings.length ? `<button data-step="swing" data-testid="board-swing-next">${esc(t("board.nextSwing"))}</button>` : ""}
+    </nav>
+    <div class="board-table" data-testid="board-table">${table}</div>
+    <div class="board-hands">${hands}</div>
+    <p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}
+      ${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}</p>
+    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
+    <h2>${esc(t("board.instead"))}</h2>
+    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>
+  </section>`;
+  history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
+}
+
+function move(to) {
+  if (!B || !B.data || B.data.skipped) return;
+  const n = B.data.steps.length;
+  let i = B.i;
+  if (to === "first") i = 0;
+  else if (to === "last") i = n - 1;
+  else if (to === "prev") i = Math.max(0, i - 1);
+  else if (to === "next") i = Math.min(n - 1, i + 1);
+  else if (to === "swing") {
+    const after = B.data.steps.findIndex((s, k) => k > i && s.swing);
+    i = after >= 0 ? after : B.data.steps.findIndex((s) => s.swing);
+  }
+  if (i !== B.i) {
+    B.i = i;
+    renderBoardPage();
+    document.querySelector(`[data-step=${to === "swing" ? "swing" : to}]`)?.focus();
+  }
+}
+
+document.addEventListener("click", (e) => {
+  const b = e.target.closest(".board-page [data-step]");
+  if (b) move(b.dataset.step);
+});
+document.addEventListener("keydown", (e) => {
+  if (!document.querySelector(".board-page") || e.target.closest("input, textarea, select")) return;
+  const to = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
+  if (to) { e.preventDefault(); move(to); }
+});
