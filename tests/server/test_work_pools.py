@@ -12,6 +12,7 @@ not quietly `heuristic`'s.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -238,5 +239,31 @@ def test_one_requester_cannot_hold_the_whole_analysis_bound() -> None:
         gate.set()
         assert await asyncio.gather(*mine, theirs, again) == [1, 2, 3, 1]
         pool.close()
+
+    asyncio.run(main())
+
+
+def test_closing_the_pool_ends_its_processes_even_mid_search() -> None:
+    """The search processes end with the server: an idle one and one in the
+    middle of a long search are both gone after `close` (before, idle
+    workers could outlive the server, each holding its memory)."""
+
+    async def main() -> None:
+        pool = SearchPool(
+            2, lambda: ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn"))
+        )
+        assert await pool.run("A", min, 30.0, 7) == 7  # the processes are up
+        before = {c.pid for c in multiprocessing.active_children()}
+        thinking = asyncio.ensure_future(pool.run("B", time.sleep, 30.0))
+        await asyncio.sleep(0.3)
+        pool.close()
+        with contextlib.suppress(BaseException):
+            await thinking
+        end = time.monotonic() + 10
+        while time.monotonic() < end and any(
+            c.pid in before for c in multiprocessing.active_children()
+        ):
+            await asyncio.sleep(0.05)
+        assert not [c.pid for c in multiprocessing.active_children() if c.pid in before]
 
     asyncio.run(main())

@@ -210,7 +210,7 @@ class SearchPool:
         self.restarts += 1
         log.error("a search process died; its pool is replaced (%d since start)", self.restarts)
         with contextlib.suppress(Exception):
-            broken.shutdown(wait=False, cancel_futures=True)
+            stop_processes(broken, wait=0.0)
 
     async def _run(self, job: _Job, inner: float) -> None:
         loop = asyncio.get_running_loop()
@@ -243,11 +243,29 @@ class SearchPool:
             self._dispatch()
 
     def close(self) -> None:
+        """Stop: the search in progress is abandoned and the processes end
+        with the server (an idle worker left to itself can outlive it)."""
         for task in self._tasks:
             task.cancel()
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            stop_processes(self._executor)
             self._executor = None
 
 
-__all__ = ["AnalysisPool", "Busy", "Late", "SearchPool", "lower_priority"]
+def stop_processes(executor: Executor, wait: float = 2.0) -> None:
+    """Shut an executor down without waiting for its work; for a process
+    pool, each worker still alive after ``wait`` seconds is terminated."""
+    processes = list(getattr(executor, "_processes", None) or {})
+    procs = [executor._processes[k] for k in processes]  # type: ignore[attr-defined]
+    executor.shutdown(wait=False, cancel_futures=True)
+    end = time.monotonic() + wait
+    for proc in procs:
+        if wait > 0:
+            proc.join(max(0.0, end - time.monotonic()))
+        if proc.is_alive():
+            proc.terminate()  # reaped by multiprocessing later; nothing blocks here
+            if wait > 0:
+                proc.join(1.0)
+
+
+__all__ = ["AnalysisPool", "Busy", "Late", "SearchPool", "lower_priority", "stop_processes"]
