@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-import skat.server.store as store_mod
+import skat.server.schema as schema_mod
 from skat.server.services import Postgres, free_port
 from skat.server.store import Event, Store, StoredTable, StoreError
 from tests.helpers import stores
@@ -187,13 +187,13 @@ def _check_migrated(db: Db) -> None:
             return again, await store.events("old1"), await store.table("old1")
 
     again, events, old = asyncio.run(go())
-    assert again == store_mod.SCHEMA_VERSION
+    assert again == schema_mod.SCHEMA_VERSION
     assert [(e.version, e.kind, e.payload, e.at) for e in events] == [
         (1, "sit", {"seat": 0}, 1.75),
         (2, "chat", {"text": "Grüß dich"}, 2.25),
     ]
     assert old is not None and (old.status, old.created_at) == ("playing", 1.5)
-    assert db.rows("SELECT version FROM skat_schema") == [(store_mod.SCHEMA_VERSION,)]
+    assert db.rows("SELECT version FROM skat_schema") == [(schema_mod.SCHEMA_VERSION,)]
     db.execute(  # migration 2: the lease table, as the coordinator of workers expects it
         "INSERT INTO skat_leases (table_id, owner, token, expires_at, wanted_by) "
         "VALUES ('old1', 'worker-1', 'abc', 12.5, NULL)"
@@ -225,8 +225,8 @@ def test_stores_opening_one_fresh_postgres_database_at_once_all_succeed(empty_pg
                 await s.close()
 
     found = asyncio.run(go())
-    assert sorted(found) == [0] + [store_mod.SCHEMA_VERSION] * 3  # one migrated, three waited
-    assert empty_pg.rows("SELECT version FROM skat_schema") == [(store_mod.SCHEMA_VERSION,)]
+    assert sorted(found) == [0] + [schema_mod.SCHEMA_VERSION] * 3  # one migrated, three waited
+    assert empty_pg.rows("SELECT version FROM skat_schema") == [(schema_mod.SCHEMA_VERSION,)]
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
@@ -237,14 +237,14 @@ def test_a_failing_migration_changes_nothing(
         request.getfixturevalue("pg")
     db = stores.db_for(tmp_path, kind)
     asyncio.run(_open_close(db.url))  # the current version
-    current = store_mod.SCHEMA_VERSION
+    current = schema_mod.SCHEMA_VERSION
 
     def broken(conn: Any) -> None:
         conn.exec_driver_sql("CREATE TABLE skat_half (x INTEGER)")
         raise RuntimeError("the next step breaks")
 
-    monkeypatch.setattr(store_mod, "MIGRATIONS", (*store_mod.MIGRATIONS, broken))
-    monkeypatch.setattr(store_mod, "SCHEMA_VERSION", current + 1)
+    monkeypatch.setattr(schema_mod, "MIGRATIONS", (*schema_mod.MIGRATIONS, broken))
+    monkeypatch.setattr(schema_mod, "SCHEMA_VERSION", current + 1)
     with pytest.raises(RuntimeError, match="the next step breaks"):
         asyncio.run(_open_close(db.url))
     assert db.rows("SELECT version FROM skat_schema") == [(current,)]
@@ -262,7 +262,7 @@ def _table_names(db: Db) -> set[str]:
 
 def test_a_database_of_a_newer_program_is_refused(pg_db: Db) -> None:
     pg_db.execute("UPDATE skat_schema SET version = 99")
-    newer = f"schema version 99, newer than this program's {store_mod.SCHEMA_VERSION}"
+    newer = f"schema version 99, newer than this program's {schema_mod.SCHEMA_VERSION}"
     with pytest.raises(StoreError, match=newer):
         asyncio.run(_open_close(pg_db.url))
 
