@@ -234,6 +234,8 @@ class SearchPool:
             if not job.future.done():
                 job.future.set_exception(exc)
         finally:
+            if not job.future.done():  # cancelled: the pool is closing
+                job.future.set_exception(Late("the search pool is closed"))
             self._running -= 1
             self._busy[job.key] -= 1
             if not self._busy[job.key]:
@@ -247,6 +249,11 @@ class SearchPool:
         with the server (an idle worker left to itself can outlive it)."""
         for task in self._tasks:
             task.cancel()
+        for queue in self._queues.values():  # nobody will run these: their callers hear so
+            for job in queue:
+                if not job.future.done():
+                    job.future.set_exception(Late("the search pool is closed"))
+        self._queues.clear()
         if self._executor is not None:
             stop_processes(self._executor)
             self._executor = None
