@@ -1547,3 +1547,46 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
     link.wait_for()
     link.click()
     page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_next_deal_is_in_sight_when_the_result_shows(
+    clients: Callable[..., Client], viewport: dict[str, int]
+) -> None:
+    """Issue 26, point 3: the result's "Next deal" and its countdown are in
+    the window at 1280x800 and on a phone without scrolling to find them."""
+    c = clients(viewport)
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    button = page.locator("[data-testid=next]")
+    button.wait_for()
+    page.evaluate("() => window.scrollTo(0, 0)")  # where a person is after the last card
+    page.wait_for_timeout(300)
+    box = button.bounding_box()
+    assert box is not None
+    assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], (box, viewport)
+    headline = page.locator("[data-testid=result-headline]").bounding_box()
+    assert headline is not None and headline["y"] + headline["height"] <= viewport["height"]
+
+
+def test_the_phone_sheet_shows_every_player_at_once(clients: Callable[..., Client]) -> None:
+    """Issue 26, point 9: at 390 px the score sheet shows the columns of all
+    players side by side, with whole headers, and no sideways scrolling."""
+    c = clients(PHONE)
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    page.click("[data-testid=sheet-button]")
+    page.wait_for_selector("table[data-testid=sheet]")
+    fits = page.evaluate(
+        """() => {
+        const t = document.querySelector('table[data-testid=sheet]');
+        const box = t.closest('.scroll');
+        const heads = [...t.querySelectorAll('thead th')].map((th) => [th.textContent.trim(), th.scrollWidth <= th.clientWidth + 1]);
+        const r = t.getBoundingClientRect();
+        return { wide: t.scrollWidth, room: box.clientWidth, right: r.right, vw: window.innerWidth, heads };
+    }"""
+    )
+    assert fits["wide"] <= fits["room"] + 1 and fits["right"] <= fits["vw"] + 1, fits
+    assert all(whole for _, whole in fits["heads"]), fits["heads"]
