@@ -1583,9 +1583,11 @@ def test_the_phone_sheet_shows_every_player_at_once(clients: Callable[..., Clien
         """() => {
         const t = document.querySelector('table[data-testid=sheet]');
         const box = t.closest('.scroll');
-        const heads = [...t.querySelectorAll('thead th')].map((th) => [th.textContent.trim(), th.scrollWidth <= th.clientWidth + 1]);
+        const heads = [...t.querySelectorAll('thead th')].map(
+            (th) => [th.textContent.trim(), th.scrollWidth <= th.clientWidth + 1]);
         const r = t.getBoundingClientRect();
-        return { wide: t.scrollWidth, room: box.clientWidth, right: r.right, vw: window.innerWidth, heads };
+        return { wide: t.scrollWidth, room: box.clientWidth, right: r.right,
+                 vw: window.innerWidth, heads };
     }"""
     )
     assert fits["wide"] <= fits["room"] + 1 and fits["right"] <= fits["vw"] + 1, fits
