@@ -25,7 +25,10 @@ def _simulate(*args: str) -> dict[str, object]:
     return result
 
 
-@pytest.mark.parametrize(("n", "sizes"), [(13, [4, 3, 3, 3]), (12, [4, 4, 4])])
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [(13, [4, 3, 3, 3]), pytest.param(12, [4, 4, 4], marks=pytest.mark.slow)],  # fast: one of them
+)
 def test_a_simulated_tournament_adds_up(n: int, sizes: list[int]) -> None:
     """`skat tournament simulate`: two series; every entrant sits once per
     series at tables of the sizes above; every table's list record verifies,

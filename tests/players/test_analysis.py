@@ -202,7 +202,7 @@ def test_every_swing_is_listed_and_they_alternate() -> None:
     points after the card and after the better card lie on the two sides of
     the contract's target (an independent reckoning by `best_points`)."""
     several = 0
-    for deal in _heuristic_games(40):
+    for deal in _heuristic_games(24):
         a = analyse_deal(deal)
         swings = a.turning_cards
         assert (a.turning_card is None) is (not swings)

@@ -18,7 +18,7 @@ def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
     tmp_path: Path,
 ) -> None:
     rng = random.Random(5)
-    with serve(tmp_path, grace=0.05, rest_after=0.6) as (_, client, _db):
+    with serve(tmp_path, grace=0.05, rest_after=0.4) as (_, client, _db):
         t = new_table(client, players=3, rounds=2)
         tid = t["id"]
         spectator = watch(client, tid)
@@ -34,7 +34,7 @@ def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
         info = public(client, tid)
         assert info["table"]["resting"] is True and info["list_over"] is False
         version = info["version"]
-        time.sleep(1.0)
+        time.sleep(0.6)
         spectator.drain()
         assert public(client, tid)["version"] == version, "moves were made at a resting table"
         # Anna is back: the table goes on, and the spectator is told
@@ -51,7 +51,7 @@ def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
 def test_a_person_at_the_table_keeps_it_playing(tmp_path: Path) -> None:
     """Beside one person who stays, the computers play on for one who left."""
     rng = random.Random(6)
-    with serve(tmp_path, grace=0.05, rest_after=0.3) as (_, client, _db):
+    with serve(tmp_path, grace=0.05, rest_after=0.2) as (_, client, _db):
         t = new_table(client, players=3, rounds=1)
         tid = t["id"]
         anna = join(client, tid, "Anna")
@@ -59,7 +59,7 @@ def test_a_person_at_the_table_keeps_it_playing(tmp_path: Path) -> None:
         anna.send(type="fill", creator=t["creator"])
         pump([anna, bert], lambda: anna.my_turn() or bert.my_turn(), rng)
         bert.close()
-        time.sleep(0.6)  # longer than the rest time
+        time.sleep(0.4)  # longer than the rest time
         assert public(client, tid)["table"]["resting"] is False
         pump([anna], lambda: anna.list_over, rng)
         assert anna.errors() == []
