@@ -267,3 +267,50 @@ def test_closing_the_pool_ends_its_processes_even_mid_search() -> None:
         assert not [c.pid for c in multiprocessing.active_children() if c.pid in before]
 
     asyncio.run(main())
+
+
+_SERVER = """
+import multiprocessing, os, time
+from concurrent.futures import ProcessPoolExecutor
+from skat.server.work import search_worker_start
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(
+        2, mp_context=multiprocessing.get_context("spawn"), initializer=search_worker_start
+    )
+    pids = {pool.submit(time.sleep, 0.2) and pool.submit(os.getpid).result() for _ in range(6)}
+    print(" ".join(map(str, sorted(pids))), flush=True)
+    time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie nobody reaped is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def test_search_processes_end_when_their_server_is_killed(tmp_path: Path) -> None:
+    """A server killed outright (SIGKILL, the OOM killer) cannot stop its
+    search processes: they notice that it is gone and end within seconds
+    instead of idling for ever (the full suite's killed servers left some)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "server.py"
+    script.write_text(_SERVER)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        workers = [int(p) for p in server.stdout.readline().split()]
+        assert workers and all(_running(p) for p in workers)
+    finally:
+        server.kill()
+        server.wait()
+    end = time.monotonic() + 15
+    while time.monotonic() < end and any(_running(p) for p in workers):
+        time.sleep(0.1)
+    assert not [p for p in workers if _running(p)]

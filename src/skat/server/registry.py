@@ -26,7 +26,7 @@ from .errors import CommandError, ErrorCode
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
-from .work import AnalysisPool, SearchPool, lower_priority
+from .work import AnalysisPool, SearchPool, search_worker_start
 
 log = logging.getLogger("skat.server")
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
@@ -90,7 +90,7 @@ class Tables:
         return ProcessPoolExecutor(
             max_workers=self.config.search_workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=lower_priority,
+            initializer=search_worker_start,
         )
 
     # ------------------------------------------------------------- creating

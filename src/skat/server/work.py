@@ -46,6 +46,22 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
 
 
+def search_worker_start() -> None:
+    """A search process's start: below the server's priority, and gone soon
+    after the server is (a server killed by SIGKILL or the OOM killer cannot
+    stop its workers, which would otherwise sit idle for ever)."""
+    lower_priority()
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:  # re-parented: the server is gone
+                os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 class Busy(Exception):
     """The work cannot be taken now; ``retry_after`` seconds is a fair wait."""
 
@@ -275,4 +291,12 @@ def stop_processes(executor: Executor, wait: float = 2.0) -> None:
                 proc.join(1.0)
 
 
-__all__ = ["AnalysisPool", "Busy", "Late", "SearchPool", "lower_priority", "stop_processes"]
+__all__ = [
+    "AnalysisPool",
+    "Busy",
+    "Late",
+    "SearchPool",
+    "lower_priority",
+    "search_worker_start",
+    "stop_processes",
+]
