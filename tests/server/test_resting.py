@@ -11,6 +11,7 @@ import random
 import time
 from pathlib import Path
 
+from skat.server.commands import BotMove, DealDue, TimeUp
 from tests.helpers.server import join, new_table, public, pump, serve, watch
 
 
@@ -46,6 +47,37 @@ def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
         pump(everyone, lambda: all(p.list_over for p in everyone), rng)
         assert public(client, tid)["version"] > version
         assert anna.errors() == []
+
+
+def test_a_move_thought_out_before_the_table_rested_is_not_played(tmp_path: Path) -> None:
+    """A computer's move, a turn's time-up or the next deal's timer that was
+    already on its way when the table rested is dropped (CI found a table
+    that made one more move after it said it rested)."""
+    rng = random.Random(7)
+    with serve(tmp_path, grace=0.05, rest_after=0.3) as (app, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        tid = t["id"]
+        spectator = watch(client, tid)
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna, spectator], anna.my_turn, rng)
+        anna.close()
+        spectator.wait_for(
+            lambda m: m["type"] == "state" and m["table"]["resting"] is True, timeout=10
+        )
+        actor = app.state.tables.actors[tid]
+        st = actor.state
+        version, gv = st.version, st.game_version
+        seat = st.to_move()
+        assert st.series is not None
+        lates: list[BotMove | TimeUp | DealDue] = [DealDue(gv)]
+        if seat is not None:
+            action = str(st.series.deal.legal_actions(seat)[0])
+            lates += [BotMove(seat, action, gv), TimeUp(seat, gv)]
+        for late in lates:
+            client.portal.call(actor.submit, late)
+        assert st.version == version and st.resting
+        assert public(client, tid)["version"] == version
 
 
 def test_a_person_at_the_table_keeps_it_playing(tmp_path: Path) -> None:

@@ -194,6 +194,8 @@ class TableActor:
 
     async def _handle(self, command: Command) -> None:
         st = self.state
+        if st.resting and isinstance(command, BotMove | TimeUp | DealDue):
+            return  # thought out or timed before the table rested: nothing is played now
         match command:
             case Inbound(conn=conn, msg=msg):
                 await self._inbound(conn, msg)
