@@ -38,6 +38,7 @@ FAST: dict[str, Any] = {
     "chat_rate": 1e6,
     "chat_burst": 1e6,
     "lobby_cache": 0.0,
+    "tournament_cache": 0.0,
 }
 
 

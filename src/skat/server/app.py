@@ -18,10 +18,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from . import endpoints
+from . import tournament_endpoints as te
 from .actor import ServerConfig
 from .offer import offered
 from .registry import Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
+from .tournaments import Tournaments
 
 log = logging.getLogger("skat.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -123,6 +125,12 @@ def create_app(
         Route("/api/tables/{table_id}/deals/{number:int}/board", e.board),
         Route("/t/{table_id}/deals/{number:int}", e.table_page),
         WebSocketRoute("/ws/{table_id}", e.ws_endpoint),
+        Route("/tournament/{tournament_id}", e.table_page),
+        Route("/api/tournaments", te.create, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", te.view),
+        Route("/api/tournaments/{tournament_id}/entrants", te.enter, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/series", te.start_series, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),
     ]
     static = WEB / "static"
     if static.exists():
@@ -135,6 +143,7 @@ def create_app(
     app.state.store = store
     app.state.config = config
     app.state.tables = tables
+    app.state.tournaments = Tournaments(tables, store, config)
     app.state.options = offered(config)  # the same for every request
     app.state.lobby_memo = {}  # the lobby, asked of the store at most once a second
     return app

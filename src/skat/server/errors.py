@@ -48,6 +48,15 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"
     NO_DEAL = "NO_DEAL"
+    # tournaments (HTTP)
+    NO_TOURNAMENT = "NO_TOURNAMENT"
+    NOT_ORGANISER = "NOT_ORGANISER"  # the organiser's link is needed (or its token is wrong)
+    ENTRY_CLOSED = "ENTRY_CLOSED"  # a series has begun: only the organiser adds people now
+    TOURNAMENT_FULL = "TOURNAMENT_FULL"
+    TOURNAMENT_OVER = "TOURNAMENT_OVER"  # every series is drawn, or the tournament expired
+    SERIES_IN_PLAY = "SERIES_IN_PLAY"  # the next series is drawn once every table has finished
+    NO_ENTRANTS = "NO_ENTRANTS"  # too few people for whole tables (without computer fill)
+    TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
 
 
 class CommandError(ValueError):

@@ -70,6 +70,10 @@ class Tables:
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
         self._stopping: set[asyncio.Task[None]] = set()
 
+    def locked(self, key: str) -> contextlib.AbstractAsyncContextManager[None]:
+        """One at a time in this process for ``key`` (a tournament's changes)."""
+        return self._locked(key)
+
     @contextlib.asynccontextmanager
     async def _locked(self, table_id: str) -> AsyncIterator[None]:
         lock, users = self._locks.get(table_id, (None, 0))
@@ -105,6 +109,34 @@ class Tables:
         )
         state = TableState(table_id, options, settings, seed, hash_token(creator))
         return stored, state, creator
+
+    def seated(
+        self, options: ListOptions, settings: Settings, seats: list[tuple[str, str | None]]
+    ) -> tuple[StoredTable, TableState, list[tuple[str, int, str, dict[str, Any]]]]:
+        """A new table with every seat taken and the list started, and its
+        first events as rows: each seat a person's (name, hash of their
+        token) or, where the hash is None, a computer player's (a
+        tournament's table; `start_seated` runs it once it is stored)."""
+        stored, state, _ = self._new(options, settings)
+        events: list[ev.TableEvent] = [
+            ev.Bot(seat=i, bot=settings.bot)
+            if token_hash is None
+            else ev.Sit(seat=i, name=name, token_hash=token_hash)
+            for i, (name, token_hash) in enumerate(seats)
+        ]
+        rows: list[tuple[str, int, str, dict[str, Any]]] = []
+        for event in [*events, ev.Start()]:
+            state.check(event)
+            rows.append((state.id, state.version + 1, *ev.to_row(event)))
+            state.apply(event)
+        stored.status = state.status
+        return stored, state, rows
+
+    async def start_seated(self, state: TableState) -> None:
+        """Run a table `seated` made, stored with this process's lease."""
+        async with self._locked(state.id):
+            if state.id not in self.actors:
+                self._start(state)
 
     async def create(
         self, options: ListOptions, settings: Settings, address: str | None = None

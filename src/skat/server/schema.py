@@ -101,6 +101,28 @@ lobby_t = Table(
 )
 
 
+# Tournaments (issue 27): one row each, its entrants and draws in ``doc``
+# (JSON, at most a few hundred entrants), changed only by compare-and-set on
+# ``version`` (several workers may take entries at once); its tables are
+# ordinary tables (skat_tables), listed in ``doc``.
+tournaments_t = Table(
+    "skat_tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # open, finished, expired
+    Column("config", Text, nullable=False),  # name, rules, series, rounds, fill (JSON)
+    Column("seed", String(64), nullable=False),  # the draw's secret until the end
+    Column("commitment", String(64), nullable=False),
+    Column("organiser_hash", String(64), nullable=False),
+    Column("address", String(64), nullable=True),  # a hash of the creating client's
+    Column("version", Integer, nullable=False),
+    Column("doc", Text, nullable=False),  # entrants and series (JSON)
+    Index("skat_tournaments_by_address", "address", "created_at"),
+)
+
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -130,7 +152,11 @@ def _v5(conn: Connection) -> None:
     lobby_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5)
+def _v6(conn: Connection) -> None:
+    tournaments_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
 
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -175,6 +201,39 @@ class StoredTable:
     seed: str
     commitment: str
     creator_hash: str
+
+
+@dataclass
+class StoredTournament:
+    id: str
+    created_at: float
+    status: str
+    config: dict[str, Any]
+    seed: str
+    commitment: str
+    organiser_hash: str
+    version: int
+    doc: dict[str, Any]
+
+
+def tournament_from_row(row: Any) -> StoredTournament:
+    """A tournament's row; raises `CorruptRow` for one that cannot be read."""
+    for name in ("status", "seed", "commitment", "organiser_hash"):
+        if not isinstance(getattr(row, name), str):
+            raise CorruptRow(row.id, f"{name} is not text")
+    if not isinstance(row.version, int):
+        raise CorruptRow(row.id, "version is not a number")
+    return StoredTournament(
+        id=row.id,
+        created_at=number_of(row.id, "created_at", row.created_at),
+        status=row.status,
+        config=json_object(row.id, "its options", row.config),
+        seed=row.seed,
+        commitment=row.commitment,
+        organiser_hash=row.organiser_hash,
+        version=row.version,
+        doc=json_object(row.id, "its entrants", row.doc),
+    )
 
 
 @dataclass

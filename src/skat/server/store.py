@@ -64,6 +64,7 @@ from .schema import (
     CorruptRow,
     Event,
     StoredTable,
+    StoredTournament,
     creations_t,
     events_t,
     json_object,
@@ -74,6 +75,8 @@ from .schema import (
     origins_t,
     table_from_row,
     tables_t,
+    tournament_from_row,
+    tournaments_t,
 )
 
 log = logging.getLogger("skat.server")
@@ -164,18 +167,7 @@ class Store:
             others = {table_id for table_id, *_ in events} - {t.id}
             if others:
                 await self._check_leases(conn, others, now)
-            await conn.execute(
-                tables_t.insert().values(
-                    id=t.id,
-                    created_at=t.created_at,
-                    updated_at=t.updated_at,
-                    status=t.status,
-                    config=json.dumps(t.config),
-                    seed=t.seed,
-                    commitment=t.commitment,
-                    creator_hash=t.creator_hash,
-                )
-            )
+            await _insert_table(conn, t, events, now)
             if address is not None:
                 await conn.execute(
                     origins_t.insert().values(table_id=t.id, address=address, strong=int(strong))
@@ -188,20 +180,6 @@ class Store:
                             origins_t.c.table_id == origin_of
                         ),
                     )
-                )
-            if events:
-                await conn.execute(
-                    events_t.insert(),
-                    [
-                        {
-                            "table_id": table_id,
-                            "version": version,
-                            "kind": kind,
-                            "payload": json.dumps(payload),
-                            "at": now,
-                        }
-                        for table_id, version, kind, payload in events
-                    ],
                 )
 
     async def created_from(self, address: str, since: float) -> int:
@@ -621,6 +599,76 @@ class Store:
                 break
         return out
 
+    # ---------------------------------------------------------- tournaments
+    async def create_tournament(self, t: StoredTournament, address: str | None) -> None:
+        now = time.time()
+        async with self._begin() as conn:
+            await conn.execute(
+                tournaments_t.insert().values(
+                    id=t.id,
+                    created_at=t.created_at,
+                    updated_at=now,
+                    status=t.status,
+                    config=json.dumps(t.config),
+                    seed=t.seed,
+                    commitment=t.commitment,
+                    organiser_hash=t.organiser_hash,
+                    address=address,
+                    version=t.version,
+                    doc=json.dumps(t.doc),
+                )
+            )
+
+    async def tournament(self, tournament_id: str) -> StoredTournament | None:
+        query = select(tournaments_t).where(tournaments_t.c.id == tournament_id)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else tournament_from_row(row)
+
+    async def tournaments_from(self, address: str, since: float) -> int:
+        """Tournaments created from ``address`` (`address_key`) since ``since``."""
+        query = (
+            select(func.count())
+            .select_from(tournaments_t)
+            .where(tournaments_t.c.address == address, tournaments_t.c.created_at >= since)
+        )
+        async with self.engine.connect() as conn:
+            return int(await conn.scalar(query) or 0)
+
+    async def update_tournament(
+        self,
+        t: StoredTournament,
+        doc: dict[str, Any],
+        status: str | None = None,
+        tables: Sequence[tuple[StoredTable, Sequence[tuple[str, int, str, dict[str, Any]]]]] = (),
+    ) -> bool:
+        """Write ``doc`` (and ``status``) over the version ``t`` was read at,
+        and in the same transaction the new ``tables`` with their first
+        events (this process takes their leases): all of it, or nothing and
+        False where another writer changed the tournament since."""
+        now = time.time()
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(tournaments_t)
+                .where(tournaments_t.c.id == t.id, tournaments_t.c.version == t.version)
+                .values(
+                    version=t.version + 1,
+                    doc=json.dumps(doc),
+                    status=status or t.status,
+                    updated_at=now,
+                )
+            )
+            if done.rowcount != 1:
+                return False
+            for table, rows in tables:
+                await conn.execute(leases_t.insert().values(self._lease_row(table.id, now)))
+                await _insert_table(conn, table, rows, now)
+        t.version += 1
+        t.doc = doc
+        if status:
+            t.status = status
+        return True
+
     async def set_status(self, table_id: str, status: str) -> None:
         async with self._begin() as conn:
             await conn.execute(
@@ -715,6 +763,41 @@ async def _in_turn(
         yield conn
 
 
+async def _insert_table(
+    conn: AsyncConnection,
+    t: StoredTable,
+    rows: Sequence[tuple[str, int, str, dict[str, Any]]],
+    now: float,
+) -> None:
+    """A table's row and event rows ``(table_id, version, kind, payload)``."""
+    await conn.execute(
+        tables_t.insert().values(
+            id=t.id,
+            created_at=t.created_at,
+            updated_at=t.updated_at,
+            status=t.status,
+            config=json.dumps(t.config),
+            seed=t.seed,
+            commitment=t.commitment,
+            creator_hash=t.creator_hash,
+        )
+    )
+    if rows:
+        await conn.execute(
+            events_t.insert(),
+            [
+                {
+                    "table_id": table_id,
+                    "version": version,
+                    "kind": kind,
+                    "payload": json.dumps(payload),
+                    "at": now,
+                }
+                for table_id, version, kind, payload in rows
+            ],
+        )
+
+
 # the names other modules import from here since before the split
 __all__ = [
     "LEASE_TTL",
@@ -726,6 +809,7 @@ __all__ = [
     "StoreError",
     "StoreFailed",
     "StoredTable",
+    "StoredTournament",
     "VersionTaken",
     "address_key",
     "check_database",

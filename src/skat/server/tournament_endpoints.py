@@ -1,0 +1,122 @@
+"""The tournaments' HTTP endpoints (issue 27; docs/protocol.md,
+Tournaments). Each finds `Tournaments` on ``request.app.state``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from .endpoints import body_of, json_error
+from .errors import ErrorCode
+from .offer import NotOffered
+from .tournaments import TournamentError, Tournaments
+
+
+def _tournaments(request: Request) -> Tournaments:
+    t: Tournaments = request.app.state.tournaments
+    return t
+
+
+async def _json_body(request: Request) -> Any:
+    """The body as JSON, or the `Response` that refuses it."""
+    body = await body_of(request)
+    if isinstance(body, Response):
+        return body
+    try:
+        return json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        return json_error(ErrorCode.BAD_REQUEST, "the body is not JSON")
+
+
+def _refused(exc: TournamentError) -> Response:
+    return json_error(exc.code, exc.message, exc.status)
+
+
+def _id(request: Request) -> str | None:
+    tid = request.path_params["tournament_id"]
+    return tid if isinstance(tid, str) and 0 < len(tid) <= 32 else None
+
+
+async def create(request: Request) -> Response:
+    data = await _json_body(request)
+    if isinstance(data, Response):
+        return data
+    address = request.client.host if request.client else None
+    try:
+        made = await _tournaments(request).create(data, address)
+    except TournamentError as exc:
+        return _refused(exc)
+    except NotOffered as exc:
+        return json_error(ErrorCode.NOT_OFFERED, str(exc)[:300])
+    except (ValueError, TypeError) as exc:
+        return json_error(ErrorCode.BAD_OPTIONS, str(exc)[:300])
+    url = f"/tournament/{made.id}"
+    return JSONResponse(
+        {
+            "id": made.id,
+            "url": url,
+            "organiser": made.organiser,
+            "run_url": f"{url}#run={made.organiser}",
+        },
+        status_code=201,
+    )
+
+
+async def view(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    try:
+        out = await _tournaments(request).view(tid)
+    except TournamentError as exc:
+        return _refused(exc)
+    return JSONResponse(out, headers={"cache-control": "no-store"})
+
+
+async def enter(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    data = await _json_body(request)
+    if isinstance(data, Response):
+        return data
+    try:
+        name, token = await _tournaments(request).enter(tid, data)
+    except TournamentError as exc:
+        return _refused(exc)
+    return JSONResponse({"name": name, "token": token}, status_code=201)
+
+
+async def start_series(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    data = await _json_body(request)
+    if isinstance(data, Response):
+        return data
+    organiser = data.get("organiser") if isinstance(data, dict) else None
+    try:
+        number = await _tournaments(request).start_series(tid, organiser)
+    except TournamentError as exc:
+        return _refused(exc)
+    return JSONResponse({"series": number}, status_code=201)
+
+
+async def me(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    data = await _json_body(request)
+    if isinstance(data, Response):
+        return data
+    token = data.get("token") if isinstance(data, dict) else None
+    try:
+        return JSONResponse(await _tournaments(request).me(tid, token))
+    except TournamentError as exc:
+        return _refused(exc)
+
+
+__all__ = ["create", "enter", "me", "start_series", "view"]

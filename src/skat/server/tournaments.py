@@ -1,0 +1,428 @@
+"""Tournaments on the server (issue 27, point 1; docs/tournaments.md).
+
+An organiser creates a tournament and gets two links: one to share, one to
+run it (its secret, kept hashed like the creator's of a table). Entrants
+enter a name by the shared link and get a token of their own (hashed
+here); it is their seat token at every table of the tournament, so the
+table page seats them with nothing more. The organiser starts each series:
+the draw of `skat.series.tournament` (committed to at creation, revealed
+when the tournament is over) seats the entrants, with computer fill to
+whole tables where the tournament allows it, and every table is an
+ordinary table, stored with its seats taken and its list started in the
+same transaction as the draw. Its tables never rest: a seat whose person
+never comes is played by a computer player after the grace time, and the
+table shows it. The standings add every table's list totals (R8.4).
+
+A tournament is one row whose entrants and draws change by compare-and-set
+(`Store.update_tournament`): two workers taking entries at once both land,
+one after the other.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from ..series import commitment, new_seed
+from ..series.sheet import totals
+from ..series.tournament import MAX_ENTRANTS, draw, fill_to_tables, standings, table_sizes
+from .config import ServerConfig
+from .errors import ErrorCode
+from .offer import _rounds, table_options
+from .protocol import MAX_NAME
+from .registry import LIVE, TableBroken, Tables
+from .store import Store, StoredTournament, address_key
+from .table import TableState, clean_text, name_problem
+from .tokens import hash_token, new_token, token_matches
+
+#: The longest tournament name; the most series; tries of a compare-and-set.
+MAX_TITLE = 60
+MAX_SERIES = 8
+TRIES = 8
+#: The table options a tournament sets itself (each table's size and length,
+#: and it never rests or shows in the lobby).
+OWN_KEYS = frozenset({"players", "rounds", "deals", "rest", "public", "lang"})
+
+
+class TournamentError(Exception):
+    """A refused tournament request: the wire's ``error.code``, a message,
+    the HTTP status."""
+
+    def __init__(self, code: ErrorCode, message: str, status: int = 409) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Created:
+    id: str
+    organiser: str
+
+
+def _int(data: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{key} must be a whole number from {low} to {high}")
+    return value
+
+
+def _bool(data: dict[str, Any], key: str, default: bool) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} must be true or false")
+    return value
+
+
+def tournament_config(data: Any, config: ServerConfig) -> dict[str, Any]:
+    """The checked settings of a creation body; raises `ValueError`."""
+    if not isinstance(data, dict):
+        raise ValueError("a JSON object is expected")
+    known = {"name", "series", "rounds", "fill", "public", "lang", "rules"}
+    if set(data) - known:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(set(data) - known))[:100]}")
+    raw = data.get("name")
+    name = clean_text(raw, MAX_TITLE) if isinstance(raw, str) else ""
+    problem = "a name is needed" if not name else name_problem(name, [])
+    if problem is not None:
+        raise ValueError(f"name: {problem}")
+    rules = data.get("rules", {})
+    if not isinstance(rules, dict):
+        raise ValueError("rules must be an object of table options")
+    if set(rules) & OWN_KEYS:
+        raise ValueError(f"the tournament sets {', '.join(sorted(set(rules) & OWN_KEYS))} itself")
+    series = _int(data, "series", 1, 1, MAX_SERIES)
+    rounds_option = _rounds(config)
+    rounds = data.get("rounds", rounds_option.default)
+    rounds_option.check(rounds)
+    lang = data.get("lang", "en")
+    for players in (3, 4):  # every table the draw can make must be a valid table
+        table_options({**rules, "players": players, "rounds": rounds, "lang": lang}, config)
+    return {
+        "name": name,
+        "series": series,
+        "rounds": rounds,
+        "fill": _bool(data, "fill", True),
+        "public": _bool(data, "public", False),
+        "lang": lang,
+        "rules": rules,
+    }
+
+
+def _fill_names(count: int, taken: list[str]) -> list[str]:
+    """Names for ``count`` computer players that read like no entrant's."""
+    out: list[str] = []
+    n = 0
+    while len(out) < count:
+        n += 1
+        name = f"Computer {n}"
+        if name_problem(name, [*taken, *out]) is None:
+            out.append(name)
+    return out
+
+
+class Tournaments:
+    """The server's tournaments: made, entered, drawn and ranked here; the
+    tables themselves are `Tables`'."""
+
+    def __init__(self, tables: Tables, store: Store, config: ServerConfig) -> None:
+        self.tables = tables
+        self.store = store
+        self.config = config
+        # per tournament: when its public view was made, and the view (it is
+        # polled by every entrant's page and the standings screen)
+        self._views: dict[str, tuple[float, dict[str, Any]]] = {}
+
+    # --------------------------------------------------------------- make
+    async def create(self, data: Any, address: str | None) -> Created:
+        settings = tournament_config(data, self.config)
+        key = None if address is None else address_key(address)
+        now = time.time()
+        if key is not None and await self.store.tournaments_from(key, now - 3600) >= (
+            self.config.tournaments_per_address
+        ):
+            raise TournamentError(
+                ErrorCode.TOO_MANY_TOURNAMENTS,
+                f"at most {self.config.tournaments_per_address} new tournaments an hour "
+                "from one address",
+                429,
+            )
+        organiser = new_token()
+        seed = new_seed()
+        t = StoredTournament(
+            id=secrets.token_urlsafe(9),
+            created_at=now,
+            status="open",
+            config=settings,
+            seed=seed.hex(),
+            commitment=commitment(seed),
+            organiser_hash=hash_token(organiser),
+            version=0,
+            doc={"entrants": [], "series": []},
+        )
+        await self.store.create_tournament(t, key)
+        return Created(t.id, organiser)
+
+    async def _get(self, tournament_id: str) -> StoredTournament:
+        t = await self.store.tournament(tournament_id)
+        if t is None:
+            raise TournamentError(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+        return t
+
+    def _expired(self, t: StoredTournament) -> bool:
+        return t.status == "expired" or (
+            t.status == "open" and time.time() - t.created_at > self.config.tournament_timeout
+        )
+
+    def _organiser(self, t: StoredTournament, token: Any) -> None:
+        if not isinstance(token, str) or not token_matches(token, t.organiser_hash):
+            raise TournamentError(
+                ErrorCode.NOT_ORGANISER, "only the organiser's link may do that", 403
+            )
+
+    # -------------------------------------------------------------- enter
+    async def enter(self, tournament_id: str, data: Any) -> tuple[str, str]:
+        """A new entrant: their cleaned name and their token. By the shared
+        link until the first series is drawn; later only the organiser
+        adds people (``organiser`` in the body), from the next series on."""
+        if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+            raise TournamentError(ErrorCode.BAD_NAME, "a name is needed", 400)
+        name = clean_text(data["name"], MAX_NAME)
+        # one change at a time in this process; other workers' by compare-and-set
+        async with self.tables.locked(f"tournament:{tournament_id}"):
+            return await self._enter(tournament_id, data, name)
+
+    async def _enter(self, tournament_id: str, data: dict[str, Any], name: str) -> tuple[str, str]:
+        token = new_token()
+        for _ in range(TRIES):
+            t = await self._get(tournament_id)
+            if self._expired(t) or t.status != "open":
+                raise TournamentError(ErrorCode.TOURNAMENT_OVER, "this tournament is over")
+            if "organiser" in data:
+                self._organiser(t, data["organiser"])
+            elif t.doc["series"]:
+                raise TournamentError(
+                    ErrorCode.ENTRY_CLOSED,
+                    "the first series has begun: the organiser can still add you",
+                )
+            entrants = t.doc["entrants"]
+            if len(entrants) >= min(MAX_ENTRANTS, self.config.max_entrants):
+                raise TournamentError(ErrorCode.TOURNAMENT_FULL, "the tournament is full")
+            problem = (
+                "a name is needed"
+                if not name
+                else name_problem(name, [e["name"] for e in entrants])
+            )
+            if problem is not None:
+                raise TournamentError(ErrorCode.BAD_NAME, problem, 400)
+            entry = {"name": name, "hash": hash_token(token), "at": time.time()}
+            doc = {**t.doc, "entrants": [*entrants, entry]}
+            if await self.store.update_tournament(t, doc):
+                self._views.pop(tournament_id, None)
+                return name, token
+        raise TournamentError(ErrorCode.BUSY, "many entries at once: try again", 503)
+
+    # ------------------------------------------------------------- series
+    async def _table_states(self, ids: list[str]) -> list[TableState | None]:
+        out: list[TableState | None] = []
+        for table_id in ids:
+            try:
+                out.append(await self.tables.state(table_id))
+            except TableBroken:
+                out.append(None)
+        return out
+
+    async def start_series(self, tournament_id: str, organiser: Any) -> int:
+        """Draw the next series and start its tables; its number."""
+        async with self.tables.locked(f"tournament:{tournament_id}"):
+            return await self._start_series(tournament_id, organiser)
+
+    async def _start_series(self, tournament_id: str, organiser: Any) -> int:
+        for _ in range(TRIES):
+            t = await self._get(tournament_id)
+            self._organiser(t, organiser)
+            cfg = t.config
+            done = t.doc["series"]
+            if self._expired(t) or t.status != "open" or len(done) >= cfg["series"]:
+                raise TournamentError(ErrorCode.TOURNAMENT_OVER, "every series has been played")
+            if done:
+                states = await self._table_states([x["id"] for x in done[-1]["tables"]])
+                if any(s is not None and not s.closed() for s in states):
+                    raise TournamentError(
+                        ErrorCode.SERIES_IN_PLAY,
+                        "the next series is drawn when every table has finished",
+                    )
+            people = t.doc["entrants"]
+            names = [e["name"] for e in people]
+            fill = fill_to_tables(len(names)) if cfg["fill"] else 0
+            try:
+                if not names:
+                    raise ValueError("nobody has entered")
+                table_sizes(len(names) + fill)
+            except ValueError:
+                raise TournamentError(
+                    ErrorCode.NO_ENTRANTS,
+                    f"{len(names)} entrants cannot sit at tables of three and four "
+                    "without computer players",
+                ) from None
+            computers = _fill_names(fill, names)
+            number = len(done) + 1
+            drawn = draw(bytes.fromhex(t.seed), number, names + computers)
+            if await self.store.count(LIVE) + len(drawn) > self.config.max_open_tables:
+                raise TournamentError(
+                    ErrorCode.TOO_MANY_TABLES, "too many open tables; try later", 503
+                )
+            hashes = {e["name"]: e["hash"] for e in people}
+            made = []
+            for seats in drawn:
+                options, settings = table_options(
+                    {
+                        **cfg["rules"],
+                        "players": len(seats),
+                        "rounds": cfg["rounds"],
+                        "rest": 0,
+                        "lang": cfg["lang"],
+                    },
+                    self.config,
+                )
+                made.append(
+                    self.tables.seated(options, settings, [(n, hashes.get(n)) for n in seats])
+                )
+            series = {
+                "entrants": names + computers,
+                "computers": computers,
+                "tables": [
+                    {"id": stored.id, "seats": seats}
+                    for (stored, _, _), seats in zip(made, drawn, strict=True)
+                ],
+            }
+            doc = {**t.doc, "series": [*done, series]}
+            rows = [(stored, table_rows) for stored, _, table_rows in made]
+            if await self.store.update_tournament(t, doc, tables=rows):
+                for _, state, _ in made:
+                    await self.tables.start_seated(state)
+                self._views.pop(tournament_id, None)
+                return number
+        raise TournamentError(ErrorCode.BUSY, "the tournament changed meanwhile: try again", 503)
+
+    # --------------------------------------------------------------- view
+    async def view(self, tournament_id: str) -> dict[str, Any]:
+        """What everyone may see: the entrants, every series' tables with
+        their progress and totals, the standings; the draw's seed once the
+        tournament is over. Made at most once per ``tournament_cache``."""
+        now = time.monotonic()
+        kept = self._views.get(tournament_id)
+        if kept is not None and now - kept[0] < self.config.tournament_cache:
+            return kept[1]
+        t = await self._get(tournament_id)
+        out = await self._render(t)
+        self._views[tournament_id] = (now, out)
+        if len(self._views) > 256:  # the oldest go
+            for key in sorted(self._views, key=lambda k: self._views[k][0])[:64]:
+                del self._views[key]
+        return out
+
+    async def _render(self, t: StoredTournament) -> dict[str, Any]:
+        cfg = t.config
+        results = []
+        series_out = []
+        playing = False
+        for number, s in enumerate(t.doc["series"], 1):
+            computers = set(s["computers"])
+            states = await self._table_states([x["id"] for x in s["tables"]])
+            tables_out = []
+            for table, state in zip(s["tables"], states, strict=True):
+                seats = table["seats"]
+                row: dict[str, Any] = {
+                    "id": table["id"],
+                    "url": f"/t/{table['id']}",
+                    "seats": [{"name": n, "computer": n in computers} for n in seats],
+                    "status": "broken" if state is None else state.status,
+                }
+                if state is not None and state.series is not None:
+                    lst = state.series
+                    sums = totals(lst.rows, len(seats), state.options.scoring)
+                    row["deal"] = len(lst.rows)
+                    row["deals"] = state.options.deals_per_list
+                    row["totals"] = {seats[x.seat]: x.total for x in sums}
+                    row["away"] = [seats[i] for i, x in enumerate(state.seats) if x.auto]
+                    results += [(seats[x.seat], x) for x in sums if seats[x.seat] not in computers]
+                if state is not None and not state.closed():
+                    playing = True
+                tables_out.append(row)
+            series_out.append({"number": number, "tables": tables_out})
+        drawn = len(t.doc["series"])
+        over = not playing and drawn >= cfg["series"]
+        if over and t.status == "open":
+            await self.store.update_tournament(t, t.doc, status="finished")
+        expired = self._expired(t) and not over
+        return {
+            "id": t.id,
+            "name": cfg["name"],
+            "url": f"/tournament/{t.id}",
+            "rules": cfg["rules"],
+            "series_total": cfg["series"],
+            "rounds": cfg["rounds"],
+            "fill": cfg["fill"],
+            "public": cfg["public"],
+            "lang": cfg["lang"],
+            "state": (
+                "expired"
+                if expired
+                else "finished"
+                if over
+                else "playing"
+                if playing
+                else "entry"
+                if not drawn
+                else "between"
+            ),
+            "entrants": [e["name"] for e in t.doc["entrants"]],
+            "series": series_out,
+            "standings": [
+                {
+                    "name": r.name,
+                    "total": r.total,
+                    "won": r.won,
+                    "lost": r.lost,
+                    "lists": r.lists,
+                    "place": r.place,
+                }
+                for r in standings(results)
+            ],
+            "commitment": t.commitment,
+            "seed": t.seed if over else None,
+            "draws": (
+                [{"number": i, "entrants": s["entrants"]} for i, s in enumerate(t.doc["series"], 1)]
+                if over
+                else None
+            ),
+        }
+
+    async def me(self, tournament_id: str, token: Any) -> dict[str, Any]:
+        """An entrant's own view: their name and their table in the series
+        in play (or the last one drawn)."""
+        t = await self._get(tournament_id)
+        if not isinstance(token, str):
+            raise TournamentError(ErrorCode.BAD_TOKEN, "an entrant's token is needed", 400)
+        mine = [e for e in t.doc["entrants"] if token_matches(token, e["hash"])]
+        if not mine:
+            raise TournamentError(ErrorCode.BAD_TOKEN, "not an entrant of this tournament", 403)
+        name = mine[0]["name"]
+        table = None
+        for number, s in enumerate(t.doc["series"], 1):
+            for x in s["tables"]:
+                if name in x["seats"]:
+                    table = {
+                        "series": number,
+                        "id": x["id"],
+                        "url": f"/t/{x['id']}",
+                        "seat": x["seats"].index(name),
+                    }
+        return {"name": name, "table": table}
+
+
+__all__ = ["Created", "TournamentError", "Tournaments", "tournament_config"]

@@ -1,0 +1,253 @@
+"""Issue 27, point 1: tournaments on the server. An organiser makes one and
+gets a link to share and one to run it; people enter by name; each series
+is drawn to tables of four and three (computer fill to whole tables) by a
+draw committed to before and revealed after; the entrants sit at their
+tables by their own token; the standings add the tables' list totals by
+R8.4 (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from skat.series.shuffle import commitment
+from skat.series.tournament import table_sizes, verify_draw
+from tests.helpers.server import Peer, pump, serve
+
+
+def make(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/tournaments", json={"name": "Club night", "rounds": 1, **body})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def enter(client: TestClient, tid: str, name: str, **extra: Any) -> Any:
+    return client.post(f"/api/tournaments/{tid}/entrants", json={"name": name, **extra})
+
+
+def view(client: TestClient, tid: str) -> dict[str, Any]:
+    r = client.get(f"/api/tournaments/{tid}")
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def start(client: TestClient, t: dict[str, Any]) -> Any:
+    return client.post(f"/api/tournaments/{t['id']}/series", json={"organiser": t["organiser"]})
+
+
+def wait_state(client: TestClient, tid: str, state: str, timeout: float = 90) -> dict[str, Any]:
+    end = time.monotonic() + timeout
+    while True:
+        v = view(client, tid)
+        if v["state"] == state:
+            return v
+        assert time.monotonic() < end, f"the tournament is {v['state']}, not {state}"
+        time.sleep(0.1)
+
+
+def code(r: Any) -> str:
+    c: str = r.json()["error"]["code"]
+    return c
+
+
+def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
+    """Seven people enter (a table of four and one of three), an eighth is
+    added by the organiser after the first series (two of four); nobody
+    connects, so computer players play their seats after the grace time.
+    Every entrant sits once per series, the standings are the sums of the
+    tables' totals, and the revealed seed redoes both draws."""
+    with serve(tmp_path, grace=0.05) as (_, client, _db):
+        t = make(client, series=2)
+        tid = t["id"]
+        assert t["run_url"] == f"/tournament/{tid}#run={t['organiser']}"
+        first = view(client, tid)
+        assert first["state"] == "entry" and first["seed"] is None
+        tokens = {}
+        for name in ["Anna", "Bert", "Cora", "Dirk", "Emil", "Frida", "Gerd"]:
+            r = enter(client, tid, name)
+            assert r.status_code == 201, r.text
+            tokens[name] = r.json()["token"]
+        assert view(client, tid)["entrants"] == list(tokens)
+        # a name that reads like another's is refused, with the reason
+        r = enter(client, tid, " anna ")
+        assert r.status_code == 400 and code(r) == "BAD_NAME"
+        # only the organiser's link starts a series
+        r = client.post(f"/api/tournaments/{tid}/series", json={"organiser": tokens["Anna"]})
+        assert r.status_code == 403 and code(r) == "NOT_ORGANISER"
+        assert start(client, t).json() == {"series": 1}
+        # entry by the shared link is closed now; the organiser adds a latecomer
+        r = enter(client, tid, "Hanna")
+        assert r.status_code == 409 and code(r) == "ENTRY_CLOSED"
+        late = enter(client, tid, "Hanna", organiser=t["organiser"])
+        assert late.status_code == 201
+        tokens["Hanna"] = late.json()["token"]
+        playing = view(client, tid)
+        assert playing["state"] == "playing"
+        # the next series waits for every table of this one
+        r = start(client, t)
+        assert r.status_code == 409 and code(r) == "SERIES_IN_PLAY"
+        wait_state(client, tid, "between")
+        assert start(client, t).json() == {"series": 2}
+        final = wait_state(client, tid, "finished")
+        r = start(client, t)
+        assert r.status_code == 409 and code(r) == "TOURNAMENT_OVER"
+
+        series = final["series"]
+        assert [sorted(len(x["seats"]) for x in s["tables"]) for s in series] == [[3, 4], [4, 4]]
+        for s, entrants in zip(series, (7, 8), strict=True):
+            seated = [seat["name"] for x in s["tables"] for seat in x["seats"]]
+            assert sorted(seated) == sorted(list(tokens)[:entrants])
+            assert not any(seat["computer"] for x in s["tables"] for seat in x["seats"])
+            assert sorted(len(x["seats"]) for x in s["tables"]) == sorted(table_sizes(entrants))
+            for x in s["tables"]:
+                assert x["status"] == "finished" and x["deal"] == x["deals"] == len(x["seats"])
+                # nobody came: their seats were played by computers, and it shows
+                assert sorted(x["away"]) == sorted(seat["name"] for seat in x["seats"])
+        # the standings are the tables' list totals added up, from the tables themselves
+        sums: dict[str, int] = {}
+        for s in series:
+            for x in s["tables"]:
+                info = client.get(f"/api/tables/{x['id']}").json()
+                for seat, total in zip(x["seats"], info["sheet"]["totals"], strict=True):
+                    sums[seat["name"]] = sums.get(seat["name"], 0) + total["total"]
+        ranked = final["standings"]
+        assert {r["name"]: r["total"] for r in ranked} == sums
+        assert [r["name"] for r in ranked if r["lists"] == 1] == ["Hanna"]
+        totals = [r["total"] for r in ranked]
+        assert totals == sorted(totals, reverse=True)
+        assert ranked[0]["place"] == 1
+        # the draw verifies with the revealed seed, and a changed draw does not
+        seed = bytes.fromhex(final["seed"])
+        assert commitment(seed) == first["commitment"] == final["commitment"]
+        for s, drawn in zip(series, final["draws"], strict=True):
+            tables = [[seat["name"] for seat in x["seats"]] for x in s["tables"]]
+            assert verify_draw(seed, first["commitment"], s["number"], drawn["entrants"], tables)
+            swapped = [list(reversed(tables[0])), *tables[1:]]
+            assert not verify_draw(
+                seed, first["commitment"], s["number"], drawn["entrants"], swapped
+            )
+        # an entrant finds their own table of each series
+        me = client.post(f"/api/tournaments/{tid}/me", json={"token": tokens["Hanna"]}).json()
+        assert me["name"] == "Hanna" and me["table"]["series"] == 2
+
+
+def test_an_entrant_plays_at_their_table_by_their_own_token(tmp_path: Path) -> None:
+    """Anna's entry token is her seat token: the table seats her at once,
+    she plays her cards, and the standings follow the table as it plays."""
+    rng = random.Random(3)
+    with serve(tmp_path, grace=30.0) as (_, client, _db):
+        t = make(client, rules={"level": "casual"})
+        tid = t["id"]
+        token = enter(client, tid, "Anna").json()["token"]
+        assert start(client, t).status_code == 201  # one entrant: two computers fill
+        v = view(client, tid)
+        (table,) = v["series"][0]["tables"]
+        assert sorted(s["computer"] for s in table["seats"]) == [False, True, True]
+        me = client.post(f"/api/tournaments/{tid}/me", json={"token": token}).json()
+        assert me["table"]["id"] == table["id"]
+        anna = Peer(client, table["id"], "Anna").connect(token=token)
+        anna.wait_for(lambda m: m["type"] == "state")
+        assert anna.seat == me["table"]["seat"]
+        pump([anna], lambda: anna.list_over, rng, timeout=60)
+        assert anna.errors() == []
+        done = wait_state(client, tid, "finished")
+        (row,) = [r for r in done["standings"] if r["name"] == "Anna"]
+        assert row["total"] == done["series"][0]["tables"][0]["totals"]["Anna"]
+        # the computers who filled the table are not ranked
+        assert [r["name"] for r in done["standings"]] == ["Anna"]
+        # a wrong token is refused, and tells nothing
+        r = client.post(f"/api/tournaments/{tid}/me", json={"token": "x" * 32})
+        assert r.status_code == 403 and code(r) == "BAD_TOKEN"
+
+
+def test_entries_at_once_all_land(tmp_path: Path) -> None:
+    """Thirty people entering at the same moment: every one is entered once."""
+    with serve(tmp_path) as (_, client, _db):
+        tid = make(client)["id"]
+        names = [f"Player {i}" for i in range(30)]
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda n: enter(client, tid, n), names))
+        assert [a.status_code for a in answers] == [201] * 30
+        assert sorted(view(client, tid)["entrants"]) == sorted(names)
+
+
+def test_a_tournament_outlives_a_restart(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        t = make(client, series=2)
+        enter(client, t["id"], "Anna")
+        enter(client, t["id"], "Bert")
+    with serve(tmp_path) as (_, client, _db):
+        assert view(client, t["id"])["entrants"] == ["Anna", "Bert"]
+        assert start(client, t).status_code == 201
+
+
+def test_bad_requests_get_clear_errors_and_change_nothing(tmp_path: Path) -> None:
+    with serve(tmp_path, max_entrants=3, tournaments_per_address=3) as (_, client, _db):
+        bad_bodies: list[Any] = [
+            [],
+            {"rounds": 1},  # no name
+            {"name": "   "},
+            {"name": 7},
+            {"name": "x", "series": 0},
+            {"name": "x", "series": 99},
+            {"name": "x", "series": "2"},
+            {"name": "x", "rounds": 0},
+            {"name": "x", "fill": "yes"},
+            {"name": "x", "rules": []},
+            {"name": "x", "rules": {"players": 4}},
+            {"name": "x", "rules": {"scoring": "golf"}},
+            {"name": "x", "colour": "red"},
+        ]
+        for body in bad_bodies:
+            r = client.post("/api/tournaments", json=body)
+            assert r.status_code == 400, body
+            assert code(r) == "BAD_OPTIONS", body
+        r = client.post("/api/tournaments", content=b"{not json")
+        assert r.status_code == 400 and code(r) == "BAD_REQUEST"
+        r = client.post("/api/tournaments", content=b"[" * 5000)
+        assert r.status_code in (400, 413)
+        r = client.post("/api/tournaments", json={"name": "x", "rules": {"bot": "search-v1"}})
+        assert r.status_code == 400 and code(r) == "NOT_OFFERED"
+        # a long name is cut, control characters go
+        t = make(client, name="Skat\x00 club " + "x" * 100, fill=False)
+        assert view(client, t["id"])["name"] == ("Skat club " + "x" * 100)[:60]
+        tid = t["id"]
+        for body in ({}, {"name": None}, {"name": ["Anna"]}, {"name": ""}):
+            r = client.post(f"/api/tournaments/{tid}/entrants", json=body)
+            assert r.status_code == 400 and code(r) == "BAD_NAME", body
+        for name in ("Anna", "Bert"):
+            assert enter(client, tid, name).status_code == 201
+        # two people and no computer fill make no table
+        r = start(client, t)
+        assert r.status_code == 409 and code(r) == "NO_ENTRANTS"
+        assert enter(client, tid, "Cora").status_code == 201
+        r = enter(client, tid, "Dirk")
+        assert r.status_code == 409 and code(r) == "TOURNAMENT_FULL"
+        assert view(client, tid)["entrants"] == ["Anna", "Bert", "Cora"]
+        for path in ("/api/tournaments/nope", "/api/tournaments/" + "x" * 40):
+            r = client.get(path)
+            assert r.status_code == 404 and code(r) == "NO_TOURNAMENT"
+        r = client.post("/api/tournaments/nope/entrants", json={"name": "Anna"})
+        assert r.status_code == 404
+        # one address makes at most so many tournaments an hour
+        make(client)
+        make(client)
+        r = client.post("/api/tournaments", json={"name": "Fourth"})
+        assert r.status_code == 429 and code(r) == "TOO_MANY_TOURNAMENTS"
+
+
+def test_a_tournament_left_unfinished_expires(tmp_path: Path) -> None:
+    with serve(tmp_path, tournament_timeout=0.2) as (_, client, _db):
+        t = make(client)
+        time.sleep(0.3)
+        r = enter(client, t["id"], "Anna")
+        assert r.status_code == 409 and code(r) == "TOURNAMENT_OVER"
+        assert view(client, t["id"])["state"] == "expired"
+        assert start(client, t).status_code == 409
