@@ -80,6 +80,15 @@ class _SafeWriter:
         self._w.writerow([csv_cell(v) for v in row])
 
 
+def safe_csv(rows: list[list[Any]]) -> str:
+    """Rows as CSV that no spreadsheet runs as formulas (`csv_cell`)."""
+    out = io.StringIO()
+    w = _SafeWriter(out)
+    for row in rows:
+        w.writerow(row)
+    return out.getvalue()
+
+
 def _ramsch_points(r: SheetRow) -> str:
     """A Ramsch deal's card points per seat, in the names' order ("18/41/61";
     0 for the dealer who sits out at four), else nothing."""

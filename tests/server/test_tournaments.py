@@ -7,6 +7,8 @@ R8.4 (docs/tournaments.md)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +20,7 @@ from starlette.testclient import TestClient
 from skat.series.shuffle import commitment
 from skat.series.tournament import table_sizes, verify_draw
 from tests.helpers.server import Peer, pump, serve
+from tests.helpers.stores import db_for
 
 
 def make(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -136,6 +139,23 @@ def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
         # an entrant finds their own table of each series
         me = client.post(f"/api/tournaments/{tid}/me", json={"token": tokens["Hanna"]}).json()
         assert me["name"] == "Hanna" and me["table"]["series"] == 2
+        # the downloads: the standings as CSV (a column per series) and as JSON
+        r = client.get(f"/api/tournaments/{tid}/standings.csv")
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+        assert f'filename="tournament-{tid}.csv"' in r.headers["content-disposition"]
+        rows = list(csv.reader(io.StringIO(r.text)))
+        assert rows[0] == ["place", "name", "total", "won", "lost", "lists", "series 1", "series 2"]
+        assert [(int(x[0]), x[1], int(x[2])) for x in rows[1:]] == [
+            (r["place"], r["name"], r["total"]) for r in ranked
+        ]
+        for x in rows[1:]:
+            per = [int(v) for v in x[6:] if v != ""]
+            assert sum(per) == int(x[2]) and len(per) == int(x[5])
+        hanna = next(x for x in rows[1:] if x[1] == "Hanna")
+        assert hanna[6] == ""  # she entered after the first series
+        r = client.get(f"/api/tournaments/{tid}/standings.json")
+        assert "attachment" in r.headers["content-disposition"]
+        assert r.json()["standings"] == ranked and r.json()["seed"] == final["seed"]
 
 
 def test_an_entrant_plays_at_their_table_by_their_own_token(tmp_path: Path) -> None:
@@ -251,3 +271,53 @@ def test_a_tournament_left_unfinished_expires(tmp_path: Path) -> None:
         assert r.status_code == 409 and code(r) == "TOURNAMENT_OVER"
         assert view(client, t["id"])["state"] == "expired"
         assert start(client, t).status_code == 409
+
+
+def test_public_tournaments_are_listed_while_they_take_entries(tmp_path: Path) -> None:
+    """The lobby lists a public tournament open for entry with how many have
+    entered; a private one never; the public one leaves when its first
+    series is drawn."""
+    with serve(tmp_path) as (_, client, _db):
+        public = make(client, name="Friday club", public=True, series=3, lang="de")
+        make(client, name="Just us")
+        enter(client, public["id"], "Anna")
+        listed = client.get("/api/lobby").json()["tournaments"]
+        assert [(x["id"], x["name"], x["entrants"], x["series"], x["lang"]) for x in listed] == [
+            (public["id"], "Friday club", 1, 3, "de")
+        ]
+        assert listed[0]["url"] == f"/tournament/{public['id']}"
+        # nothing secret in it: no organiser's link, no entrant's token
+        assert public["organiser"] not in str(listed)
+        assert start(client, public).status_code == 201
+        assert client.get("/api/lobby").json()["tournaments"] == []
+
+
+def test_one_address_shows_at_most_two_tournaments_in_the_lobby(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        for n in range(4):
+            make(client, name=f"Night {n}", public=True)
+        names = [x["name"] for x in client.get("/api/lobby").json()["tournaments"]]
+        assert names == ["Night 3", "Night 2"]  # newest first
+
+
+def test_an_unreadable_tournament_is_refused_and_harms_nothing(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        bad = make(client, name="Broken", public=True)
+        good = make(client, name="Fine", public=True)
+    db_for(tmp_path).execute("UPDATE skat_tournaments SET doc = '[]' WHERE id = :id", id=bad["id"])
+    with serve(tmp_path) as (_, client, _db):  # the server starts
+        r = client.get(f"/api/tournaments/{bad['id']}")
+        assert r.status_code == 500 and code(r) == "TOURNAMENT_BROKEN"
+        r = enter(client, bad["id"], "Anna")
+        assert r.status_code == 500 and code(r) == "TOURNAMENT_BROKEN"
+        # the lobby leaves it out and lists the rest
+        assert [x["id"] for x in client.get("/api/lobby").json()["tournaments"]] == [good["id"]]
+        assert enter(client, good["id"], "Anna").status_code == 201
+
+
+def test_odd_ids_are_no_tournament(tmp_path: Path) -> None:
+    with serve(tmp_path) as (_, client, _db):
+        for tid in ('a"b', "x" * 33, "%0d%0aSet-Cookie:x", "a b"):
+            for suffix in ("", "/standings.csv", "/standings.json"):
+                r = client.get(f"/api/tournaments/{tid}{suffix}")
+                assert r.status_code == 404, (tid, suffix)

@@ -128,6 +128,8 @@ def create_app(
         Route("/tournament/{tournament_id}", e.table_page),
         Route("/api/tournaments", te.create, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}", te.view),
+        Route("/api/tournaments/{tournament_id}/standings.csv", te.standings_csv),
+        Route("/api/tournaments/{tournament_id}/standings.json", te.standings_json),
         Route("/api/tournaments/{tournament_id}/entrants", te.enter, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/series", te.start_series, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),

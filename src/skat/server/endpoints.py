@@ -242,7 +242,10 @@ async def lobby_api(request: Request) -> Response:
     memo = request.app.state.lobby_memo  # one query a second per process, however many ask
     now = time.monotonic()
     if memo.get("at", -1e9) < now - _config(request).lobby_cache:
-        memo["body"] = {"tables": await _store(request).lobby(LOBBY_SIZE, LOBBY_PER_ADDRESS)}
+        memo["body"] = {
+            "tables": await _store(request).lobby(LOBBY_SIZE, LOBBY_PER_ADDRESS),
+            "tournaments": await request.app.state.tournaments.lobby(LOBBY_SIZE, LOBBY_PER_ADDRESS),
+        }
         memo["at"] = now
     return JSONResponse(memo["body"], headers={"cache-control": "no-store"})
 

@@ -119,7 +119,10 @@ tournaments_t = Table(
     Column("address", String(64), nullable=True),  # a hash of the creating client's
     Column("version", Integer, nullable=False),
     Column("doc", Text, nullable=False),  # entrants and series (JSON)
+    # 1 while a public tournament takes entries by its shared link (the lobby)
+    Column("listed", Integer, nullable=False),
     Index("skat_tournaments_by_address", "address", "created_at"),
+    Index("skat_tournaments_listed", "listed", "created_at"),
 )
 
 
@@ -216,6 +219,10 @@ class StoredTournament:
     doc: dict[str, Any]
 
 
+#: What a tournament's stored options always hold (`tournaments.tournament_config`).
+TOURNAMENT_KEYS = frozenset({"name", "series", "rounds", "fill", "public", "lang", "rules"})
+
+
 def tournament_from_row(row: Any) -> StoredTournament:
     """A tournament's row; raises `CorruptRow` for one that cannot be read."""
     for name in ("status", "seed", "commitment", "organiser_hash"):
@@ -223,16 +230,23 @@ def tournament_from_row(row: Any) -> StoredTournament:
             raise CorruptRow(row.id, f"{name} is not text")
     if not isinstance(row.version, int):
         raise CorruptRow(row.id, "version is not a number")
+    config = json_object(row.id, "its options", row.config)
+    doc = json_object(row.id, "its entrants", row.doc)
+    if not (isinstance(doc.get("entrants"), list) and isinstance(doc.get("series"), list)):
+        raise CorruptRow(row.id, "its entrants or series are not lists")
+    missing = TOURNAMENT_KEYS - set(config)
+    if missing:
+        raise CorruptRow(row.id, f"its options lack {', '.join(sorted(missing))}")
     return StoredTournament(
         id=row.id,
         created_at=number_of(row.id, "created_at", row.created_at),
         status=row.status,
-        config=json_object(row.id, "its options", row.config),
+        config=config,
         seed=row.seed,
         commitment=row.commitment,
         organiser_hash=row.organiser_hash,
         version=row.version,
-        doc=json_object(row.id, "its entrants", row.doc),
+        doc=doc,
     )
 
 

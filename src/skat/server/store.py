@@ -616,8 +616,40 @@ class Store:
                     address=address,
                     version=t.version,
                     doc=json.dumps(t.doc),
+                    listed=int(bool(t.config.get("public")) and not t.doc["series"]),
                 )
             )
+
+    async def listed_tournaments(
+        self, since: float, limit: int, per_address: int
+    ) -> list[StoredTournament]:
+        """Public tournaments open for entry made after ``since``, newest
+        first, at most ``per_address`` of one client address's."""
+        query = (
+            select(tournaments_t)
+            .where(
+                tournaments_t.c.listed == 1,
+                tournaments_t.c.status == "open",
+                tournaments_t.c.created_at >= since,
+            )
+            .order_by(tournaments_t.c.created_at.desc())
+            .limit(limit * per_address)
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        out: list[StoredTournament] = []
+        seen: dict[str | None, int] = {}
+        for row in rows:
+            if row.address is not None and seen.get(row.address, 0) >= per_address:
+                continue
+            seen[row.address] = seen.get(row.address, 0) + 1
+            try:
+                out.append(tournament_from_row(row))
+            except CorruptRow:
+                continue
+            if len(out) >= limit:
+                break
+        return out
 
     async def tournament(self, tournament_id: str) -> StoredTournament | None:
         query = select(tournaments_t).where(tournaments_t.c.id == tournament_id)
@@ -656,6 +688,11 @@ class Store:
                     doc=json.dumps(doc),
                     status=status or t.status,
                     updated_at=now,
+                    listed=int(
+                        bool(t.config.get("public"))
+                        and not doc["series"]
+                        and (status or t.status) == "open"
+                    ),
                 )
             )
             if done.rowcount != 1:

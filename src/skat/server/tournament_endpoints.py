@@ -4,6 +4,7 @@ Tournaments). Each finds `Tournaments` on ``request.app.state``."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from starlette.requests import Request
@@ -13,6 +14,9 @@ from .endpoints import body_of, json_error
 from .errors import ErrorCode
 from .offer import NotOffered
 from .tournaments import TournamentError, Tournaments
+
+#: A tournament's id as `secrets.token_urlsafe` makes them (it goes into a file name).
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def _tournaments(request: Request) -> Tournaments:
@@ -37,7 +41,7 @@ def _refused(exc: TournamentError) -> Response:
 
 def _id(request: Request) -> str | None:
     tid = request.path_params["tournament_id"]
-    return tid if isinstance(tid, str) and 0 < len(tid) <= 32 else None
+    return tid if isinstance(tid, str) and _ID.fullmatch(tid) else None
 
 
 async def create(request: Request) -> Response:
@@ -74,6 +78,35 @@ async def view(request: Request) -> Response:
     except TournamentError as exc:
         return _refused(exc)
     return JSONResponse(out, headers={"cache-control": "no-store"})
+
+
+async def standings_json(request: Request) -> Response:
+    """The standings to keep: the whole public view as a download."""
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    try:
+        out = await _tournaments(request).view(tid)
+    except TournamentError as exc:
+        return _refused(exc)
+    return JSONResponse(
+        out, headers={"content-disposition": f'attachment; filename="tournament-{tid}.json"'}
+    )
+
+
+async def standings_csv(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    try:
+        text, _ = await _tournaments(request).standings_csv(tid)
+    except TournamentError as exc:
+        return _refused(exc)
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="tournament-{tid}.csv"'},
+    )
 
 
 async def enter(request: Request) -> Response:
@@ -119,4 +152,4 @@ async def me(request: Request) -> Response:
         return _refused(exc)
 
 
-__all__ = ["create", "enter", "me", "start_series", "view"]
+__all__ = ["create", "enter", "me", "standings_csv", "standings_json", "start_series", "view"]

@@ -20,6 +20,7 @@ one after the other.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from dataclasses import dataclass
@@ -28,14 +29,18 @@ from typing import Any
 from ..series import commitment, new_seed
 from ..series.sheet import totals
 from ..series.tournament import MAX_ENTRANTS, draw, fill_to_tables, standings, table_sizes
+from ..sheetview import safe_csv
 from .config import ServerConfig
 from .errors import ErrorCode
 from .offer import _rounds, table_options
 from .protocol import MAX_NAME
 from .registry import LIVE, TableBroken, Tables
+from .schema import CorruptRow
 from .store import Store, StoredTournament, address_key
 from .table import TableState, clean_text, name_problem
 from .tokens import hash_token, new_token, token_matches
+
+log = logging.getLogger("skat.server")
 
 #: The longest tournament name; the most series; tries of a compare-and-set.
 MAX_TITLE = 60
@@ -167,7 +172,13 @@ class Tournaments:
         return Created(t.id, organiser)
 
     async def _get(self, tournament_id: str) -> StoredTournament:
-        t = await self.store.tournament(tournament_id)
+        try:
+            t = await self.store.tournament(tournament_id)
+        except CorruptRow as exc:
+            log.error("tournament %s cannot be read: %s", tournament_id, exc)
+            raise TournamentError(
+                ErrorCode.TOURNAMENT_BROKEN, "this tournament's record cannot be read", 500
+            ) from None
         if t is None:
             raise TournamentError(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
         return t
@@ -328,6 +339,7 @@ class Tournaments:
     async def _render(self, t: StoredTournament) -> dict[str, Any]:
         cfg = t.config
         results = []
+        by_series: dict[str, list[int | None]] = {}  # each person's total per series
         series_out = []
         playing = False
         for number, s in enumerate(t.doc["series"], 1):
@@ -349,7 +361,13 @@ class Tournaments:
                     row["deals"] = state.options.deals_per_list
                     row["totals"] = {seats[x.seat]: x.total for x in sums}
                     row["away"] = [seats[i] for i, x in enumerate(state.seats) if x.auto]
-                    results += [(seats[x.seat], x) for x in sums if seats[x.seat] not in computers]
+                    for x in sums:
+                        who = seats[x.seat]
+                        if who in computers:
+                            continue
+                        results.append((who, x))
+                        column = by_series.setdefault(who, [None] * len(t.doc["series"]))
+                        column[number - 1] = x.total
                 if state is not None and not state.closed():
                     playing = True
                 tables_out.append(row)
@@ -390,6 +408,7 @@ class Tournaments:
                     "lost": r.lost,
                     "lists": r.lists,
                     "place": r.place,
+                    "series": by_series.get(r.name, []),
                 }
                 for r in standings(results)
             ],
@@ -401,6 +420,47 @@ class Tournaments:
                 else None
             ),
         }
+
+    async def standings_csv(self, tournament_id: str) -> tuple[str, str]:
+        """The standings as CSV (place, name, total, won, lost, lists, one
+        column per series) and the tournament's name."""
+        v = await self.view(tournament_id)
+        count = len(v["series"])
+        rows: list[list[Any]] = [
+            ["place", "name", "total", "won", "lost", "lists"]
+            + [f"series {n}" for n in range(1, count + 1)]
+        ]
+        for r in v["standings"]:
+            per = [("" if x is None else x) for x in r["series"]]
+            rows.append(
+                [r["place"], r["name"], r["total"], r["won"], r["lost"], r["lists"]]
+                + per
+                + [""] * (count - len(per))
+            )
+        return safe_csv(rows), v["name"]
+
+    async def lobby(self, limit: int, per_address: int) -> list[dict[str, Any]]:
+        """Public tournaments open for entry, newest first: what the home
+        page lists (name, rules, entrants, series and rounds, language)."""
+        since = time.time() - self.config.tournament_timeout
+        out = []
+        for t in await self.store.listed_tournaments(since, limit, per_address):
+            cfg = t.config
+            out.append(
+                {
+                    "id": t.id,
+                    "url": f"/tournament/{t.id}",
+                    "name": cfg["name"],
+                    "rules": cfg["rules"],
+                    "series": cfg["series"],
+                    "rounds": cfg["rounds"],
+                    "fill": cfg["fill"],
+                    "lang": cfg["lang"],
+                    "entrants": len(t.doc["entrants"]),
+                    "places": min(MAX_ENTRANTS, self.config.max_entrants),
+                }
+            )
+        return out
 
     async def me(self, tournament_id: str, token: Any) -> dict[str, Any]:
         """An entrant's own view: their name and their table in the series
