@@ -1592,3 +1592,52 @@ def test_the_phone_sheet_shows_every_player_at_once(clients: Callable[..., Clien
     )
     assert fits["wide"] <= fits["room"] + 1 and fits["right"] <= fits["vw"] + 1, fits
     assert all(whole for _, whole in fits["heads"]), fits["heads"]
+
+
+def test_a_tournament_by_one_link_from_entry_to_the_table(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 27: the organiser makes a tournament on the home page and keeps
+    the page that runs it; a friend opens the shared link, enters by name
+    and, once the series is drawn, reaches their own table in one click,
+    seated with cards in hand; the organiser watches the table's progress
+    and the standings, in German too."""
+    org, anna = clients(), clients()
+    org.goto("/")
+    org.page.click("details.tournament-new summary")
+    org.page.fill("#tr-title", "Freitagsrunde")
+    org.page.fill("#tr-series", "1")
+    org.page.fill("#tr-rounds", "1")
+    org.page.click("[data-testid=tournament-create]")
+    org.page.wait_for_url(re.compile(r"/tournament/[\w-]+$"))
+    org.page.wait_for_selector("[data-testid=organiser]")
+    share = org.page.input_value("[data-testid=share-link]")
+    assert "#run=" not in org.page.url and "run=" not in share  # the secret stays out of sight
+    assert "Entry is open: 0 entered" in org.page.inner_text("[data-testid=tournament-state]")
+    assert "Series: 1, rounds in each: 1" in org.page.inner_text("[data-testid=tournament-rules]")
+
+    anna.page.goto(share)
+    anna.page.fill("#enter-name", "Anna")
+    anna.page.click("[data-testid=enter]")
+    anna.page.wait_for_selector("[data-testid=entered-as]")
+    assert anna.page.locator("[data-testid=organiser]").count() == 0  # no organiser's controls
+    assert anna.page.locator("[data-testid=draw]").count() == 0
+    org.page.wait_for_function(
+        "() => document.querySelector('[data-testid=entrants]').innerText === 'Anna'"
+    )
+    org.page.click("[data-testid=draw]")  # one entrant: two computer players fill the table
+    anna.page.click("[data-testid=your-table]", timeout=10_000)
+    anna.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    anna.page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 10")
+    assert "Anna (you)" in anna.page.inner_text(".seat.bottom")
+    assert anna.page.locator("#sit-name").count() == 0  # seated by her entry, nothing to type
+
+    org.page.wait_for_selector("[data-testid=tournament-table]")
+    row = org.page.inner_text("[data-testid=tournament-table]")
+    assert "Anna" in row and "computer" in row and "deal 1 of 3" in row, row
+    standing = org.page.inner_text("[data-testid=standings]")
+    assert "Anna" in standing and "Computer" not in standing  # computers are not ranked
+    select_lang(org.page, "de")
+    org.page.wait_for_selector("[data-testid=tournament-state]")
+    assert "Serie 1 von 1 wird gespielt" in org.page.inner_text("[data-testid=tournament-state]")
+    check_texts(org.page, "de", "tournament page")

@@ -119,6 +119,7 @@ def tournament_group() -> None:
 @click.option("--rules", "rules_json", default="{}", help="List options as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (the default form).")
 @click.option("--records", is_flag=True, help="Every table's list record in the output.")
+@click.option("--standings", "as_standings", is_flag=True, help="Only the ranking, a line each.")
 def tournament_simulate_cmd(
     entrants: int,
     series_count: int,
@@ -128,6 +129,7 @@ def tournament_simulate_cmd(
     rules_json: str,
     as_json: bool,
     records: bool,
+    as_standings: bool,
 ) -> None:
     """Computer players play a whole tournament: the draw of every series,
     each table's totals and the standings, as one JSON object."""
@@ -141,4 +143,13 @@ def tournament_simulate_cmd(
     except (ValueError, TypeError) as exc:
         click.echo(f"skat tournament simulate: {exc}", err=True)
         sys.exit(2)
+    if as_standings and not as_json:
+        # the ranking as a club prints it: place, name, total, games won/lost
+        width = max((len(r["name"]) for r in out["standings"]), default=0)
+        for r in out["standings"]:
+            click.echo(
+                f"{r['place']:>3}. {r['name']:<{width}} {r['total']:>+6}"
+                f"  won {r['won']}, lost {r['lost']}"
+            )
+        return
     click.echo(json.dumps(out, indent=1 if not as_json else None))

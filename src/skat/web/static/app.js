@@ -1,13 +1,14 @@
 // The browser client: plain ES modules, no build step. The server decides
 // what is legal; this page only shows what it is told (view.legal).
 // This module is the entry: the router, the language switch and the rules
-// pages; home.js, table.js (with log.js, board.js, result.js, input.js)
-// and calculator.js are the other pages.
+// pages; home.js, table.js (with log.js, board.js, result.js, input.js),
+// tournament.js and calculator.js are the other pages.
 import { boardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
 import { homePage, optionsReady } from "./home.js";
 import { closeSocketUnless, tablePage } from "./table.js";
+import { tournamentPage } from "./tournament.js";
 
 export async function route() {
   await optionsReady; // the options form and the rules line are built from them
@@ -17,6 +18,7 @@ export async function route() {
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/deals\/(\d+)$/))) return boardPage(m[1], Number(m[2]));
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
+  if ((m = path.match(/^\/tournament\/([\w-]+)$/))) return tournamentPage(m[1]);
   if (path === "/calculator") return calculatorPage();
   if (path === "/rules") return rulesPage("howto", true);
   if ((m = path.match(/^\/rules\/(\w+)$/)) && RULE_PAGES.includes(m[1])) return rulesPage(m[1], false);

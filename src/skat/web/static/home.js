@@ -2,6 +2,7 @@
 // creating a table.
 import { go } from "./app.js";
 import { app, esc, lang, store, t } from "./common.js";
+import { bindTournamentForm, tournamentForm } from "./tournament.js";
 
 // The options form and a table's rules line come from the server's
 // declaration of the options (GET /api/options; skat/series/spec.py and
@@ -112,6 +113,7 @@ export async function homePage() {
         <button class="primary" type="submit" data-testid="create">${esc(t("home.create"))}</button>
       </form>
     </details>
+    ${tournamentForm()}
   </section>`;
   const readName = () => {
     const n = document.getElementById("name").value.trim();
@@ -130,6 +132,7 @@ export async function homePage() {
     go(`/t/${b.dataset.join}`);
   });
   refreshLobby();
+  bindTournamentForm();
   const optionsForm = document.getElementById("options-form");
   showNeeded(optionsForm);
   optionsForm.addEventListener("change", () => showNeeded(optionsForm));
@@ -164,7 +167,10 @@ async function refreshLobby() {
   if (!el) return;  // another page now
   try {
     const res = await fetch("/api/lobby");
-    if (res.ok) renderLobby(el, (await res.json()).tables);
+    if (res.ok) {
+      const body = await res.json();
+      renderLobby(el, body.tables, body.tournaments ?? []);
+    }
   } catch { /* offline for a moment: the next round asks again */ }
   if (document.getElementById("lobby")) lobbyTimer = setTimeout(refreshLobby, LOBBY_EVERY_MS);
 }
@@ -174,9 +180,21 @@ function optionValue(name, value) {
   return o ? valueWord(o, value) : String(value);
 }
 
-function renderLobby(el, tables) {
-  if (!tables.length) { el.innerHTML = `<p class="help" data-testid="lobby-empty">${esc(t("lobby.empty"))}</p>`; return; }
-  el.innerHTML = `<ul class="lobby-list">${tables.map((x) => {
+function renderLobby(el, tables, tournaments) {
+  if (!tables.length && !tournaments.length) { el.innerHTML = `<p class="help" data-testid="lobby-empty">${esc(t("lobby.empty"))}</p>`; return; }
+  const open = tournaments.map((x) => {
+    const about = [
+      t("lobby.tournament"),
+      t("tour.seriesLine", { n: x.series, r: x.rounds }),
+      optionValue("scoring", x.rules.scoring ?? "seeger_fabian"),
+      LANG_NAMES[x.lang] || x.lang,
+    ].join(" · ");
+    return `<li data-testid="lobby-tournament"><span class="rules">${esc(x.name)}</span>
+      <span class="seated">${esc(about)}</span>
+      <span class="free">${esc(t("lobby.entered", { n: x.entrants }))}</span>
+      <a class="button primary" href="${esc(x.url)}" data-testid="lobby-enter">${esc(t("lobby.enter"))}</a></li>`;
+  }).join("");
+  el.innerHTML = `<ul class="lobby-list">${open}${tables.map((x) => {
     const people = x.seats.filter((s) => s.name && !s.bot).map((s) => s.name);
     const rules = [
       t("lobby.players", { n: x.options.players }),
