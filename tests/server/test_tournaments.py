@@ -321,3 +321,21 @@ def test_odd_ids_are_no_tournament(tmp_path: Path) -> None:
             for suffix in ("", "/standings.csv", "/standings.json"):
                 r = client.get(f"/api/tournaments/{tid}{suffix}")
                 assert r.status_code == 404, (tid, suffix)
+
+
+def test_a_series_in_play_goes_on_after_a_restart(tmp_path: Path) -> None:
+    """The server stops while a series is played; started again, its tables
+    play on to the end and the tournament finishes with every table's total."""
+    with serve(tmp_path, grace=0.05) as (_, client, _db):
+        t = make(client, rounds=2)
+        for name in ("Anna", "Bert", "Cora"):
+            enter(client, t["id"], name)
+        assert start(client, t).status_code == 201
+        during = view(client, t["id"])
+    assert during["state"] == "playing"
+    with serve(tmp_path, grace=0.05) as (_, client, _db):
+        done = wait_state(client, t["id"], "finished")
+        (table,) = done["series"][0]["tables"]
+        assert table["deal"] == table["deals"] == 6
+        assert sorted(r["name"] for r in done["standings"]) == ["Anna", "Bert", "Cora"]
+        assert sum(r["total"] for r in done["standings"]) == sum(table["totals"].values())
