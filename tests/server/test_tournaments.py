@@ -339,3 +339,52 @@ def test_a_series_in_play_goes_on_after_a_restart(tmp_path: Path) -> None:
         assert table["deal"] == table["deals"] == 6
         assert sorted(r["name"] for r in done["standings"]) == ["Anna", "Bert", "Cora"]
         assert sum(r["total"] for r in done["standings"]) == sum(table["totals"].values())
+
+
+def test_withdrawn_entrants_leave_the_next_draws_and_keep_what_they_played(
+    tmp_path: Path,
+) -> None:
+    """Before the first series a withdrawn entry goes and its name is free;
+    after it, the entrant keeps their place in the standings but sits at
+    no table of the next series. The organiser withdraws anyone, an
+    entrant only themselves."""
+    with serve(tmp_path, grace=0.05) as (_, client, _db):
+        t = make(client, series=2, rounds=1, fill=False)
+        tid = t["id"]
+        tokens = {
+            n: enter(client, tid, n).json()["token"] for n in ["Anna", "Bert", "Cora", "Dirk"]
+        }
+        withdraw = f"/api/tournaments/{tid}/withdraw"
+        # an entrant cannot take out someone else, nor a stranger anyone
+        r = client.post(withdraw, json={"name": "Bert", "organiser": tokens["Anna"]})
+        assert r.status_code == 403 and code(r) == "NOT_ORGANISER"
+        r = client.post(withdraw, json={"token": "x" * 32})
+        assert r.status_code == 404 and code(r) == "NO_ENTRANT"
+        r = client.post(withdraw, json=["Dirk"])
+        assert r.status_code == 400
+        # Dirk takes himself out before anything is drawn: gone, name free
+        assert client.post(withdraw, json={"token": tokens["Dirk"]}).json() == {"withdrawn": "Dirk"}
+        assert view(client, tid)["entrants"] == ["Anna", "Bert", "Cora"]
+        assert client.post(withdraw, json={"token": tokens["Dirk"]}).status_code == 404
+        assert start(client, t).status_code == 201
+        wait_state(client, tid, "between")
+        # the organiser withdraws Cora, who played the first series
+        r = client.post(withdraw, json={"name": "Cora", "organiser": t["organiser"]})
+        assert r.json() == {"withdrawn": "Cora"}
+        v = view(client, tid)
+        assert v["entrants"] == ["Anna", "Bert"] and v["withdrawn"] == ["Cora"]
+        me = client.post(f"/api/tournaments/{tid}/me", json={"token": tokens["Cora"]}).json()
+        assert me["withdrawn"] is True and me["table"]["series"] == 1
+        # two people and no computer fill make no table: the draw says so
+        r = start(client, t)
+        assert r.status_code == 409 and code(r) == "NO_ENTRANTS"
+        assert enter(client, tid, "Emil", organiser=t["organiser"]).status_code == 201
+        assert start(client, t).json() == {"series": 2}
+        done = wait_state(client, tid, "finished")
+        (table,) = done["series"][1]["tables"]
+        assert sorted(s["name"] for s in table["seats"]) == ["Anna", "Bert", "Emil"]
+        cora = next(r for r in done["standings"] if r["name"] == "Cora")
+        assert cora["lists"] == 1 and cora["series"] == [
+            done["series"][0]["tables"][0]["totals"]["Cora"],
+            None,
+        ]

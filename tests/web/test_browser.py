@@ -1622,9 +1622,20 @@ def test_a_tournament_by_one_link_from_entry_to_the_table(
     anna.page.wait_for_selector("[data-testid=entered-as]")
     assert anna.page.locator("[data-testid=organiser]").count() == 0  # no organiser's controls
     assert anna.page.locator("[data-testid=draw]").count() == 0
+    bob = clients()  # enters too, and the organiser takes him out again before the draw
+    bob.page.goto(share)
+    bob.page.fill("#enter-name", "Bob")
+    bob.page.click("[data-testid=enter]")
+    bob.page.wait_for_selector("[data-testid=withdraw-me]")
+    org.page.wait_for_function(
+        "() => document.querySelector('[data-testid=entrants]').innerText === 'Anna, Bob'"
+    )
+    org.page.click("details:has([data-withdraw]) summary")
+    org.page.click("[data-withdraw=Bob]")
     org.page.wait_for_function(
         "() => document.querySelector('[data-testid=entrants]').innerText === 'Anna'"
     )
+    assert "Bob has withdrawn" in org.page.inner_text("[data-testid=tournament-msg]")
     org.page.click("[data-testid=draw]")  # one entrant: two computer players fill the table
     anna.page.click("[data-testid=your-table]", timeout=10_000)
     anna.page.wait_for_url(re.compile(r"/t/[\w-]+$"))

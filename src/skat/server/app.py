@@ -133,6 +133,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/entrants", te.enter, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/series", te.start_series, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/withdraw", te.withdraw, methods=["POST"]),
     ]
     static = WEB / "static"
     if static.exists():

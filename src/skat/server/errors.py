@@ -57,6 +57,7 @@ class ErrorCode(StrEnum):
     SERIES_IN_PLAY = "SERIES_IN_PLAY"  # the next series is drawn once every table has finished
     NO_ENTRANTS = "NO_ENTRANTS"  # too few people for whole tables (without computer fill)
     TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
+    NO_ENTRANT = "NO_ENTRANT"  # a withdrawal names nobody entered (or a wrong token)
     TOURNAMENT_BROKEN = "TOURNAMENT_BROKEN"  # a stored tournament that cannot be read (logged)
 
 

@@ -138,6 +138,20 @@ async def start_series(request: Request) -> Response:
     return JSONResponse({"series": number}, status_code=201)
 
 
+async def withdraw(request: Request) -> Response:
+    tid = _id(request)
+    if tid is None:
+        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    data = await _json_body(request)
+    if isinstance(data, Response):
+        return data
+    try:
+        name = await _tournaments(request).withdraw(tid, data)
+    except TournamentError as exc:
+        return _refused(exc)
+    return JSONResponse({"withdrawn": name})
+
+
 async def me(request: Request) -> Response:
     tid = _id(request)
     if tid is None:
@@ -152,4 +166,13 @@ async def me(request: Request) -> Response:
         return _refused(exc)
 
 
-__all__ = ["create", "enter", "me", "standings_csv", "standings_json", "start_series", "view"]
+__all__ = [
+    "create",
+    "enter",
+    "me",
+    "standings_csv",
+    "standings_json",
+    "start_series",
+    "view",
+    "withdraw",
+]

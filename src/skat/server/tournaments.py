@@ -129,6 +129,11 @@ def _fill_names(count: int, taken: list[str]) -> list[str]:
     return out
 
 
+def _active(entrants: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The entrants the next draw seats (those not withdrawn)."""
+    return [e for e in entrants if not e.get("withdrawn")]
+
+
 class Tournaments:
     """The server's tournaments: made, entered, drawn and ranked here; the
     tables themselves are `Tables`'."""
@@ -220,7 +225,7 @@ class Tournaments:
                     "the first series has begun: the organiser can still add you",
                 )
             entrants = t.doc["entrants"]
-            if len(entrants) >= min(MAX_ENTRANTS, self.config.max_entrants):
+            if len(_active(entrants)) >= min(MAX_ENTRANTS, self.config.max_entrants):
                 raise TournamentError(ErrorCode.TOURNAMENT_FULL, "the tournament is full")
             problem = (
                 "a name is needed"
@@ -235,6 +240,44 @@ class Tournaments:
                 self._views.pop(tournament_id, None)
                 return name, token
         raise TournamentError(ErrorCode.BUSY, "many entries at once: try again", 503)
+
+    async def withdraw(self, tournament_id: str, data: Any) -> str:
+        """Take an entrant out of the series still to be drawn: the organiser
+        any of them by name (a no-show, a name that should not be there),
+        an entrant themselves by their token. Their lists played so far stay
+        in the standings; the name stays taken. The name withdrawn."""
+        if not isinstance(data, dict):
+            raise TournamentError(ErrorCode.BAD_REQUEST, "a JSON object is expected", 400)
+        async with self.tables.locked(f"tournament:{tournament_id}"):
+            for _ in range(TRIES):
+                t = await self._get(tournament_id)
+                if self._expired(t) or t.status != "open":
+                    raise TournamentError(ErrorCode.TOURNAMENT_OVER, "this tournament is over")
+                entrants = t.doc["entrants"]
+                if "organiser" in data:
+                    self._organiser(t, data["organiser"])
+                    name = data.get("name")
+                    found = [e for e in _active(entrants) if e["name"] == name]
+                else:
+                    token = data.get("token")
+                    found = _active(
+                        [
+                            e
+                            for e in entrants
+                            if isinstance(token, str) and token_matches(token, e["hash"])
+                        ]
+                    )
+                if not found:
+                    raise TournamentError(ErrorCode.NO_ENTRANT, "no such entrant", 404)
+                gone: str = found[0]["name"]
+                if t.doc["series"]:  # they played: keep the entry, out of the next draws
+                    kept = [{**e, "withdrawn": True} if e["name"] == gone else e for e in entrants]
+                else:  # nothing played: the entry goes, and its name is free again
+                    kept = [e for e in entrants if e["name"] != gone]
+                if await self.store.update_tournament(t, {**t.doc, "entrants": kept}):
+                    self._views.pop(tournament_id, None)
+                    return gone
+        raise TournamentError(ErrorCode.BUSY, "many changes at once: try again", 503)
 
     # ------------------------------------------------------------- series
     async def _table_states(self, ids: list[str]) -> list[TableState | None]:
@@ -266,7 +309,7 @@ class Tournaments:
                         ErrorCode.SERIES_IN_PLAY,
                         "the next series is drawn when every table has finished",
                     )
-            people = t.doc["entrants"]
+            people = _active(t.doc["entrants"])
             names = [e["name"] for e in people]
             fill = fill_to_tables(len(names)) if cfg["fill"] else 0
             try:
@@ -398,7 +441,8 @@ class Tournaments:
                 if not drawn
                 else "between"
             ),
-            "entrants": [e["name"] for e in t.doc["entrants"]],
+            "entrants": [e["name"] for e in _active(t.doc["entrants"])],
+            "withdrawn": [e["name"] for e in t.doc["entrants"] if e.get("withdrawn")],
             "series": series_out,
             "standings": [
                 {
@@ -456,7 +500,7 @@ class Tournaments:
                     "rounds": cfg["rounds"],
                     "fill": cfg["fill"],
                     "lang": cfg["lang"],
-                    "entrants": len(t.doc["entrants"]),
+                    "entrants": len(_active(t.doc["entrants"])),
                     "places": min(MAX_ENTRANTS, self.config.max_entrants),
                 }
             )
@@ -482,7 +526,7 @@ class Tournaments:
                         "url": f"/t/{x['id']}",
                         "seat": x["seats"].index(name),
                     }
-        return {"name": name, "table": table}
+        return {"name": name, "table": table, "withdrawn": bool(mine[0].get("withdrawn"))}
 
 
 __all__ = ["Created", "TournamentError", "Tournaments", "tournament_config"]

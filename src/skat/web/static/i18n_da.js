@@ -497,5 +497,12 @@ export default {
   "err.SERIES_IN_PLAY": "Næste serie trækkes, når alle borde er færdige.",
   "err.NO_ENTRANTS": "For få deltagere til hele borde uden computerspillere.",
   "err.TOO_MANY_TOURNAMENTS": "For mange nye turneringer herfra; prøv igen senere.",
-  "err.TOURNAMENT_BROKEN": "Denne turnerings data kan ikke læses."
+  "err.TOURNAMENT_BROKEN": "Denne turnerings data kan ikke læses.",
+  "tour.withdraw": "Afmeld",
+  "tour.withdrawSome": "Afmeld en deltager",
+  "tour.withdrawMe": "Træk min tilmelding tilbage",
+  "tour.withdrawConfirm": "Melde dig fra turneringen? Lister, du har spillet, bliver i stillingen.",
+  "tour.withdrawn": "{name} er afmeldt.",
+  "tour.withdrawnAs": "{name}, du er afmeldt og spiller ikke flere serier.",
+  "err.NO_ENTRANT": "Den deltager findes ikke."
 };

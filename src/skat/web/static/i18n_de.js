@@ -497,5 +497,12 @@ export default {
   "err.SERIES_IN_PLAY": "Die nächste Serie wird ausgelost, wenn alle Tische fertig sind.",
   "err.NO_ENTRANTS": "Zu wenige Teilnehmer für volle Tische ohne Computerspieler.",
   "err.TOO_MANY_TOURNAMENTS": "Zu viele neue Turniere von hier; versuch es später noch einmal.",
-  "err.TOURNAMENT_BROKEN": "Die Daten dieses Turniers lassen sich nicht lesen."
+  "err.TOURNAMENT_BROKEN": "Die Daten dieses Turniers lassen sich nicht lesen.",
+  "tour.withdraw": "Abmelden",
+  "tour.withdrawSome": "Einen Teilnehmer abmelden",
+  "tour.withdrawMe": "Meine Anmeldung zurückziehen",
+  "tour.withdrawConfirm": "Vom Turnier abmelden? Bereits gespielte Listen bleiben in der Wertung.",
+  "tour.withdrawn": "{name} ist abgemeldet.",
+  "tour.withdrawnAs": "{name}, du bist abgemeldet und spielst keine weitere Serie.",
+  "err.NO_ENTRANT": "Diesen Teilnehmer gibt es nicht."
 };

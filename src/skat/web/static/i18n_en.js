@@ -498,5 +498,12 @@ export default {
   "err.SERIES_IN_PLAY": "The next series is drawn when every table has finished.",
   "err.NO_ENTRANTS": "Too few entrants for whole tables without computer players.",
   "err.TOO_MANY_TOURNAMENTS": "Too many new tournaments from here; try again later.",
-  "err.TOURNAMENT_BROKEN": "This tournament's record cannot be read."
+  "err.TOURNAMENT_BROKEN": "This tournament's record cannot be read.",
+  "tour.withdraw": "Withdraw",
+  "tour.withdrawSome": "Withdraw an entrant",
+  "tour.withdrawMe": "Withdraw my entry",
+  "tour.withdrawConfirm": "Withdraw from this tournament? Lists you have played stay in the standings.",
+  "tour.withdrawn": "{name} has withdrawn.",
+  "tour.withdrawnAs": "{name}, you have withdrawn: you are in no further series.",
+  "err.NO_ENTRANT": "No such entrant."
 };

@@ -202,7 +202,11 @@ function render(force = false) {
   if (me?.table && me.table.series === k && v.state === "playing") {
     parts.push(`<p class="your-table"><a class="button primary big" href="${esc(me.table.url)}" data-testid="your-table">${esc(t("tour.yourTable", { k: me.table.series }))}</a></p>`);
   }
-  if (me) parts.push(`<p data-testid="entered-as">${esc(t("tour.enteredAs", { name: me.name }))}</p>`);
+  if (me?.withdrawn) parts.push(`<p data-testid="entered-as">${esc(t("tour.withdrawnAs", { name: me.name }))}</p>`);
+  else if (me) {
+    const open = v.state !== "finished" && v.state !== "expired";
+    parts.push(`<p data-testid="entered-as">${esc(t("tour.enteredAs", { name: me.name }))}${open ? ` <button data-action="withdraw-me" data-testid="withdraw-me">${esc(t("tour.withdrawMe"))}</button>` : ""}</p>`);
+  }
   else if (v.state === "entry") {
     parts.push(`<form id="enter-form" class="play-form">
       <label for="enter-name">${esc(t("home.name"))}</label>
@@ -221,6 +225,7 @@ function render(force = false) {
       ${canDraw ? `<p><button class="primary" data-action="draw" data-testid="draw">${esc(t("tour.draw", { k: k + 1, n: v.series_total }))}</button></p>` : ""}
       ${v.state !== "finished" && v.state !== "expired" ? `<form id="add-form"><label for="add-name">${esc(t("tour.add"))}</label> <input id="add-name" maxlength="24"> <button type="submit" data-testid="add">${esc(t("tour.addButton"))}</button>
         <p class="help">${esc(t("tour.addHelp"))}</p></form>` : ""}
+      ${v.entrants.length && v.state !== "finished" && v.state !== "expired" ? `<details><summary>${esc(t("tour.withdrawSome"))}</summary><ul class="withdraw-list">${v.entrants.map((n) => `<li>${esc(n)} <button data-withdraw="${esc(n)}" data-testid="withdraw">${esc(t("tour.withdraw"))}</button></li>`).join("")}</ul></details>` : ""}
       ${shown.added ? `<p data-testid="added-link">${esc(t("tour.addedLink", { name: shown.added.name }))} <input readonly class="link" value="${esc(`${shareUrl}#entrant=${shown.added.token}`)}" aria-label="${esc(t("tour.addedLink", { name: shown.added.name }))}"></p>` : ""}
     </section>`);
   }
@@ -267,6 +272,23 @@ function bind() {
     say(ok ? "" : refusal(data));
     refresh(id);
   });
+  const withdraw = async (body) => {
+    const { ok, data } = await post(`${base}/withdraw`, body);
+    say(ok ? t("tour.withdrawn", { name: data.withdrawn }) : refusal(data));
+    shown.me = null;
+    refresh(id);
+  };
+  document.querySelector("[data-action=withdraw-me]")?.addEventListener("click", (e) => {
+    if (!confirm(t("tour.withdrawConfirm"))) return;
+    e.target.disabled = true;
+    withdraw({ token: store.get(entrantKey(id)) });
+  });
+  for (const b of document.querySelectorAll("[data-withdraw]")) {
+    b.addEventListener("click", () => {
+      b.disabled = true;
+      withdraw({ name: b.dataset.withdraw, organiser: store.get(organiserKey(id)) });
+    });
+  }
   document.getElementById("add-form")?.addEventListener("submit", async (e) => {
     e.preventDefault();
     const name = document.getElementById("add-name").value.trim();
