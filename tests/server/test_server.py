@@ -9,6 +9,7 @@ stops answering fails a test instead of hanging it.
 from __future__ import annotations
 
 import csv
+import datetime
 import hashlib
 import io
 import json
@@ -76,6 +77,12 @@ def check_downloads(client: TestClient, tid: str, deals: int, players: int) -> d
         assert "seat0" not in line
         shown = sorted(game.header[f"P{i}"] for i in range(3))
         assert shown == sorted(n.replace(" ", "_") for n in names), line
+        # DT: when the deal began, in ISS's form (ISS-FORMAT.md), today give or take a day
+        dealt = datetime.datetime.strptime(game.header["DT"], "%Y-%m-%d/%H:%M:%S/UTC")
+        now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
+        assert abs((now - dealt).total_seconds()) < 86400, line
+    dates = [parse_iss(line).header["DT"] for line in lines]
+    assert dates == sorted(dates)
     assert len(lines) == deals
     return record
 

@@ -1322,7 +1322,12 @@ def test_a_hand_game_preview_gives_the_range_the_unseen_skat_leaves(
 
     c = clients()
     page = c.page
-    start_with_bots(c)
+    c.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("#p-hint", "1")  # hints on: a hint redraws the controls
+    page.click("[data-testid=play]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector("#hand .card", timeout=15_000)
     shown: list[str] = []
 
     def on_turn(ph: str) -> bool:
@@ -1340,6 +1345,16 @@ def test_a_hand_game_preview_gives_the_range_the_unseen_skat_leaves(
         else:
             assert shown[0].startswith("Value:"), (hand, shown[0])
         assert "Without the skat" not in shown[0]
+        # after a hint, the chosen game clicked again keeps its value (issue 26, item 7)
+        page.click("[data-testid=hint]")
+        page.wait_for_function(
+            "() => /uggestion/.test(document.querySelector('[data-testid=hint-text]')"
+            "?.textContent || '')",
+            timeout=30_000,
+        )
+        page.click("[data-action=pick][data-game=grand]")
+        page.wait_for_function("() => document.getElementById('preview')?.textContent")
+        assert page.inner_text("#preview") == shown[0]
         page.click("[data-testid=announce]")
         return True
 

@@ -177,7 +177,12 @@ async def download(request: Request) -> Response:
             case "sheet.csv":
                 memo[kind] = sheet_csv(series)
             case _:
-                memo[kind] = projection.iss_download(state)
+                # each deal's ISS date (DT) is when its first stored event was
+                # written: the list's start, then every "next"
+                dealt_at = [
+                    e.at for e in await store.events(state.id) if e.kind in ("start", "next")
+                ]
+                memo[kind] = projection.iss_download(state, dealt_at)
     match kind:
         case "list.json":
             return Response(memo[kind], media_type="application/json", headers=attachment("json"))

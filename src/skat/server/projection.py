@@ -10,7 +10,7 @@ play never leaves the server.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache, partial
 from typing import Any, assert_never
 
@@ -448,10 +448,12 @@ def list_download(state: TableState) -> dict[str, Any]:
     return record
 
 
-def iss_download(state: TableState) -> tuple[str, str | None]:
-    """Settled deals as ISS records with the players' names, and why there
-    are none when no settled deal fits the format (four players, house
-    rules, Bock) or none is settled yet."""
+def iss_download(state: TableState, dealt_at: Sequence[float] = ()) -> tuple[str, str | None]:
+    """Settled deals as ISS records with the players' names and, where
+    ``dealt_at`` gives deal ``i``'s start (``dealt_at[i - 1]``, seconds since
+    the epoch), its ``DT`` in ISS's form; and why there are none when no
+    settled deal fits the format (four players, house rules, Bock) or none
+    is settled yet."""
     assert state.series is not None
     lines = []
     why: str | None = None
@@ -460,6 +462,8 @@ def iss_download(state: TableState) -> tuple[str, str | None]:
         deal = state.series.deals[i - 1]
         names = state.deal_names.get(i) or tuple(state.series.names)
         header = {f"P{p}": _iss_name(names[deal.seat_of(p)]) for p in range(3)}
+        if i <= len(dealt_at):
+            header["DT"] = time.strftime("%Y-%m-%d/%H:%M:%S/UTC", time.gmtime(dealt_at[i - 1]))
         try:
             lines.append(to_iss(GameRecord.from_deal(deal, id=f"{state.id}-{i}"), header))
         except ValueError as exc:

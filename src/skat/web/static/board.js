@@ -376,6 +376,12 @@ export function announceText(pick, hand, announces) {
 }
 
 export let previewFor = "";
+// A new pick (or the same one again) asks for its value afresh: clearing only
+// the text left a re-clicked game without its preview and overbid warning.
+export function forgetPreview() {
+  previewFor = "";
+  T.preview = "";
+}
 export async function updatePreview(text, hand) {
   if (previewFor === text + T.version) return;
   previewFor = text + T.version;

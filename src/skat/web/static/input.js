@@ -1,5 +1,5 @@
 // What a person does at the table: clicks and keys.
-import { act, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
+import { act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
 import { store, t } from "./common.js";
 import { copyLink, downloadIss, renderSheet } from "./result.js";
 import { T, send, setting } from "./table.js";
@@ -48,12 +48,12 @@ export function onTableClick(e) {
     renderControls();
   } else if (a === "pick") {
     T.pick = { game: b.dataset.game, schneider: false, schwarz: false, ouvert: false };
-    T.preview = "";
+    forgetPreview();
     renderControls();
     renderHand();
   } else if (a === "flag") {
     T.pick[b.dataset.flag] = b.checked;
-    T.preview = "";
+    forgetPreview();
     renderControls();
   } else if (a === "setting") {
     store.set(`skat.set.${b.dataset.key}`, b.checked ? "1" : "0");
