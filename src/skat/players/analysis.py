@@ -92,15 +92,19 @@ class GameAnalysis:
             return f"{head} not analysed ({self.skipped})"
         head += f" {self.contract} by seat {self.declarer_seat}"
         first = self.positions[0] if self.positions else {}
+        # what best play on both sides gives, then what happened: never "could
+        # have made 28" beside a declarer who made 50 (issue 26, item 1)
         if "best_declarer_points" in first:
             best = first["best_declarer_points"]
-            verdict = f"the declarer could have made {best} with perfect play"
-            verdict += f" (made {self.declarer_points}"
+            verdict = (
+                f"with best play on both sides the declarer would have made {best}"
+                f" card points; made {self.declarer_points}"
+            )
         else:
-            can = "could" if first.get("declarer_can_win") else "could not"
-            verdict = f"the declarer {can} have won the Null with perfect play (made"
-            verdict += f" {'no trick' if self.won else 'a trick'}"
-        verdict += f", {'won' if self.won else 'lost'})"
+            can = "wins" if first.get("declarer_can_win") else "loses"
+            verdict = f"with best play on both sides the declarer {can} the Null;"
+            verdict += f" took {'no trick' if self.won else 'a trick'}"
+        verdict += f" ({'won' if self.won else 'lost'})"
         if not self.turning_cards:
             return f"{head}: {verdict}; no card turned the open-card outcome"
         turns = []

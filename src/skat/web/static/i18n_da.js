@@ -39,7 +39,7 @@ export default {
   "hint.act.push.discard": "skub {a} og {b} videre",
   "hint.thinking": "Tænker …",
   "hint.quick": "Hurtigt forslag (den stærke spiller er optaget): {move}",
-  "analysis.title": "Kunne det være vundet?",
+  "analysis.title": "Med åbne kort:",
   "board.link": "Kort for kort",
   "board.loading": "Spillet regnes igennem med åbne kort…",
   "board.notOver": "Spillet er ikke slut endnu: dets kort er ikke offentlige.",

@@ -39,7 +39,7 @@ export default {
   "hint.act.push.discard": "{a} und {b} weiterschieben",
   "hint.thinking": "Denkt nach …",
   "hint.quick": "Schneller Vorschlag (der starke Spieler ist beschäftigt): {move}",
-  "analysis.title": "War es zu gewinnen?",
+  "analysis.title": "Mit offenen Karten:",
   "board.link": "Karte für Karte",
   "board.loading": "Das Spiel wird mit offenen Karten durchgerechnet…",
   "board.notOver": "Dieses Spiel ist noch nicht vorbei: Seine Karten sind nicht öffentlich.",

@@ -40,7 +40,7 @@ export default {
   "hint.act.push.discard": "push {a} and {b} on",
   "hint.thinking": "Thinking…",
   "hint.quick": "Quick suggestion (the strong player is busy): {move}",
-  "analysis.title": "Could it have been won?",
+  "analysis.title": "With all cards open:",
   "board.link": "Card by card",
   "board.loading": "Working the deal out with all cards open…",
   "board.notOver": "This deal is not over yet: its cards are not public.",
