@@ -7,6 +7,7 @@ import csv
 import io
 import re
 import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -97,21 +98,35 @@ def _ramsch_points(r: SheetRow) -> str:
     return "/".join(str(p) for p in r.ramsch_points)
 
 
-def sheet_csv(series: Series) -> str:
+def sheet_csv(series: Series, names_from: Mapping[int, Sequence[str]] | None = None) -> str:
+    """The sheet with running totals. ``names_from`` (deal number -> names by
+    seat from that deal on) credits each deal's dealer and declarer to
+    whoever played it, and a seat's column names everyone who played it
+    ("Bruno / Ben")."""
     out = io.StringIO()
     w = _SafeWriter(out)
-    names = series.names
+    changes = sorted((names_from or {1: series.names}).items())
+
+    def names_at(number: int) -> Sequence[str]:
+        found = [names for first, names in changes if first <= number]
+        return found[-1] if found else series.names
+
+    columns = [
+        " / ".join(dict.fromkeys(names[seat] for _, names in changes))
+        for seat in range(len(series.names))
+    ]
     scoring = series.options.scoring
     w.writerow(
         ["deal", "dealer", "kind", "game", "matadors", "bid", "points", "tricks", "value"]
         + ["markers"]
-        + names
-        + [f"{n} total" for n in names]
+        + columns
+        + [f"{n} total" for n in columns]
     )
-    running = [0] * len(names)
+    running = [0] * len(columns)
     for r in series.rows:
         entries = r.entries(scoring)
         running = [a + b for a, b in zip(running, entries, strict=True)]
+        names = list(names_at(r.number))
         w.writerow(
             [r.number, names[r.dealer], r.kind, _game_cell(r, names), _matadors(r), r.bid or ""]
             + [

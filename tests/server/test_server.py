@@ -25,8 +25,9 @@ from starlette.testclient import TestClient
 from skat.engine import Card
 from skat.engine.iss import parse_iss
 from skat.series import ListOptions
-from skat.series.record import verify_list
+from skat.series.record import replay_list, verify_list
 from skat.server import events as ev
+from skat.server import projection
 from skat.server.errors import CommandError, ErrorCode
 from skat.server.table import Settings, TableState
 from tests.helpers.server import (
@@ -851,6 +852,38 @@ def test_a_friend_takes_a_computer_seat_from_the_next_deal_once_the_list_runs() 
     assert (ben.name, ben.token_hash, ben.bot, ben.pending) == ("Ben", "hb", None, None)
     assert st.deal_names[2] == ("Anna", "Ben", "Cleo")
     assert st.deal_names[1] == ("Anna", "Bruno", "Cora")
+
+
+def test_each_deal_is_credited_to_whoever_played_it() -> None:
+    """Issue 26, item 8: Ben takes Bruno's seat at deal 2. The sheet, the CSV
+    and the list record name Bruno for deal 1 and Ben from deal 2 on; the
+    seat's column names both."""
+    from skat.sheetview import sheet_csv
+
+    st = _playing_table()
+    _finish_deal(st)
+    st.apply(st.plan_sit("Ben", 1, "hb")[0])
+    for event in st.plan_next():
+        st.apply(event)
+    _finish_deal(st)
+    for event in st.plan_next():
+        st.apply(event)  # deal 3: nobody changed, no new entry
+    expected = {1: ("Anna", "Bruno", "Cora"), 2: ("Anna", "Ben", "Cora")}
+    assert st.names_from() == expected
+    assert projection.sheet_json(st).names_from == {str(k): list(v) for k, v in expected.items()}
+    record = projection.list_download(st)
+    assert record["players_from"] == {"1": ["Anna", "Bruno", "Cora"], "2": ["Anna", "Ben", "Cora"]}
+    assert replay_list(record).problems == []  # the record still replays
+    assert st.series is not None
+    rows = list(csv.reader(io.StringIO(sheet_csv(st.series, st.names_from()))))
+    assert rows[0][10:13] == ["Anna", "Bruno / Ben", "Cora"]
+    assert rows[0][13:16] == ["Anna total", "Bruno / Ben total", "Cora total"]
+    dealers = [row[1] for row in rows[1:3]]
+    assert dealers[0] == ("Anna", "Bruno", "Cora")[st.series.rows[0].dealer]
+    assert dealers[1] == ("Anna", "Ben", "Cora")[st.series.rows[1].dealer]
+    for row, played in zip(rows[1:3], expected.values(), strict=True):
+        if row[2] == "game":  # the declarer is named as the deal's player
+            assert row[3].split(":")[0] in played
 
 
 def test_a_friend_joins_a_table_made_with_play_and_everybody_sees_who_is_online(

@@ -890,6 +890,12 @@ def test_a_friend_takes_a_computer_seat_at_a_table_made_with_play(
         "() => document.querySelector('[data-testid=seat-1]').innerText.includes('Ben')"
     )
     assert "offline" not in a.page.inner_text("#board")
+    # the sheet credits deal 1 to the computer who played it, and names both
+    # in the seat's column (issue 26, item 8)
+    a.page.click("[data-testid=sheet-button]")
+    heads = a.page.locator("[data-testid=sheet] thead th").all_inner_texts()
+    assert any(h.endswith(" / Ben") and h != " / Ben" for h in heads), heads
+    a.page.click("[data-testid=sheet-close]")
     b.close()  # Ben closes the tab: offline at once, long before the grace ends
     a.page.wait_for_function(
         "() => document.querySelector('[data-testid=seat-1] .badge.offline') !== null",

@@ -151,6 +151,8 @@ class SheetOut(_Part, frozen=True):
     totals: list[dict[str, Any]]
     auto_moves: dict[str, list[int]]
     others_bonus: int  # R8.2: each other player's part of a lost game
+    # deal number -> the names by seat from that deal on (`TableState.names_from`)
+    names_from: dict[str, list[str]]
 
 
 # --------------------------------------------------------------------- events

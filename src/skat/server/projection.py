@@ -318,6 +318,7 @@ def sheet_json(state: TableState) -> m.SheetOut:
         auto_moves={str(k): v for k, v in state.auto_moves.items()},
         # R8.2: what each other player gets for a declarer's lost game (40, or 30 at four)
         others_bonus=seeger_fabian_others(False, state.options.players),
+        names_from={str(k): list(v) for k, v in state.names_from().items()},
     )
 
 
@@ -445,6 +446,8 @@ def list_download(state: TableState) -> dict[str, Any]:
     record = list_record(state.series, id=state.id)
     keep = set(_settled(state.series))
     record["deals"] = [d for i, d in enumerate(record["deals"], 1) if i in keep]
+    # "players" are the names the list began with; who played from which deal on
+    record["players_from"] = {str(k): list(v) for k, v in state.names_from().items()}
     return record
 
 

@@ -219,6 +219,20 @@ class TableState:
     def players(self) -> int:
         return self.options.players
 
+    def names_from(self) -> dict[int, tuple[str, ...]]:
+        """Who played each seat, from the deal on which that changed: deal 1's
+        names, then each deal whose names differ from the deal before (a
+        friend took a computer's seat); the sheet and the downloads credit
+        every deal to whoever played it (issue 26, item 8)."""
+        out: dict[int, tuple[str, ...]] = {}
+        last: tuple[str, ...] | None = None
+        for number in sorted(self.deal_names):
+            names = self.deal_names[number]
+            if names != last:
+                out[number] = names
+                last = names
+        return out
+
     def seat_of_token(self, token: str | None) -> int | None:
         for i, s in enumerate(self.seats):
             if s.token_hash is not None and token_matches(token, s.token_hash):

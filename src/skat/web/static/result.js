@@ -214,9 +214,19 @@ export function renderSheet() {
   const n = T.snap.table.options.players;
   const scoring = T.snap.table.options.scoring;
   const names = T.snap.seats.map((s, i) => s.name || `${i + 1}`);
+  // who played each deal (a friend may have taken a computer's seat): the
+  // names from the latest change at or before the row's deal
+  const changes = Object.entries(sh.names_from || {}).map(([k, v]) => [Number(k), v]).sort((a, b) => a[0] - b[0]);
+  const namesAt = (number) => {
+    const found = changes.filter(([first]) => first <= number);
+    return found.length ? found[found.length - 1][1] : names;
+  };
+  // a seat's column names everyone who played it, in turn
+  const heads = names.map((x, i) => [...new Set([...changes.map(([, v]) => v[i]), x])].join(" / "));
   const running = new Array(n).fill(0);
   const auto = sh.auto_moves || {};
   const rows = sh.rows.map((r) => {
+    const names = namesAt(r.number);
     const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
     entries.forEach((e, i) => { running[i] += e; });
     let game = r.kind === "passed" ? t("sheet.thrown") : r.kind === "abandoned" ? t("sheet.abandoned") : r.kind === "ramsch" ? t("game.ramsch") : `${names[r.declarer]}: ${gameText(r.contract.words)} (${r.won ? t("sheet.won") : r.overbid ? t("sheet.overbid") : t("sheet.lost")})`;
@@ -239,7 +249,7 @@ export function renderSheet() {
     ${T.snap.list_over ? standingsHeadline() : ""}
     <p class="scroll-cue" data-testid="scroll-cue" hidden>${esc(t("sheet.scrollCue"))}</p>
     <div class="scroll"><table class="sheet-table" data-testid="sheet">
-      <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${names.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
+      <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${heads.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
       <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
       <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
       <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
