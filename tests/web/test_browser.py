@@ -795,12 +795,13 @@ def test_the_log_follows_its_newest_line_and_survives_a_reload(
     assert checked, "never two tricks into the deal on my turn"
 
 
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_last_trick_is_an_overlay_that_hides_neither_the_trick_nor_the_hand(
-    clients: Callable[..., Client],
+    clients: Callable[..., Client], viewport: dict[str, int]
 ) -> None:
     """Bug 3: "Last trick" covered its own button and hid the current trick
-    while the hand stayed playable."""
-    c = clients()
+    while the hand stayed playable; later it covered the left player's seat."""
+    c = clients(viewport)
     page = c.page
     start_with_bots(c)
     checked: list[bool] = []
@@ -820,6 +821,8 @@ def test_last_trick_is_an_overlay_that_hides_neither_the_trick_nor_the_hand(
         assert page.evaluate(UNCOVERED_JS, "#board .trick:not(.collecting) .slot .card")
         assert page.evaluate(UNCOVERED_JS, "#hand button.card:not([disabled])")
         assert page.evaluate(UNCOVERED_JS, "[data-testid=last-trick]")
+        # nor the players' seats, the left one included (issue 26, item 10)
+        assert page.evaluate(UNCOVERED_JS, "#board .seat.left, #board .seat.right")
         page.click("[data-testid=last-trick]")
         assert page.locator("[data-testid=last-trick-box]").count() == 0
         checked.append(True)
