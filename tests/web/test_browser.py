@@ -405,6 +405,9 @@ def test_every_visible_string_follows_the_language(clients: Callable[..., Client
         page.click("details.options summary")
         page.wait_for_selector("[data-testid=create]", state="visible")
         check_texts(page, lang, "options")
+        page.click("details.tournament-new summary")
+        page.wait_for_selector("[data-testid=tournament-create]", state="visible")
+        check_texts(page, lang, "tournament form")
         page.fill("#name", "Anna")
         page.click("[data-testid=play]")
         page.wait_for_selector("#hand .card")
@@ -421,7 +424,14 @@ def test_every_visible_string_follows_the_language(clients: Callable[..., Client
         page.click("[data-testid=sheet-button]")
         page.wait_for_selector("[data-testid=sheet]")
         check_texts(page, lang, "sheet")
-        page.click("[data-testid=sheet-close]")
+        if page.locator("[data-testid=sheet-board-1]").count():  # a game, not thrown in
+            page.click("[data-testid=sheet-board-1]")
+            page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+            check_texts(page, lang, "analysis board")
+            page.go_back()
+            page.wait_for_selector("[data-testid=result-headline]")
+        else:
+            page.click("[data-testid=sheet-close]")
         page.click("header a[href='/rules']")
         page.wait_for_selector(".rules article")
         check_texts(page, lang, "rules")
@@ -433,6 +443,23 @@ def test_every_visible_string_follows_the_language(clients: Callable[..., Client
         page.go_back()
         page.wait_for_selector("[data-testid=result-headline]")
         check_texts(page, lang, "table again")
+        # a public tournament: its page as the organiser and as an entrant, the lobby
+        made = page.evaluate(
+            """() => fetch('/api/tournaments', {method: 'POST',
+                headers: {'content-type': 'application/json'},
+                body: JSON.stringify({name: 'Skat 2026', public: true, rounds: 1})})
+              .then((r) => r.json())"""
+        )
+        c.goto(made["run_url"])
+        page.wait_for_selector("[data-testid=organiser]")
+        check_texts(page, lang, "tournament, organiser")
+        page.fill("#enter-name", "Anna")
+        page.click("[data-testid=enter]")
+        page.wait_for_selector("[data-testid=entered-as]")
+        check_texts(page, lang, "tournament, entered")
+        c.goto("/")
+        page.wait_for_selector("[data-testid=lobby-tournament]")
+        check_texts(page, lang, "lobby")
 
 
 def test_switching_language_at_the_table_changes_every_string(
