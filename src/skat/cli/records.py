@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import click
 
-from ..engine.iss import compare_with_server, iter_iss, parse_iss
+from ..engine.iss import compare_with_server, parse_iss
 from ..engine.records import GameRecord, RecordError, replay
+from ..series.files import deals_in, records_in
 from . import main
 from .common import _read_list
 
@@ -56,33 +56,6 @@ def _game_summary(deal: Any, rid: str | None) -> dict[str, Any]:
     if val is not None:
         out["explanation"] = val.explanation
     return out
-
-
-def _records_in(text: str, name: str) -> Iterator[tuple[str, Any]]:
-    """Yield ("iss", line) or ("json", obj) per game in a file, by content."""
-    stripped = text.lstrip()
-    if stripped.startswith("(;GM[Skat]"):
-        for line in iter_iss(text):
-            yield "iss", line
-        return
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        for i, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                yield "json", json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield "bad", f"{name}:{i}: invalid JSON ({exc.msg})"
-        return
-    if isinstance(data, list):
-        for obj in data:
-            yield "json", obj
-    elif isinstance(data, dict) and data.get("format") == "skat-list":
-        yield "list", data
-    else:
-        yield "json", data
 
 
 def _replay_list(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -155,7 +128,7 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
             click.echo(f"skat replay: cannot read {name}: {exc.strerror}", err=True)
             failed += 1
             continue
-        for kind, item in _records_in(text, name):
+        for kind, item in records_in(text, name):
             outs = _replay_list(item) if kind == "list" else [_replay_one(kind, item)]
             for out in outs:
                 if "error" in out:
@@ -179,34 +152,6 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
 
 
 # ----------------------------------------------------------------- analyse
-def _deals_in(kind: str, item: Any) -> Iterator[tuple[str | None, Any]]:
-    """(id, finished deal) per game of one loaded item; (id, RecordError) when it fails."""
-    rid: str | None = None
-    try:
-        if kind == "bad":
-            raise RecordError("MALFORMED_RECORD", 0, str(item))
-        if kind == "list":
-            from ..series.record import replay_list
-
-            lid = item.get("id")
-            rid = lid
-            for i, deal in enumerate(replay_list(item).series.deals, 1):
-                yield f"{lid or 'list'}-{i}", deal
-            return
-        if kind == "iss":
-            game = parse_iss(item)
-            rid = game.id
-            yield rid, replay(game.record)
-            return
-        record = GameRecord.from_dict(item)
-        rid = record.id
-        yield rid, replay(record)
-    except RecordError as exc:
-        if isinstance(item, dict) and rid is None:
-            rid = item.get("id")
-        yield rid, exc
-
-
 @main.command("analyse")
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game.")
@@ -230,8 +175,8 @@ def analyse_cmd(file: str, as_json: bool) -> None:
         click.echo(f"skat analyse: cannot read {file}: {exc.strerror}", err=True)
         sys.exit(1)
     failed = 0
-    for kind, item in _records_in(text, file):
-        for rid, deal in _deals_in(kind, item):
+    for kind, item in records_in(text, file):
+        for rid, deal in deals_in(kind, item):
             if isinstance(deal, RecordError):
                 failed += 1
                 err = {"code": deal.code, "move": deal.move, "message": deal.message}

@@ -124,6 +124,8 @@ def create_app(
         Route("/api/tables/{table_id}/deals/{number:int}/analysis", e.analysis),
         Route("/api/tables/{table_id}/deals/{number:int}/board", e.board),
         Route("/t/{table_id}/deals/{number:int}", e.table_page),
+        Route("/api/board", e.file_board, methods=["POST"]),
+        Route("/board", e.table_page),
         WebSocketRoute("/ws/{table_id}", e.ws_endpoint),
         Route("/tournament/{tournament_id}", e.table_page),
         Route("/api/tournaments", te.create, methods=["POST"]),

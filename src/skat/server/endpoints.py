@@ -21,7 +21,7 @@ from . import protocol as p
 from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
 from .errors import CommandError, ErrorCode
 from .offer import NotOffered, table_options
-from .registry import TableBroken, TableElsewhere, Tables
+from .registry import BadFile, TableBroken, TableElsewhere, Tables
 from .store import Store
 from .table import TableState
 from .work import Busy
@@ -222,6 +222,38 @@ async def _settled_deal(request: Request, board: bool) -> Response:
         address = request.client.host if request.client else None
         made = tables.board if board else tables.analysis
         return JSONResponse(await made(state, number, address))
+    except Busy as exc:
+        busy = json_error(ErrorCode.BUSY, str(exc), 503)
+        busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+        return busy
+
+
+#: The largest file the analysis board takes (a list record of 48 deals is
+#: about 45 KB; the cluster's nginx takes 64 KiB bodies).
+MAX_BOARD_FILE = 64 * 1024
+
+
+async def file_board(request: Request) -> Response:
+    """The analysis board of a game in an uploaded file (docs/protocol.md):
+    the body is the file's text, ``?game=N`` picks its game (1 by default)."""
+    try:
+        text = (await read_body(request, MAX_BOARD_FILE)).decode("utf-8")
+    except TooLarge:
+        return json_error(
+            ErrorCode.TOO_LARGE, f"files are limited to {MAX_BOARD_FILE // 1024} KiB", 413
+        )
+    except UnicodeDecodeError:
+        return json_error(ErrorCode.BAD_RECORD, "the file is not UTF-8 text")
+    except ClientDisconnect:
+        return Response(status_code=400)
+    raw = request.query_params.get("game", "1")
+    if not raw.isdigit() or len(raw) > 4:
+        return json_error(ErrorCode.NO_DEAL, "game must be a number from 1", 404)
+    try:
+        address = request.client.host if request.client else None
+        return JSONResponse(await _tables(request).file_board(text, int(raw), address))
+    except BadFile as exc:
+        return json_error(exc.code, exc.message[:300], exc.status)
     except Busy as exc:
         busy = json_error(ErrorCode.BUSY, str(exc), 503)
         busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))

@@ -48,6 +48,7 @@ class ErrorCode(StrEnum):
     BAD_REQUEST = "BAD_REQUEST"
     NO_FILE = "NO_FILE"
     NO_DEAL = "NO_DEAL"
+    BAD_RECORD = "BAD_RECORD"  # an uploaded file that is no game record the board can read
     # tournaments (HTTP)
     NO_TOURNAMENT = "NO_TOURNAMENT"
     NOT_ORGANISER = "NOT_ORGANISER"  # the organiser's link is needed (or its token is wrong)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import multiprocessing
 import secrets
@@ -17,9 +18,11 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..engine.records import RecordError
 from ..players import searches
 from ..players.analysis import analyse_deal, deal_board
 from ..series import ListOptions, commitment, new_seed
+from ..series.files import deals_in, records_in
 from . import events as ev
 from .actor import HISTORY, Expire, ServerConfig, TableActor
 from .errors import CommandError, ErrorCode
@@ -45,6 +48,21 @@ class TableElsewhere(Exception):
     def __init__(self, table_id: str, owner: str | None) -> None:
         super().__init__(f"table {table_id} is served by {owner or 'another worker'}")
         self.owner = owner
+
+
+#: The most games an uploaded file may hold for the analysis board.
+MAX_FILE_GAMES = 200
+
+
+class BadFile(Exception):
+    """An uploaded file the analysis board cannot use: the wire's code, a
+    message, the HTTP status."""
+
+    def __init__(self, code: ErrorCode, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
 
 
 class Tables:
@@ -441,6 +459,39 @@ class Tables:
                 self._analyses.popitem(last=False)
         return cached
 
+    async def file_board(self, text: str, number: int, owner: str | None = None) -> dict[str, Any]:
+        """The analysis board of game ``number`` of an uploaded file (JSON
+        game records, a list record or ISS records: `series.files`), with
+        the file's games listed; cached by the file's digest like the
+        tables' boards. Raises `BadFile` for a file or game that cannot be
+        read or is not finished, `work.Busy` as `board` does."""
+        games: list[tuple[str | None, Any]] = []
+        for kind, item in records_in(text, "file"):
+            games.extend(deals_in(kind, item))
+            if len(games) > MAX_FILE_GAMES:
+                raise BadFile(ErrorCode.BAD_RECORD, f"at most {MAX_FILE_GAMES} games a file")
+        if not games:
+            raise BadFile(ErrorCode.BAD_RECORD, "no game in the file")
+        if not 1 <= number <= len(games):
+            raise BadFile(ErrorCode.NO_DEAL, f"the file has {len(games)} games", 404)
+        rid, deal = games[number - 1]
+        if isinstance(deal, RecordError):
+            raise BadFile(ErrorCode.BAD_RECORD, f"game {number} cannot be replayed: {deal}")
+        if not deal.is_terminal():
+            raise BadFile(ErrorCode.WRONG_PHASE, f"game {number} is not finished", 409)
+        key = (f"file/{hashlib.sha256(text.encode()).hexdigest()}", number)
+        cached = self._analyses.get(key)
+        if cached is None:
+            cached = await self.analyses.run(key, deal_board, deal, rid, owner=owner)
+            self._analyses[key] = cached
+            while len(self._analyses) > ANALYSES_KEPT:
+                self._analyses.popitem(last=False)
+        listed = [
+            {"number": i, "id": g, "ok": not isinstance(d, RecordError) and d.is_terminal()}
+            for i, (g, d) in enumerate(games, 1)
+        ]
+        return {"games": listed, "number": number, "board": cached}
+
     # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:
         """Expire idle unfinished tables; drop closed ones from memory."""
@@ -484,4 +535,4 @@ class Tables:
         self.analyses.close()
 
 
-__all__ = ["BROKEN", "TableBroken", "TableElsewhere", "Tables"]
+__all__ = ["BROKEN", "MAX_FILE_GAMES", "BadFile", "TableBroken", "TableElsewhere", "Tables"]
