@@ -179,9 +179,7 @@ async def download(request: Request) -> Response:
             case _:
                 # each deal's ISS date (DT) is when its first stored event was
                 # written: the list's start, then every "next"
-                dealt_at = [
-                    e.at for e in await store.events(state.id) if e.kind in ("start", "next")
-                ]
+                dealt_at = await store.deal_starts(state.id)
                 memo[kind] = projection.iss_download(state, dealt_at)
     match kind:
         case "list.json":

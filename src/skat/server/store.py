@@ -726,6 +726,17 @@ class Store:
             ).all()
         return [table_from_row(r) for r in rows]
 
+    async def deal_starts(self, table_id: str) -> list[float]:
+        """When each deal of a table's list was dealt (the list's start, then
+        every "next"), without reading the rest of its log."""
+        query = (
+            select(events_t.c.at)
+            .where(events_t.c.table_id == table_id, events_t.c.kind.in_(("start", "next")))
+            .order_by(events_t.c.version)
+        )
+        async with self.engine.connect() as conn:
+            return [float(at) for (at,) in (await conn.execute(query)).all()]
+
     async def events(self, table_id: str) -> list[Event]:
         async with self.engine.connect() as conn:
             rows = (
