@@ -139,6 +139,12 @@ def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
         # an entrant finds their own table of each series
         me = client.post(f"/api/tournaments/{tid}/me", json={"token": tokens["Hanna"]}).json()
         assert me["name"] == "Hanna" and me["table"]["series"] == 2
+        assert [x["series"] for x in me["tables"]] == [2]  # she entered late
+        anna = client.post(f"/api/tournaments/{tid}/me", json={"token": tokens["Anna"]}).json()
+        assert [x["series"] for x in anna["tables"]] == [1, 2]  # her sheet of each series
+        for x in anna["tables"]:
+            seats = series[x["series"] - 1]["tables"][x["table"] - 1]["seats"]
+            assert seats[x["seat"]]["name"] == "Anna"
         # the downloads: the standings as CSV (a column per series) and as JSON
         r = client.get(f"/api/tournaments/{tid}/standings.csv")
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")

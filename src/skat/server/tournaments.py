@@ -516,17 +516,24 @@ class Tournaments:
         if not mine:
             raise TournamentError(ErrorCode.BAD_TOKEN, "not an entrant of this tournament", 403)
         name = mine[0]["name"]
-        table = None
-        for number, s in enumerate(t.doc["series"], 1):
-            for x in s["tables"]:
-                if name in x["seats"]:
-                    table = {
-                        "series": number,
-                        "id": x["id"],
-                        "url": f"/t/{x['id']}",
-                        "seat": x["seats"].index(name),
-                    }
-        return {"name": name, "table": table, "withdrawn": bool(mine[0].get("withdrawn"))}
+        tables = [
+            {
+                "series": number,
+                "table": k,
+                "id": x["id"],
+                "url": f"/t/{x['id']}",
+                "seat": x["seats"].index(name),
+            }
+            for number, s in enumerate(t.doc["series"], 1)
+            for k, x in enumerate(s["tables"], 1)
+            if name in x["seats"]
+        ]
+        return {
+            "name": name,
+            "table": tables[-1] if tables else None,  # the newest
+            "tables": tables,  # one a series they sat in: their sheets
+            "withdrawn": bool(mine[0].get("withdrawn")),
+        }
 
 
 __all__ = ["Created", "TournamentError", "Tournaments", "tournament_config"]

@@ -202,6 +202,10 @@ function render(force = false) {
   if (me?.table && me.table.series === k && v.state === "playing") {
     parts.push(`<p class="your-table"><a class="button primary big" href="${esc(me.table.url)}" data-testid="your-table">${esc(t("tour.yourTable", { k: me.table.series }))}</a></p>`);
   }
+  if (me?.tables?.length) {
+    // every table they sat at: each series' sheet is that table's
+    parts.push(`<p data-testid="my-tables">${esc(t("tour.myTables"))} ${me.tables.map((x) => `<a href="${esc(x.url)}">${esc(t("tour.myTable", { k: x.series, n: x.table }))}</a>`).join(" · ")}</p>`);
+  }
   if (me?.withdrawn) parts.push(`<p data-testid="entered-as">${esc(t("tour.withdrawnAs", { name: me.name }))}</p>`);
   else if (me) {
     const open = v.state !== "finished" && v.state !== "expired";
