@@ -372,8 +372,12 @@ def leaks(peer: Peer, kn: Knowledge) -> list[str]:
         else:
             st = msg.get("state") if msg.get("type") == "event" else msg
             sheet = st.pop("sheet", None) if isinstance(st, dict) else None
+            # the deals before the one in play, for the log (revealed: over)
+            past = st.pop("past", None) if isinstance(st, dict) else None
+            if past and max(d["number"] for d in past) >= kn.deal[r.at]:
+                out.append(f"{where}: 'past' holds the deal in play")
             bad = card_mask(msg) & ~allowed
-            bad |= card_mask(sheet) & ~(allowed | kn.earlier[r.at])
+            bad |= card_mask([sheet, past]) & ~(allowed | kn.earlier[r.at])
         if bad:
             out.append(f"{where} to viewer {r.viewer}: shows {names(bad)}: {r.raw[:300]}")
     return out

@@ -383,3 +383,44 @@ def test_golden_transcript_of_one_deal() -> None:
         for name in CARD_RE.findall(line):
             shown |= 1 << Card.parse(name)
         assert shown & ~known == 0, (json.loads(line)["to"], line[:200])
+
+
+def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:
+    """Issue 26, item 10: a page opened (or reloaded) later shows the log of
+    one that stayed open, so the `state` answering `hello` carries the
+    earlier deals (`past`: public once a deal is over, the same for every
+    viewer), as many of the latest as fill the page's 80 lines; and every
+    sheet row carries what its result shows beyond the row (item 2)."""
+    st = _table(deals=6)
+    for i in range(3):
+        _apply(st, st.plan_sit(f"P{i}", i, f"h{i}"))
+    series = st.series
+    assert series is not None
+    for _ in range(3):
+        deal = series.deal
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            _apply(st, st.plan_act(seat, _fixed_policy(deal.view(seat)), None))
+        _apply(st, st.plan_next())
+    assert series.number == 4 and not series.deal.is_terminal()
+    seen = []
+    for viewer in (None, 0, 1, 2):
+        past = wire(projection.snapshot(st, viewer, set(), past=True))["past"]
+        assert "past" not in wire(projection.snapshot(st, viewer, set()))  # only on connecting
+        numbers = [d["number"] for d in past]
+        assert numbers == list(range(numbers[0], 4)), numbers  # the latest, oldest first
+        for d in past:
+            public = wire(projection.view_json(series.deals[d["number"] - 1].view(None)))
+            for key in ("history", "tricks", "result", "contract"):
+                assert d[key] == public[key], key
+        lines = [len(d["history"]) + len(d["tricks"]) + 2 for d in past]
+        assert sum(lines[1:]) < projection.PAST_LINES <= sum(lines) or numbers[0] == 1
+        seen.append(past)
+    assert all(p == seen[0] for p in seen)  # no viewer sees more of a finished deal
+    sheet = wire(projection.sheet_json(st))
+    assert [r["number"] for r in sheet["results"]] == [r["number"] for r in sheet["rows"]]
+    for extra in sheet["results"]:
+        result = wire(projection.view_json(series.deals[extra["number"] - 1].view(None)))["result"]
+        for key in ("parts", "factor", "schneider", "schwarz", "ramsch"):
+            assert extra[key] == result[key], key

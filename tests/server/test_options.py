@@ -22,6 +22,7 @@ FORM = [
     "level",
     "hint",
     "timer",
+    "result",
     "rest",
     "public",
 ]

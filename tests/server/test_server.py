@@ -1018,3 +1018,27 @@ def test_the_next_deal_waits_for_both_people_through_the_server(tmp_path: Path) 
         assert deal(ben.last_state)["number"] == 1 and ben.view and ben.view.get("result")
         ben.send(type="next")
         anna.wait_for(lambda m: deal(m).get("number") == 2)
+
+
+def test_a_table_chooses_how_long_its_results_show(tmp_path: Path) -> None:
+    """Issue 26, point 3: the time a result shows is a table option. Anna,
+    alone with computers, would get the server's short wait (here 0 s); her
+    table chose 60 s, so the result stays and counts down from there."""
+    with serve(tmp_path, next_delay=0.0) as (_, client, _db):
+        t = new_table(client, players=3, rounds=2, result=60)
+        assert public(client, t["id"])["table"]["settings"]["result"] == 60
+        anna = join(client, t["id"], "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], lambda: bool(anna.view and anna.view.get("result")))
+        state = anna.last_state
+        assert state is not None
+        st = state.get("state") if state["type"] == "event" else state
+        next_in = (st or {}).get("deal", {}).get("next_in")
+        assert next_in is not None and 50 < next_in <= 60, next_in
+        anna.drain(0.5)  # with the server's 0 s the next deal would have come by now
+        st = anna.last_state.get("state") if anna.last_state["type"] == "event" else anna.last_state
+        assert (st or {}).get("deal", {}).get("number") == 1
+        assert anna.view is not None and anna.view.get("result")  # still the result
+        for bad in (-1, 5, "20", True, 20.0):
+            r = client.post("/api/tables", json={"result": bad})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "BAD_OPTIONS", bad

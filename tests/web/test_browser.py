@@ -846,7 +846,11 @@ def test_last_trick_is_an_overlay_that_hides_neither_the_trick_nor_the_hand(
         assert box.locator(".card").count() == 3
         page.wait_for_selector("#board .trick.collecting", state="detached")
         assert page.evaluate(UNCOVERED_JS, "#board .trick:not(.collecting) .slot .card")
+        # on a phone the box takes a row of the board: the hand may move
+        # below the fold, never under the box
+        page.locator("#hand").scroll_into_view_if_needed()
         assert page.evaluate(UNCOVERED_JS, "#hand button.card:not([disabled])")
+        page.locator("[data-testid=last-trick]").scroll_into_view_if_needed()
         assert page.evaluate(UNCOVERED_JS, "[data-testid=last-trick]")
         # nor the players' seats, the left one included (issue 26, item 10)
         assert page.evaluate(UNCOVERED_JS, "#board .seat.left, #board .seat.right")
@@ -1689,7 +1693,9 @@ def test_a_tournament_by_one_link_from_entry_to_the_table(
     )
     assert "Bob has withdrawn" in org.page.inner_text("[data-testid=tournament-msg]")
     org.page.click("[data-testid=draw]")  # one entrant: two computer players fill the table
-    anna.page.click("[data-testid=your-table]", timeout=10_000)
+    anna.page.wait_for_selector("[data-testid=your-table]", timeout=10_000)
+    assert "series 1, table 1" in anna.page.inner_text("[data-testid=my-tables]")
+    anna.page.click("[data-testid=your-table]")
     anna.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     anna.page.wait_for_function("() => document.querySelectorAll('#hand .card').length === 10")
     assert "Anna (you)" in anna.page.inner_text(".seat.bottom")
@@ -1704,3 +1710,111 @@ def test_a_tournament_by_one_link_from_entry_to_the_table(
     org.page.wait_for_selector("[data-testid=tournament-state]")
     assert "Serie 1 von 1 wird gespielt" in org.page.inner_text("[data-testid=tournament-state]")
     check_texts(org.page, "de", "tournament page")
+
+
+def _log_before_deal(page: Page, number: int) -> list[str]:
+    """The log's lines before deal ``number``'s first line."""
+    lines = page.locator("#log p").all_inner_texts()
+    at = next(i for i, x in enumerate(lines) if x.startswith(f"Deal {number} of"))
+    return lines[:at]
+
+
+def test_a_reloaded_page_keeps_the_log_of_the_earlier_deals(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 26, item 10: after a reload the log kept only the current deal,
+    while a page that stayed open shows the earlier deals' moves, tricks
+    and results too."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    page.click("[data-testid=next]")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")
+    deal_two = (
+        "() => [...document.querySelectorAll('#log p.deal')]"
+        ".some((p) => p.innerText.startsWith('Deal 2 of'))"
+    )
+    page.wait_for_function(deal_two)
+    wait_phase(page)  # deal 2 waits for Anna: its lines stay as they are
+    live = _log_before_deal(page, 2)
+    assert "takes the trick" in " ".join(live) and page.locator("#log p.result").count() == 1
+    page.reload()
+    page.wait_for_selector("#board .seat")
+    page.wait_for_function(deal_two)
+    after = _log_before_deal(page, 2)
+    assert len(after) >= 10, after  # the deal before is there again ...
+    assert after == live[-len(after) :]  # ... line for line as the open page had it
+    # from its first line on, unless the log's 80 lines are full
+    assert after[0].startswith("Deal 1 of") or page.locator("#log p").count() == 80
+    assert page.locator("#log p.result").count() == 1  # with its result
+
+
+def test_the_sheet_reopens_an_earlier_deals_result(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 26, item 2 and "What to build" 3: any earlier deal's result
+    opens again from the score sheet, with its headline, its value and the
+    entries, and closes back to the sheet."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    headline = page.inner_text("[data-testid=result-headline]")
+    explanation = page.locator("#result [data-testid=explanation]")
+    value = explanation.inner_text() if explanation.count() else None
+    entries = page.locator("#result p", has_text="On the list").inner_text()
+    page.click("[data-testid=next]")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")
+    page.click("[data-testid=sheet-button]")
+    page.click("[data-testid=sheet-result-1]")
+    dialog = page.locator("[data-testid=deal-result]")
+    assert dialog.is_visible()
+    assert "Deal 1 of" in dialog.inner_text()
+    assert page.inner_text("[data-testid=deal-result-headline]") == headline
+    if value is not None:  # a game: its value, reckoned as the result said it
+        assert dialog.locator("[data-testid=explanation]").inner_text() == value
+    assert page.inner_text("[data-testid=deal-result-entries]") == entries
+    assert page.evaluate("() => document.activeElement.dataset.testid") == "deal-result-close"
+    page.click("[data-testid=deal-result-close]")
+    assert dialog.count() == 0
+    assert page.locator("[data-testid=sheet]").is_visible()  # back at the sheet
+    page.click("[data-testid=sheet-close]")
+    assert page.locator("[data-testid=sheet]").count() == 0
+
+
+def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None:
+    """Issue 26, point 1: the analysis board for a game never played here:
+    two JSON game records pasted on /board; the first shows card by card
+    with its turning card marked, the second is chosen from the list."""
+    from tests.helpers.analysed import DECLARER_BLUNDER, DEFENDER_BLUNDER
+
+    c = clients()
+    page = c.page
+    c.goto("/")
+    page.click("header a[href='/board']")
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.click("[data-testid=board-show]")
+    assert "Choose a file" in page.inner_text("[data-testid=board-status]")
+    page.fill("[data-testid=board-paste]", "no record")
+    page.click("[data-testid=board-show]")
+    page.wait_for_function(
+        "() => /no game record/.test(document.querySelector('[data-testid=board-status]')"
+        ".textContent)"
+    )
+    page.fill("[data-testid=board-paste]", json.dumps([DEFENDER_BLUNDER, DECLARER_BLUNDER]))
+    page.click("[data-testid=board-show]")
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 1 of 30")
+    assert page.inner_text("#board-title").startswith("Game 1: Spades")
+    page.click("[data-testid=board-swing-next]")  # the defence's HK at trick 7
+    page.wait_for_selector("[data-testid=board-swing]")
+    assert "(trick 7)" in page.inner_text("[data-testid=board-counter]")
+    assert "Seat 2 plays" in page.inner_text("[data-testid=board-move]")
+    page.keyboard.press("End")
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 30 of 30")
+    page.select_option("[data-testid=board-game]", "2")
+    page.wait_for_function(
+        "() => document.getElementById('board-title')?.textContent.startsWith('Game 2: Grand')"
+    )
+    assert page.url.endswith("/board")

@@ -514,7 +514,10 @@ class TableActor:
 
                     message = projection.event_json(event, seat, conn.muted, move_text)
                     await conn.send(m.Event(version=version, event=message, replayed=True))
-        await conn.send(projection.snapshot(st, seat, self.connected_seats(), conn.muted))
+        # with the earlier deals, so that a page opened now shows their log
+        await conn.send(
+            projection.snapshot(st, seat, self.connected_seats(), conn.muted, past=True)
+        )
         if seat is not None:
             await self._presence()
             try:
@@ -674,7 +677,10 @@ class TableActor:
     def _next_delay(self) -> float:
         """Seconds a result shows before the next deal: a table of people
         waits longer, each may read it (all pressing Next deals at once); one
-        person with computers, less."""
+        person with computers, less; a table that chose its time, that."""
+        chosen = self.state.settings.result  # the table's own choice, if it made one
+        if chosen:
+            return float(chosen)
         people = len(self.state.people())
         return self.config.next_delay_people if people > 1 else self.config.next_delay
 

@@ -146,6 +146,19 @@ class DealOut(_Part, frozen=True):
     next_in: float | None  # after the deal: seconds until the next one (the countdown)
 
 
+class SheetResultOut(_Part, frozen=True):
+    """What a sheet row's result needs beyond the row (reopened from the
+    sheet): the value's reckoning, the factor, Schneider and Schwarz as
+    made, and a Ramsch deal's points per seat."""
+
+    number: int
+    parts: list[tuple[str, int]] | None  # as `ResultOut.parts`
+    factor: int
+    schneider: bool
+    schwarz: bool
+    ramsch: RamschOut | None
+
+
 class SheetOut(_Part, frozen=True):
     rows: list[dict[str, Any]]  # the series' rows (series/series.py, the stored form)
     totals: list[dict[str, Any]]
@@ -153,6 +166,20 @@ class SheetOut(_Part, frozen=True):
     others_bonus: int  # R8.2: each other player's part of a lost game
     # deal number -> the names by seat from that deal on (`TableState.names_from`)
     names_from: dict[str, list[str]]
+    results: list[SheetResultOut]  # one per row, in the rows' order
+
+
+class PastDealOut(_Part, frozen=True):
+    """An earlier deal of the list as the table's log tells it: public once
+    the deal is over (R3.7), the same for every viewer."""
+
+    number: int
+    declarer: int | None
+    contract: ContractOut | None
+    ramsch_round: bool
+    history: list[tuple[int, str]]
+    tricks: list[TrickOut]
+    result: ResultOut
 
 
 # --------------------------------------------------------------------- events
@@ -262,6 +289,8 @@ class State(_Message, tag="state", frozen=True):
     view: ViewOut | UnsetType = UNSET
     sheet: SheetOut | UnsetType = UNSET
     list_over: bool | UnsetType = UNSET
+    # on connecting: the deals before this one, for the log (`projection.past_json`)
+    past: list[PastDealOut] | UnsetType = UNSET
 
 
 class Event(_Message, tag="event", frozen=True):
@@ -336,6 +365,7 @@ __all__ = [
     "LeaveOut",
     "NextOut",
     "Notice",
+    "PastDealOut",
     "Pong",
     "Presence",
     "RamschOut",
@@ -345,6 +375,7 @@ __all__ = [
     "Seated",
     "ServerMessage",
     "SheetOut",
+    "SheetResultOut",
     "SitOut",
     "StartOut",
     "State",

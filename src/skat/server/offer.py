@@ -15,7 +15,7 @@ from ..players.registry import player_names
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME, LANGS
 from .actor import ServerConfig
-from .table import RESTS, TIMERS, Settings
+from .table import RESTS, RESULT_TIMES, TIMERS, Settings
 
 ROUNDS = Option(
     "rounds",
@@ -109,6 +109,51 @@ TIMER = Option(
     "docs/protocol.md",
     choices=TIMERS,
 )
+RESULT = Option(
+    "result",
+    "choice",
+    0,
+    {
+        "en": Words(
+            "Time to read the result",
+            "How long a deal's result shows before the next deal, unless everyone at the "
+            "table presses Next first.",
+            {
+                "0": "Automatic (6 s alone, 20 s with friends)",
+                "10": "10 seconds",
+                "20": "20 seconds",
+                "30": "30 seconds",
+                "60": "1 minute",
+            },
+        ),
+        "de": Words(
+            "Zeit zum Lesen des Ergebnisses",
+            "Wie lange das Ergebnis eines Spiels steht, bevor das nächste beginnt, "
+            "falls nicht alle am Tisch vorher auf Weiter drücken.",
+            {
+                "0": "Automatisch (6 s allein, 20 s mit Freunden)",
+                "10": "10 Sekunden",
+                "20": "20 Sekunden",
+                "30": "30 Sekunden",
+                "60": "1 Minute",
+            },
+        ),
+        "da": Words(
+            "Tid til at læse resultatet",
+            "Hvor længe et spils resultat vises, før det næste begynder, medmindre alle "
+            "ved bordet trykker Videre først.",
+            {
+                "0": "Automatisk (6 s alene, 20 s med venner)",
+                "10": "10 sekunder",
+                "20": "20 sekunder",
+                "30": "30 sekunder",
+                "60": "1 minut",
+            },
+        ),
+    },
+    "docs/protocol.md",
+    choices=RESULT_TIMES,
+)
 REST = Option(
     "rest",
     "choice",
@@ -160,7 +205,7 @@ PUBLIC = Option(
 )
 #: The server's settings of a table, in the order of the page's form (after
 #: the list's options; rounds comes right after players).
-SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, REST, PUBLIC)
+SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, RESULT, REST, PUBLIC)
 
 
 def _rounds(config: ServerConfig) -> Option:
@@ -199,6 +244,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     timer = data.pop("timer", TIMER.default)
     hint = data.pop("hint", HINT.default)
     rest = data.pop("rest", REST.default)
+    result = data.pop("result", RESULT.default)
     public = data.pop("public", PUBLIC.default)
     lang = data.pop("lang", "en")  # the page's language, not a form field
     if level is not None and bot is not None:
@@ -217,6 +263,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     TIMER.check(timer)
     HINT.check(hint)
     REST.check(rest)
+    RESULT.check(result)
     PUBLIC.check(public)
     if not isinstance(lang, str) or lang not in LANGS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)}")
@@ -228,7 +275,9 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
             raise ValueError("give rounds or deals, not both")
         data["deals"] = rounds * players
     options = ListOptions.from_dict(data, config.max_rounds)
-    return options, Settings(bot=bot, timer=timer, hint=hint, rest=rest, public=public, lang=lang)
+    return options, Settings(
+        bot=bot, timer=timer, hint=hint, rest=rest, public=public, lang=lang, result=result
+    )
 
 
 __all__ = ["SETTINGS_SPEC", "NotOffered", "offered", "table_options"]

@@ -151,10 +151,15 @@ def ramsch_json(r: DealResult, v: View) -> m.RamschOut | None:
     """A Ramsch deal per table seat (R9.1), as the engine settled it
     (`engine/ramsch.py`): card points, tricks, who stayed Jungfrau (no
     trick: the loss doubles) and who made a Durchmarsch."""
+    return _ramsch_out(r, v.seats)
+
+
+def _ramsch_out(r: DealResult, by_position: Sequence[int]) -> m.RamschOut | None:
+    """`ramsch_json` with the deal's table seats by position."""
     out = r.ramsch
     if r.kind != "ramsch" or out is None:
         return None
-    seats = list(v.seats)  # by position
+    seats = list(by_position)
     march = out.durchmarsch
     return m.RamschOut(
         seats=seats,
@@ -319,7 +324,61 @@ def sheet_json(state: TableState) -> m.SheetOut:
         # R8.2: what each other player gets for a declarer's lost game (40, or 30 at four)
         others_bonus=seeger_fabian_others(False, state.options.players),
         names_from={str(k): list(v) for k, v in state.names_from().items()},
+        results=[_sheet_result(series, row.number) for row in series.rows],
     )
+
+
+def _sheet_result(series: Series, number: int) -> m.SheetResultOut:
+    """What the result of settled deal ``number`` shows beyond its sheet row
+    (the page reopens it from the sheet): all of it public once it is over."""
+    deal = series.deals[number - 1]
+    r = deal.result
+    assert r is not None
+    val = r.valuation
+    return m.SheetResultOut(
+        number=number,
+        parts=list(val.parts) if val else None,
+        factor=r.factor,
+        schneider=bool(val and val.schneider),
+        schwarz=bool(val and val.schwarz),
+        ramsch=_ramsch_out(r, [deal.seat_of(p) for p in range(3)]),
+    )
+
+
+#: The page keeps the last 80 lines of its log; a deal takes a line per
+#: move and per trick, and two more (its number and its result).
+PAST_LINES = 80
+
+
+def past_json(series: Series) -> list[m.PastDealOut]:
+    """The deals before the one in play, as many of the latest as fill the
+    page's log: their moves, tricks and results, which every viewer may
+    see once a deal is over (R3.7), so that a page opened (or reloaded)
+    now shows the log of a page that stayed open."""
+    out: list[m.PastDealOut] = []
+    lines = 0
+    for number in range(series.number - 1, 0, -1):
+        if lines >= PAST_LINES:
+            break
+        v = series.deals[number - 1].view(None)
+        result = v.result
+        if result is None:  # pragma: no cover - an earlier deal is always over
+            continue
+        c = v.contract
+        out.append(
+            m.PastDealOut(
+                number=number,
+                declarer=v.declarer_seat,
+                contract=None if c is None else contract_json(c),
+                ramsch_round=series.deals[number - 1].forced_ramsch,
+                history=list(v.history),
+                tricks=[trick_json(t, v.seats) for t in v.tricks],
+                result=result_json(result, v),
+            )
+        )
+        lines += len(v.history) + len(v.tricks) + 2
+    out.reverse()
+    return out
 
 
 def snapshot(
@@ -329,8 +388,11 @@ def snapshot(
     muted: set[int] | None = None,
     view: View | None = None,
     shared: Shared | None = None,
+    past: bool = False,
 ) -> m.State:
-    """The whole table as ``viewer`` may see it (``shared``: see `Shared`)."""
+    """The whole table as ``viewer`` may see it (``shared``: see `Shared`;
+    ``past``: with the earlier deals for the log, for a connection that
+    has just come)."""
     series = state.series
     muted = muted or set()
     if shared is None:
@@ -350,6 +412,7 @@ def snapshot(
         view=view_json(view or shared.view(series, viewer), shared),
         sheet=shared.get("sheet", series, lambda: sheet_json(state)),
         list_over=series.is_over(),
+        past=past_json(series) if past and series.number > 1 else m.UNSET,
     )
 
 
@@ -491,6 +554,7 @@ __all__ = [
     "event_message",
     "iss_download",
     "list_download",
+    "past_json",
     "ramsch_json",
     "result_json",
     "seats_json",

@@ -31,6 +31,9 @@ from .tokens import token_matches
 TIMERS = (0, 30, 60, 120)
 #: Seconds without a person at the table before it rests (0: never), issue 26.
 RESTS = (0, 300, 900, 3600)
+#: Seconds a deal's result shows before the next deal (0: the server's
+#: default, 6 s with one person and 20 s at a table of people).
+RESULT_TIMES = (0, 10, 20, 30, 60)
 #: Names of the computer players, by seat.
 BOT_NAMES = ("Ada", "Bruno", "Cora", "Dieter")
 
@@ -96,6 +99,9 @@ class Settings:
     rest: int = 300
     public: bool = False  # listed in the lobby while it waits for people (issue 27)
     lang: str = "en"  # the language of the page it was made on (the lobby shows it)
+    # seconds a result shows before the next deal unless everyone pressed Next
+    # (0: the server's `next_delay` / `next_delay_people`); records before it: 0
+    result: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names(lab=True):
@@ -111,6 +117,8 @@ class Settings:
             raise ValueError("public must be true or false")
         if self.lang not in LANGS:
             raise ValueError(f"lang must be one of {', '.join(LANGS)}")
+        if not isinstance(self.result, int) or isinstance(self.result, bool) or self.result < 0:
+            raise ValueError("result must be a whole number of seconds")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -120,6 +128,7 @@ class Settings:
             "rest": self.rest,
             "public": self.public,
             "lang": self.lang,
+            "result": self.result,
         }
 
     @classmethod
@@ -537,6 +546,7 @@ def lobby_summary(state: TableState) -> dict[str, Any] | None:
 __all__ = [
     "BOT_NAMES",
     "RESTS",
+    "RESULT_TIMES",
     "TIMERS",
     "CommandError",
     "SeatState",

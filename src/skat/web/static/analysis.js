@@ -3,14 +3,15 @@
 // and what every card the player could have played would have given (the
 // server's solver, GET /api/tables/ID/deals/N/board); cards that swung the
 // outcome are marked. Shareable: /t/ID/deals/N#7 opens at the 7th card.
+// /board does the same for a game from a file (fileBoardPage).
 import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js";
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
 
-let B = null; // { id, number, data, names, i }
+let B = null; // { id, number, data, names, i } (a table's deal) or { file, games, ... } (a file's game)
 
 export async function boardPage(id, number) {
-  B = { id, number, data: null, names: [], i: 0 };
+  B = { id, number, data: null, names: [], i: 0, file: null, games: [] };
   const mine = B;
   app.innerHTML = `<section class="board-page"><p class="status" data-testid="board-status">${esc(t("board.loading"))}</p></section>`;
   try {
@@ -39,6 +40,71 @@ export async function boardPage(id, number) {
   }
 }
 
+// ------------------------------------------------------------ from a file
+// /board: a game record, a list record or ISS records opened from a file or
+// pasted; the server replays it and sends the board of the game chosen
+// (POST /api/board?game=N). The names are the seats': a file need not have any.
+export function fileBoardPage() {
+  B = null;
+  app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
+    <h1 id="board-title">${esc(t("board.fileTitle"))}</h1>
+    <p class="help">${esc(t("board.fileHelp"))}</p>
+    <form id="board-file-form">
+      <p><label for="board-file">${esc(t("board.file"))}</label> <input id="board-file" type="file" accept=".json,.sgf,.txt,.iss,application/json,text/plain" data-testid="board-file"></p>
+      <p><label for="board-paste">${esc(t("board.paste"))}</label><br><textarea id="board-paste" rows="5" cols="60" data-testid="board-paste"></textarea></p>
+      <button class="primary" type="submit" data-testid="board-show">${esc(t("board.show"))}</button>
+    </form>
+    <p class="status" data-testid="board-status" role="alert"></p>
+  </section>`;
+  document.getElementById("board-file-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const f = document.getElementById("board-file").files[0];
+    const text = f ? await f.text() : document.getElementById("board-paste").value;
+    if (!text.trim()) {
+      app.querySelector("[data-testid=board-status]").textContent = t("board.noFile");
+      return;
+    }
+    await showFileGame(text, 1);
+  });
+}
+
+async function showFileGame(text, number) {
+  const status = app.querySelector("[data-testid=board-status]");
+  if (status) status.textContent = t("board.loading");
+  const mine = { id: null, number, data: null, names: [], i: 0, file: text, games: [] };
+  B = mine;
+  try {
+    const res = await fetch(`/api/board?game=${number}`, { method: "POST", headers: { "content-type": "text/plain" }, body: text });
+    const data = await res.json();
+    if (B !== mine) return;
+    if (!res.ok) {
+      const code = data?.error?.code;
+      const el = app.querySelector("[data-testid=board-status]");
+      if (el) el.textContent = code === "BAD_RECORD" ? `${t("board.badFile")} ${data.error.message}` : t(code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : code === "TOO_LARGE" ? "board.tooLarge" : "board.none");
+      return;
+    }
+    B.games = data.games;
+    B.data = data.board;
+    B.names = [0, 1, 2, 3].map((k) => t("board.seat", { n: k + 1 }));
+    if (data.board.skipped) {
+      renderBoardPage(true);
+      return;
+    }
+    renderBoardPage();
+  } catch {
+    if (B === mine) app.querySelector("[data-testid=board-status]").textContent = t("board.none");
+  }
+}
+
+function gamePicker() {
+  if (!B.file) return "";
+  return `<p><label for="board-game">${esc(t("board.game"))}</label> <select id="board-game" data-testid="board-game">${B.games.map((g) => `<option value="${g.number}" ${g.number === B.number ? "selected" : ""} ${g.ok ? "" : "disabled"}>${g.number}${g.id ? ` · ${esc(g.id)}` : ""}</option>`).join("")}</select></p>`;
+}
+
+document.addEventListener("change", (e) => {
+  if (e.target.id === "board-game" && B?.file) showFileGame(B.file, Number(e.target.value));
+});
+
 function nameOf(seat) {
   return B.names[seat] ?? t("table.free");
 }
@@ -48,8 +114,13 @@ function valueText(v) {
   return t("board.points", { n: v });
 }
 
-function renderBoardPage() {
+function renderBoardPage(skipped = false) {
   const d = B.data;
+  const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a>`;
+  if (skipped) {
+    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
+    return;
+  }
   const step = d.steps[B.i];
   const n = d.steps.length;
   const declarer = nameOf(d.declarer_seat);
@@ -69,8 +140,9 @@ function renderBoardPage() {
   ].filter(Boolean).join(" ");
   const swings = d.steps.map((s, k) => (s.swing ? k : -1)).filter((k) => k >= 0);
   app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
-    <p><a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a></p>
-    <h1 id="board-title">${esc(t("board.title", { n: B.number, game: gameText(d.words), name: declarer }))}</h1>
+    <p>${back}</p>
+    ${gamePicker()}
+    <h1 id="board-title">${esc(t(B.file ? "board.fileGame" : "board.title", { n: B.number, game: gameText(d.words), name: declarer }))}</h1>
     <details><summary>${esc(t("board.auction"))}</summary><ol class="board-auction">${auction}</ol><p>${skat}</p></details>
     <p class="verdict" data-testid="board-verdict">${esc(verdictLines(d.verdict, null, nameOf).join(" "))}</p>
     <nav class="board-nav" aria-label="${esc(t("board.nav"))}">
@@ -89,7 +161,7 @@ function renderBoardPage() {
     <h2>${esc(t("board.instead"))}</h2>
     <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>
   </section>`;
-  history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
+  if (!B.file) history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
 }
 
 function move(to) {

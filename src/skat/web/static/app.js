@@ -3,7 +3,7 @@
 // This module is the entry: the router, the language switch and the rules
 // pages; home.js, table.js (with log.js, board.js, result.js, input.js),
 // tournament.js and calculator.js are the other pages.
-import { boardPage } from "./analysis.js";
+import { boardPage, fileBoardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
 import { homePage, optionsReady } from "./home.js";
@@ -20,6 +20,7 @@ export async function route() {
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
   if ((m = path.match(/^\/tournament\/([\w-]+)$/))) return tournamentPage(m[1]);
   if (path === "/calculator") return calculatorPage();
+  if (path === "/board") return fileBoardPage();
   if (path === "/rules") return rulesPage("howto", true);
   if ((m = path.match(/^\/rules\/(\w+)$/)) && RULE_PAGES.includes(m[1])) return rulesPage(m[1], false);
   return homePage();

@@ -257,6 +257,7 @@ export default {
   "sheet.auto": "* spillet af computeren for en fraværende spiller",
   "sheet.empty": "Intet spil afsluttet endnu.",
   "sheet.verify": "Bevis for blandingen",
+  "sheet.showResult": "Vis resultatet af spil {n}",
 
   "marker.kontra": "Kontra",
   "marker.re": "Re",
@@ -504,5 +505,20 @@ export default {
   "tour.withdrawConfirm": "Melde dig fra turneringen? Lister, du har spillet, bliver i stillingen.",
   "tour.withdrawn": "{name} er afmeldt.",
   "tour.withdrawnAs": "{name}, du er afmeldt og spiller ikke flere serier.",
-  "err.NO_ENTRANT": "Den deltager findes ikke."
+  "err.NO_ENTRANT": "Den deltager findes ikke.",
+  "nav.board": "Analyse",
+  "board.fileTitle": "Et spil kort for kort",
+  "board.fileHelp": "Åbn en spilprotokol (JSON), en listeprotokol eller ISS-protokoller, eller indsæt en: hvert kort i spillet med alle hænder åbne, hvad hvert kort var værd, og hvad hvert andet kort ville have givet.",
+  "board.file": "En fil",
+  "board.paste": "eller indsæt protokollen her",
+  "board.show": "Vis kort for kort",
+  "board.noFile": "Vælg først en fil, eller indsæt en protokol.",
+  "board.badFile": "Det er ingen spilprotokol, der kan læses:",
+  "board.tooLarge": "Filen er for stor (højst 64 KiB).",
+  "board.game": "Spil",
+  "board.another": "← En anden fil",
+  "board.seat": "Plads {n}",
+  "board.fileGame": "Spil {n}: {game}, {name}",
+  "tour.myTables": "Dine borde (hvert med sin liste):",
+  "tour.myTable": "serie {k}, bord {n}"
 };

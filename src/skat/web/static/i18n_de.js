@@ -257,6 +257,7 @@ export default {
   "sheet.auto": "* vom Computer für einen abwesenden Spieler gespielt",
   "sheet.empty": "Noch kein Spiel beendet.",
   "sheet.verify": "Mischnachweis",
+  "sheet.showResult": "Ergebnis von Spiel {n} zeigen",
 
   "marker.kontra": "Kontra",
   "marker.re": "Re",
@@ -504,5 +505,20 @@ export default {
   "tour.withdrawConfirm": "Vom Turnier abmelden? Bereits gespielte Listen bleiben in der Wertung.",
   "tour.withdrawn": "{name} ist abgemeldet.",
   "tour.withdrawnAs": "{name}, du bist abgemeldet und spielst keine weitere Serie.",
-  "err.NO_ENTRANT": "Diesen Teilnehmer gibt es nicht."
+  "err.NO_ENTRANT": "Diesen Teilnehmer gibt es nicht.",
+  "nav.board": "Analyse",
+  "board.fileTitle": "Ein Spiel Karte für Karte",
+  "board.fileHelp": "Öffne ein Spielprotokoll (JSON), ein Listenprotokoll oder ISS-Protokolle oder füge eines ein: jede Karte des Spiels mit allen Händen offen, was jede Karte wert war und was jede andere gebracht hätte.",
+  "board.file": "Eine Datei",
+  "board.paste": "oder das Protokoll hier einfügen",
+  "board.show": "Karte für Karte zeigen",
+  "board.noFile": "Wähle zuerst eine Datei oder füge ein Protokoll ein.",
+  "board.badFile": "Das ist kein Spielprotokoll, das sich lesen lässt:",
+  "board.tooLarge": "Die Datei ist zu groß (höchstens 64 KiB).",
+  "board.game": "Spiel",
+  "board.another": "← Eine andere Datei",
+  "board.seat": "Platz {n}",
+  "board.fileGame": "Spiel {n}: {game}, {name}",
+  "tour.myTables": "Deine Tische (jeder mit seiner Liste):",
+  "tour.myTable": "Serie {k}, Tisch {n}"
 };

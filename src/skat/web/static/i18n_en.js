@@ -258,6 +258,7 @@ export default {
   "sheet.auto": "* moves by the computer for an absent player",
   "sheet.empty": "No deal finished yet.",
   "sheet.verify": "Shuffle commitment",
+  "sheet.showResult": "Show the result of deal {n}",
 
   "marker.kontra": "Kontra",
   "marker.re": "Re",
@@ -505,5 +506,20 @@ export default {
   "tour.withdrawConfirm": "Withdraw from this tournament? Lists you have played stay in the standings.",
   "tour.withdrawn": "{name} has withdrawn.",
   "tour.withdrawnAs": "{name}, you have withdrawn: you are in no further series.",
-  "err.NO_ENTRANT": "No such entrant."
+  "err.NO_ENTRANT": "No such entrant.",
+  "nav.board": "Analyse",
+  "board.fileTitle": "A game card by card",
+  "board.fileHelp": "Open a game record (JSON), a list record or ISS records, or paste one: every card of the game with all hands open, what each card was worth and what every other card would have given.",
+  "board.file": "A file",
+  "board.paste": "or paste the record here",
+  "board.show": "Show it card by card",
+  "board.noFile": "Choose a file or paste a record first.",
+  "board.badFile": "This is no game record the board can read:",
+  "board.tooLarge": "The file is too large (64 KiB at most).",
+  "board.game": "Game",
+  "board.another": "← Another file",
+  "board.seat": "Seat {n}",
+  "board.fileGame": "Game {n}: {game}, {name}",
+  "tour.myTables": "Your tables (each with its score sheet):",
+  "tour.myTable": "series {k}, table {n}"
 };

@@ -63,7 +63,15 @@ export function onTableClick(e) {
   } else if (a === "sheet") {
     T.showSheet = !T.showSheet;
     T.downloadMsg = "";
+    T.dealResult = null;
     renderSheet();
+  } else if (a === "deal-result") {
+    // a settled deal's result over the sheet, and back to its row
+    const number = b.dataset.deal ? Number(b.dataset.deal) : null;
+    const back = T.dealResult;
+    T.dealResult = number;
+    renderSheet();
+    document.querySelector(number ? "[data-testid=deal-result-close]" : `[data-testid=sheet-result-${back}]`)?.focus();
   } else if (a === "iss") {
     e.preventDefault();
     downloadIss();

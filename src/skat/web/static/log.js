@@ -20,10 +20,12 @@ export function hintText(text) {
 
 // The history entries of a Schieberamsch deal that are pushes: after the
 // auction's three passes (none in a Ramsch round), before the first card.
+// An earlier deal (`past` of the snapshot, or one the log keeps) says
+// itself whether it was a Ramsch round.
 export function pushIndexes(v) {
   const out = new Set();
   if (!T.snap?.table?.options?.schieberamsch || v?.contract?.game !== "ramsch") return out;
-  let i = T.snap.deal?.ramsch_round ? 0 : v.history.findIndex((_, k) => v.history.slice(0, k + 1).filter(([, a]) => a === "pass").length === 3) + 1;
+  let i = (v.ramsch_round ?? T.snap.deal?.ramsch_round) ? 0 : v.history.findIndex((_, k) => v.history.slice(0, k + 1).filter(([, a]) => a === "pass").length === 3) + 1;
   for (; i < v.history.length && !v.history[i][1].startsWith("play "); i++) out.add(i);
   return out;
 }

@@ -4,15 +4,15 @@ import { bockToCome, button, renderTable } from "./board.js";
 import { cardName, cardsRow, esc, explain, gameText, t } from "./common.js";
 import { T, follow, reactionIcon, reactionLabel, seatName } from "./table.js";
 
-export function resultHeadline(r) {
+export function resultHeadline(r, nameOf = seatName) {
   if (r.kind === "passed") return t("result.passed");
   if (r.kind === "abandoned") return t("result.abandoned");
   if (r.kind === "ramsch") {
-    if (r.ramsch && r.ramsch.durchmarsch !== null) return t("result.durchmarsch", { name: seatName(r.ramsch.durchmarsch) });
-    const losers = r.plain.map((e, s) => [e, s]).filter(([e]) => e < 0).map(([, s]) => seatName(s));
+    if (r.ramsch && r.ramsch.durchmarsch !== null) return t("result.durchmarsch", { name: nameOf(r.ramsch.durchmarsch) });
+    const losers = r.plain.map((e, s) => [e, s]).filter(([e]) => e < 0).map(([, s]) => nameOf(s));
     return losers.length ? t("result.ramsch", { loser: losers.join(", ") }) : t("result.ramschNobody");
   }
-  const name = seatName(r.declarer);
+  const name = nameOf(r.declarer);
   const game = r.contract ? gameText(r.contract.words) : "";
   return t(r.won ? "result.won" : "result.lost", { name, game });
 }
@@ -85,10 +85,11 @@ export function factorText(r) {
   return t("factor.line", { bits: bits.join(" · "), f: r.factor });
 }
 
-// The result panel, as a list of sections: a later line (a hint, "could I
-// have won?") is one more entry in this list.
-export function resultSections(r, v) {
-  const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
+// What a deal was worth and why: a game's points, value and factors, a
+// Ramsch deal's card points per player. Also a settled deal reopened from
+// the sheet (`nameOf`: the names of whoever played it).
+export function valueSections(r, nameOf = seatName) {
+  const out = [];
   const scoring = T.snap.table.options.scoring;
   if (r.kind === "game") {
     out.push(`<p>${esc(t("result.points", { p: r.declarer_points, t: r.declarer_tricks }))}${r.schneider ? " " + esc(t("result.schneider")) : ""}${r.schwarz ? " " + esc(t("result.schwarz")) : ""}</p>`);
@@ -102,12 +103,21 @@ export function resultSections(r, v) {
   }
   if (r.kind === "ramsch" && r.ramsch) {
     const rm = r.ramsch;
-    out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(seatName(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
-    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(seatName).join(", ") }))}</p>`);
-    if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: seatName(rm.durchmarsch) }))}</p>`);
+    out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(nameOf(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
+    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(nameOf).join(", ") }))}</p>`);
+    if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: nameOf(rm.durchmarsch) }))}</p>`);
     if (rm.pushes) out.push(`<p data-testid="pushes">${esc(t("result.pushes", { n: rm.pushes, x: 2 ** rm.pushes }))}</p>`);
     if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
   }
+  return out;
+}
+
+// The result panel, as a list of sections: a later line (a hint, "could I
+// have won?") is one more entry in this list.
+export function resultSections(r, v) {
+  const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
+  const scoring = T.snap.table.options.scoring;
+  out.push(...valueSections(r));
   const verdict = analysisText(r);
   if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>`);
   const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
@@ -234,7 +244,7 @@ export function renderSheet() {
     const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
     if (auto[String(r.number)]) game += " *";
     const number = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${r.number}" data-testid="sheet-board-${r.number}" aria-label="${esc(t("board.link"))}: ${r.number}">${r.number}</a>` : r.number;
-    return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td>${esc(game)} ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+    return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td><button type="button" class="game-link" data-action="deal-result" data-deal="${r.number}" data-testid="sheet-result-${r.number}" title="${esc(t("sheet.showResult", { n: r.number }))}">${esc(game)}</button> ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
   const L = sh.others_bonus;  // R8.2, from the server
@@ -261,6 +271,7 @@ export function renderSheet() {
     <p id="download-msg" class="help" role="status" data-testid="download-msg">${esc(T.downloadMsg || "")}</p>
     <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
   </div></div>`;
+  if (T.dealResult) el.insertAdjacentHTML("beforeend", dealResultHtml(T.dealResult));
   const box = el.querySelector(".scroll");
   box.scrollLeft = keepScroll;
   const cue = () => {
@@ -270,6 +281,31 @@ export function renderSheet() {
   };
   box.addEventListener("scroll", cue);
   cue();
+}
+
+// A settled deal's result reopened from the sheet (issue 26): what the
+// result panel said after it, from the sheet's row and its `results` (the
+// value's reckoning, the factor, a Ramsch deal's points), in the names of
+// whoever played it.
+export function dealResultHtml(number) {
+  const sh = T.snap.sheet;
+  const row = sh?.rows?.find((x) => x.number === number);
+  if (!row) return "";
+  const r = { ...row, ...(sh.results || []).find((x) => x.number === number), others_bonus: sh.others_bonus };
+  const changes = Object.entries(sh.names_from || {}).map(([k, v]) => [Number(k), v]).filter(([first]) => first <= number).sort((a, b) => a[0] - b[0]);
+  const names = changes.length ? changes[changes.length - 1][1] : T.snap.seats.map((s) => s.name);
+  const nameOf = (s) => names[s] || seatName(s);
+  const entries = T.snap.table.options.scoring === "plain" ? r.plain : r.seeger_fabian;
+  const parts = [
+    `<p class="help">${esc(t("table.deal", { n: number, of: T.snap.deal?.of ?? "?" }))}</p>`,
+    `<h2 id="deal-result-title" data-testid="deal-result-headline">${esc(resultHeadline(r, nameOf))}</h2>`,
+    ...valueSections(r, nameOf),
+    `<p data-testid="deal-result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(nameOf(s))} ${esc(signed(e))}`).join(", ")}</p>`,
+  ];
+  if (r.bock_fired && r.bock_fired.length) parts.push(`<p>${esc(t("bock.fired", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
+  if (r.kind === "game") parts.push(`<p><a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board">${esc(t("board.link"))}</a></p>`);
+  parts.push(`<button class="primary" data-action="deal-result" data-testid="deal-result-close">${esc(t("act.close"))}</button>`);
+  return `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="deal-result-title" data-testid="deal-result"><div class="modal-box result-box">${parts.join("")}</div></div>`;
 }
 
 // The ISS file is fetched first: a table the ISS format cannot hold gets a

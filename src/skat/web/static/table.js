@@ -247,14 +247,19 @@ export function onMessage(m) {
 }
 
 // A full state: the seat may have changed hands (a takeover at the next
-// deal), and a new deal moves the old one's lines into the log's past.
+// deal), and a new deal moves the old one's lines into the log's past. The
+// page's first state (after a reload) brings the earlier deals (`past`), so
+// that its log is the one a page that stayed open shows.
 export function newState(m) {
   const before = T.view;
   if (m.you !== undefined) T.seat = m.you;
   if (T.seat !== null) T.pending = null;
   const number = m.deal?.number ?? null;
   if (T.logDeal !== null && number !== T.logDeal && before) {
-    T.logOld.push(...dealLines(before, T.logDeal));
+    T.logOld.push(...dealLines({ ...before, ramsch_round: !!T.snap?.deal?.ramsch_round }, T.logDeal));
+    T.logOld = T.logOld.slice(-80);
+  } else if (T.logDeal === null && m.past) {
+    T.logOld.push(...m.past.flatMap((d) => dealLines(d, d.number)));
     T.logOld = T.logOld.slice(-80);
   }
   T.logDeal = number;
