@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -418,3 +419,50 @@ def test_a_worker_stopped_on_purpose_gives_its_tables_up_at_once(
 
         back = asyncio.run(asyncio.wait_for(scenario(), 60))
         assert back < 20  # the lease (60 s) did not have to run out
+
+
+def test_a_tournament_goes_on_when_its_tables_worker_is_killed(cluster: Cluster) -> None:
+    """Issue 27: a tournament made, entered and drawn through nginx; the
+    worker that runs its table is SIGKILLed mid-series. The other worker
+    adopts the table when the lease runs out, plays it to the end (Anna
+    never came: a computer plays her seat after the grace time), and its
+    view of the tournament shows the table's own totals as the standings."""
+    base = cluster.address
+    made, _ = post(base, "/api/tournaments", {"name": "Cluster cup", "rounds": 1})
+    tid = made["id"]
+    post(base, f"/api/tournaments/{tid}/entrants", {"name": "Anna"})
+    drawn, _ = post(base, f"/api/tournaments/{tid}/series", {"organiser": made["organiser"]})
+    assert drawn == {"series": 1}
+
+    def view(w: Worker) -> Any:
+        status, _, data = unix_request(w.socket, "GET", f"/api/tournaments/{tid}", b"", {})
+        assert status == 200, data
+        return json.loads(data)
+
+    (table,) = view(cluster.members[0])["series"][0]["tables"]
+    owner = asyncio.run(table_owner(cluster.db_url or "", table["id"]))
+    (killed,) = [w for w in cluster.members if w.name == owner]
+    (other,) = [w for w in cluster.members if w.name != owner]
+    assert killed.pid is not None
+    os.kill(killed.pid, signal.SIGKILL)
+    deadline = time.monotonic() + 150
+    while (done := view(other))["state"] != "finished":
+        assert time.monotonic() < deadline, done["series"][0]["tables"]
+        time.sleep(0.5)
+    assert asyncio.run(table_owner(cluster.db_url or "", table["id"])) in (other.name, None)
+    (row,) = done["series"][0]["tables"]
+    info, _ = _get(base, f"/api/tables/{table['id']}")
+    anna = info["sheet"]["totals"][[s["name"] for s in row["seats"]].index("Anna")]
+    assert row["deal"] == row["deals"] == 3
+    assert done["standings"] == [
+        {
+            "name": "Anna",
+            "total": anna["total"],
+            "won": anna["won"],
+            "lost": anna["lost"],
+            "lists": 1,
+            "place": 1,
+            "series": [anna["total"]],
+        }
+    ]
+    assert done["seed"] is not None
