@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -163,7 +164,14 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("browser")
+    flags = ["--next-delay", "600", "--next-delay-people", "600", "--grace", "120"]
+    with _serving(tmp_path_factory.mktemp("browser"), flags) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def _serving(tmp: Path, flags: list[str]) -> Iterator[str]:
+    """A real `skat serve` for the browser tests, with ``flags`` for its waits."""
     port = _free_port()
     log = (tmp / "server.log").open("w")
     cmd = [
@@ -171,8 +179,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--port", str(port),
         "--db", db_for(tmp).url,
         "--bot-delay", "0.05",
-        "--next-delay", "600", "--next-delay-people", "600",
-        "--grace", "120",
+        *flags,
         "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
         "--tables-per-address", "1000",
         "--log-level", "warning",
@@ -1818,3 +1825,92 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
         "() => document.getElementById('board-title')?.textContent.startsWith('Game 2: Grand')"
     )
     assert page.url.endswith("/board")
+
+
+def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 27: the organiser's screen shows the standings while Anna and
+    Ben, entered by the shared link, play two series of one round each at
+    two tables of three (four more entrants never come: computers play
+    their seats after the grace time); each series they reach their table
+    from the tournament page; at the end the final ranking is the tables'
+    totals and every entrant is placed."""
+    flags = ["--next-delay", "0.3", "--next-delay-people", "0.3", "--grace", "0.5"]
+    with _serving(tmp_path, flags) as base:
+        org, anna, ben = (Client(browser, base) for _ in range(3))
+        people = [anna, ben]
+        try:
+            org.goto("/")
+            org.page.click("details.tournament-new summary")
+            org.page.fill("#tr-title", "Zwei Tische")
+            org.page.fill("#tr-series", "2")
+            org.page.fill("#tr-rounds", "1")
+            org.page.click("[data-testid=tournament-create]")
+            org.page.wait_for_selector("[data-testid=organiser]")
+            share = org.page.input_value("[data-testid=share-link]")
+            for who, name in ((anna, "Anna"), (ben, "Ben")):
+                who.page.goto(share)
+                who.page.fill("#enter-name", name)
+                who.page.click("[data-testid=enter]")
+                who.page.wait_for_selector("[data-testid=entered-as]")
+            tid = share.rsplit("/", 1)[1]
+            for name in ("Cora", "Dirk", "Emil", "Frida"):  # entered, never come
+                org.page.evaluate(
+                    """([tid, name]) => fetch(`/api/tournaments/${tid}/entrants`, {method: 'POST',
+                        headers: {'content-type': 'application/json'},
+                        body: JSON.stringify({name})})""",
+                    [tid, name],
+                )
+            org.page.wait_for_function(
+                "() => document.querySelector('[data-testid=entrants]')?.textContent.split(', ')"
+                ".length === 6"
+            )
+            for number, end in ((1, "Series 1 of 2 is over"), (2, "The tournament is over")):
+                org.page.click("[data-testid=draw]")
+                for who in people:
+                    who.page.goto(share)
+                    who.page.click("[data-testid=your-table]", timeout=15_000)
+                    who.page.wait_for_selector("#hand .card", timeout=15_000)
+                    # their own table of this series, one the organiser's screen lists
+                    mine = who.page.url.rsplit("/", 1)[1]
+                    org.page.wait_for_selector(
+                        f"[data-testid=tournament-table][data-table='{mine}']"
+                    )
+                deadline = time.monotonic() + 3 * DEAL_TIMEOUT
+                while end not in org.page.inner_text("[data-testid=tournament-state]"):
+                    assert time.monotonic() < deadline, org.page.inner_text(
+                        "[data-testid=tournament]"
+                    )
+                    moved = False
+                    for k, who in enumerate(people):
+                        ph = phase(who.page)
+                        if ph not in ("wait", "done"):
+                            act(who.page, ph, "declare" if k == 0 else "pass")
+                            moved = True
+                    if not moved:
+                        time.sleep(0.05)
+                # the standings beside them followed the tables
+                tables = org.page.locator("[data-testid=tournament-table]").all_inner_texts()
+                assert len(tables) == 2 * number, tables
+            standings = org.page.locator("[data-testid=standing]").all_inner_texts()
+            assert len(standings) == 6, standings
+            assert "Final ranking" in org.page.inner_text("[data-testid=tournament]")
+            final = org.page.evaluate(
+                f"() => fetch('/api/tournaments/{tid}').then((r) => r.json())"
+            )
+            sums: dict[str, int] = {}
+            for series in final["series"]:
+                assert len(series["tables"]) == 2
+                for table in series["tables"]:
+                    for name, total in table["totals"].items():
+                        sums[name] = sums.get(name, 0) + total
+            assert {r["name"]: r["total"] for r in final["standings"]} == sums
+            assert all(r["lists"] == 2 for r in final["standings"])
+            shown = [line.split("\t")[1] for line in standings]
+            assert shown == [r["name"] for r in final["standings"]]
+        finally:
+            errors = [e for c in (org, anna, ben) for e in c.errors]
+            for c in (org, anna, ben):
+                c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"
