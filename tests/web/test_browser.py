@@ -1914,3 +1914,34 @@ def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
             for c in (org, anna, ben):
                 c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_a_phone_steps_through_the_board_by_swiping(clients: Callable[..., Client]) -> None:
+    """Issue 26, point 1: on a phone the board fits the screen and a sideways
+    swipe over the hands steps through the cards (left: the next card)."""
+    from tests.helpers.analysed import DEFENDER_BLUNDER
+
+    c = clients(PHONE)
+    page = c.page
+    c.goto("/board")
+    page.fill("[data-testid=board-paste]", json.dumps(DEFENDER_BLUNDER))
+    page.click("[data-testid=board-show]")
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    no_horizontal_scroll(page, "analysis board on a phone")
+
+    def swipe(dx: int) -> None:
+        box = page.locator(".board-hands").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + dx, y + 5, steps=5)
+        page.mouse.up()
+
+    swipe(-120)
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of 30")
+    swipe(-120)
+    swipe(120)
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of 30")
+    swipe(10)  # a tap or a small slip steps nowhere
+    assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of 30")

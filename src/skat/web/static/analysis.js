@@ -187,6 +187,18 @@ document.addEventListener("click", (e) => {
   const b = e.target.closest(".board-page [data-step]");
   if (b) move(b.dataset.step);
 });
+// a swipe across the table or the hands steps too (touch, pen or a mouse drag)
+let swipeFrom = null;
+document.addEventListener("pointerdown", (e) => {
+  swipeFrom = e.target.closest(".board-page .board-table, .board-page .board-hands") ? [e.clientX, e.clientY] : null;
+});
+document.addEventListener("pointerup", (e) => {
+  if (!swipeFrom) return;
+  const [x, y] = swipeFrom;
+  swipeFrom = null;
+  const dx = e.clientX - x;
+  if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(e.clientY - y)) move(dx < 0 ? "next" : "prev");
+});
 document.addEventListener("keydown", (e) => {
   if (!document.querySelector(".board-page") || e.target.closest("input, textarea, select")) return;
   const to = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[e.key];
