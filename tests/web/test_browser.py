@@ -18,6 +18,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -169,21 +170,36 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+#: A server with settings `skat serve` has no option for (a test's rest time):
+#: the same app under uvicorn, its `ServerConfig` from JSON.
+CONFIGURED = """
+import json, sys, uvicorn
+from skat.server.app import create_app
+from skat.server.config import ServerConfig
+app = create_app(sys.argv[2], ServerConfig(**json.loads(sys.argv[1])))
+uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[3]), log_level="warning")
+"""
+
+
 @contextlib.contextmanager
-def _serving(tmp: Path, flags: list[str]) -> Iterator[str]:
-    """A real `skat serve` for the browser tests, with ``flags`` for its waits."""
+def _serving(tmp: Path, flags: list[str], config: dict[str, Any] | None = None) -> Iterator[str]:
+    """A real `skat serve` for the browser tests, with ``flags`` for its waits
+    (or, given ``config``, the app with that `ServerConfig` under uvicorn)."""
     port = _free_port()
     log = (tmp / "server.log").open("w")
-    cmd = [
-        sys.executable, "-m", "skat.cli", "serve",
-        "--port", str(port),
-        "--db", db_for(tmp).url,
-        "--bot-delay", "0.05",
-        *flags,
-        "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
-        "--tables-per-address", "1000",
-        "--log-level", "warning",
-    ]  # fmt: skip
+    if config is not None:
+        cmd = [sys.executable, "-c", CONFIGURED, json.dumps(config), db_for(tmp).url, str(port)]
+    else:
+        cmd = [
+            sys.executable, "-m", "skat.cli", "serve",
+            "--port", str(port),
+            "--db", db_for(tmp).url,
+            "--bot-delay", "0.05",
+            *flags,
+            "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
+            "--tables-per-address", "1000",
+            "--log-level", "warning",
+        ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -1945,3 +1961,41 @@ def test_a_phone_steps_through_the_board_by_swiping(clients: Callable[..., Clien
     assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of 30")
     swipe(10)  # a tap or a small slip steps nowhere
     assert page.inner_text("[data-testid=board-counter]").startswith("Card 2 of 30")
+
+
+def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 26, point 5: Anna plays with computers and closes her tab. After
+    the rest time the table stops and says so to a friend who opens the
+    link; when Anna opens it again the table goes on, for both of them."""
+    config = {"bot_delay": 0.05, "grace": 0.2, "rest_after": 1.5, "next_delay": 600.0}
+    with _serving(tmp_path, [], config) as base:
+        anna, friend = Client(browser, base), Client(browser, base)
+        try:
+            start_with_bots(anna)
+            url = anna.page.url
+            wait_phase(anna.page)
+            anna.page.close()  # her tab; her browser keeps her seat's token
+            friend.page.goto(url)
+            friend.page.wait_for_function(
+                "() => document.getElementById('status')?.textContent.includes('This table rests')",
+                timeout=15_000,
+            )
+            resting = friend.page.inner_text("#status")
+            time.sleep(1.0)
+            assert friend.page.inner_text("#status") == resting  # nobody plays meanwhile
+            anna.page = anna.context.new_page()
+            anna.page.goto(url)
+            anna.page.wait_for_selector("#hand .card", timeout=15_000)
+            assert "This table rests" not in anna.page.inner_text("#status")
+            friend.page.wait_for_function(
+                "() => !document.getElementById('status').textContent.includes('This table rests')",
+                timeout=15_000,
+            )
+            assert play_deal(anna.page)[-1] == "done"  # and it plays on
+        finally:
+            errors = [e for c in (anna, friend) for e in c.errors]
+            for c in (anna, friend):
+                c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"
