@@ -174,21 +174,28 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 #: the same app under uvicorn, its `ServerConfig` from JSON.
 CONFIGURED = """
 import json, sys, uvicorn
+import skat.server.registry
 from skat.server.app import create_app
 from skat.server.config import ServerConfig
+if len(sys.argv) > 4:  # every list is dealt from this seed (a test's chosen deal)
+    skat.server.registry.new_seed = lambda: bytes.fromhex(sys.argv[4])
 app = create_app(sys.argv[2], ServerConfig(**json.loads(sys.argv[1])))
 uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[3]), log_level="warning")
 """
 
 
 @contextlib.contextmanager
-def _serving(tmp: Path, flags: list[str], config: dict[str, Any] | None = None) -> Iterator[str]:
+def _serving(
+    tmp: Path, flags: list[str], config: dict[str, Any] | None = None, seed: bytes = b""
+) -> Iterator[str]:
     """A real `skat serve` for the browser tests, with ``flags`` for its waits
-    (or, given ``config``, the app with that `ServerConfig` under uvicorn)."""
+    (or, given ``config``, the app with that `ServerConfig` under uvicorn,
+    its lists dealt from ``seed`` when one is given)."""
     port = _free_port()
     log = (tmp / "server.log").open("w")
     if config is not None:
         cmd = [sys.executable, "-c", CONFIGURED, json.dumps(config), db_for(tmp).url, str(port)]
+        cmd += [seed.hex()] if seed else []
     else:
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
@@ -1998,4 +2005,49 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
             errors = [e for c in (anna, friend) for e in c.errors]
             for c in (anna, friend):
                 c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_a_claim_that_holds_ends_the_deal_against_two_computers(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 26, point 4 (and issue 25, point 6): Anna, with all four jacks,
+    plays Hearts Hand that no defence stops and shows her cards at her first
+    turn; both computer defenders accept, the log says so, and the deal ends
+    won without another card played."""
+    seed = (939).to_bytes(32, "big")  # tests/players/test_claims.py: seat 0's four jacks
+    config = {"bot_delay": 0.05, "grace": 30.0, "next_delay": 600.0}
+    with _serving(tmp_path, [], config, seed) as base:
+        c = Client(browser, base)
+        page = c.page
+        page.on("dialog", lambda d: d.accept())
+        try:
+            start_with_bots(c)
+            assert page.locator("#hand .card").count() == 10
+            deadline = time.monotonic() + DEAL_TIMEOUT
+            claimed = False
+            played = 0
+            while not claimed:
+                assert time.monotonic() < deadline, page.inner_text("#status")
+                ph = wait_phase(page)
+                if ph == "skat":
+                    page.click("[data-testid=hand]")
+                    page.click("[data-action=pick][data-game=hearts]")
+                    page.click("[data-testid=announce]")
+                elif ph == "play" and page.locator("[data-testid=claim]").count():
+                    played = page.locator("#hand .card").count()
+                    page.click("[data-testid=claim]")
+                    claimed = True
+                else:
+                    act(page, ph, "declare")
+            page.wait_for_selector("[data-testid=result-headline]", timeout=30_000)
+            log = page.inner_text("#log")
+            assert "Anna shows the cards" in log
+            # one defender accepts, the other gives up too: both answers in words
+            assert "accepts the claim and gives up" in log and log.count("gives up") == 2, log
+            assert page.locator("#hand .card").count() == played  # no card played after it
+            assert page.inner_text("[data-testid=result-headline]").startswith("Anna wins")
+        finally:
+            errors = c.errors
+            c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
