@@ -110,3 +110,27 @@ def test_the_rest_time_is_a_table_setting(tmp_path: Path) -> None:
         options = {o["name"]: o for o in client.get("/api/options").json()["options"]}
         assert options["rest"]["choices"] == [0, 300, 900, 3600]
         assert options["rest"]["words"]["de"]["values"]["300"] == "5 Minuten"
+
+
+def test_a_resting_table_expires_as_an_idle_table_does(tmp_path: Path) -> None:
+    """Issue 26, point 5: a table nobody came back to is not kept for ever:
+    it rests, and once idle for the idle time it expires like any idle table,
+    its list unfinished (never played out in its people's names)."""
+    rng = random.Random(7)
+    with serve(tmp_path, grace=0.05, rest_after=0.2, idle_timeout=1.0) as (app, client, _db):
+        t = new_table(client, players=3, rounds=1)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], anna.my_turn, rng)
+        anna.close()
+        end = time.monotonic() + 10
+        while not public(client, tid)["table"]["resting"]:
+            assert time.monotonic() < end, "the table never rested"
+            time.sleep(0.05)
+        version = public(client, tid)["version"]
+        time.sleep(1.2)  # past the idle time
+        client.portal.call(app.state.tables.sweep)
+        info = public(client, tid)
+        assert info["table"]["status"] == "expired" and info["list_over"] is False
+        assert info["version"] == version + 1  # the expiry, and no move before it
