@@ -44,6 +44,12 @@ class Trick(NamedTuple):
     def points(self) -> int:
         return sum(c.points for c in self.cards)
 
+    @property
+    def players(self) -> tuple[int, int, int]:
+        """The position that played each card, in play order (R4.1: the
+        leader, then clockwise)."""
+        return (self.leader, (self.leader + 1) % 3, (self.leader + 2) % 3)
+
 
 class DealResult(NamedTuple):
     """How a deal ended and what it writes on the list (R6-R9).

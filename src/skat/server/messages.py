@@ -40,6 +40,7 @@ class TrickOut(_Part, frozen=True):
     cards: Cards
     winner: int
     points: int
+    by: list[int]  # the table seat that played each card, in play order
 
 
 class RamschOut(_Part, frozen=True):

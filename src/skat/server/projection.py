@@ -101,6 +101,7 @@ def trick_json(t: Trick, seats: tuple[int, ...]) -> m.TrickOut:
         cards=[CARD_NAMES[c] for c in t.cards],
         winner=seats[t.winner],
         points=t.points,
+        by=[seats[p] for p in t.players],
     )
 
 

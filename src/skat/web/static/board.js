@@ -191,10 +191,10 @@ export function trickKey(v, i) {
   return `${T.snap?.deal?.number}:${i}`;
 }
 
-// The cards of a finished trick as [seat, card] in the order played.
+// The cards of a finished trick as [seat, card] in the order played (the
+// server says who played each: trick.by).
 export function trickPairs(v, tr) {
-  const start = v.seats.indexOf(tr.leader);
-  return tr.cards.map((card, i) => [v.seats[(start + i) % 3], card]);
+  return tr.cards.map((card, i) => [tr.by[i], card]);
 }
 
 // What lies on the table now: the trick in play, or the finished one (kept
