@@ -4,8 +4,9 @@ For random deals, every plausible game of each position's ten cards is
 forced: the position becomes declarer at 18 (the others pass), then plays
 the game as a Hand game and, separately, picks up the skat, puts away the two
 cards `heuristic` would put away for that game, and declares it. The card
-play is `heuristic`'s for all three seats (the casual level's own play, so
-the chances are those of our players against each other). Each game played
+play is `heuristic`'s for all three seats (cheap enough to play by the ten
+thousand here; `club`, the casual level, plays its cards by a short search
+and wins somewhat more than these chances say). Each game played
 gives one example to the model of its stage (``hand``; ``pickup`` from the
 ten dealt cards, ``counted`` from the ten kept and the points put away),
 labelled won and won with Schneider. Each model is a logistic regression

@@ -138,7 +138,10 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
 # -------------------------------------------------------------------- play
 @main.command("play")
 @click.option(
-    "--opponents", nargs=2, metavar="LEFT RIGHT", help="The two computer players [heuristic]."
+    "--opponents",
+    nargs=2,
+    metavar="LEFT RIGHT",
+    help="The two computer players by name [the casual level's].",
 )
 @click.option("--left", help="The computer player on your left (plays after you).")
 @click.option("--right", help="The computer player on your right.")
