@@ -132,6 +132,18 @@ def test_cli_json_and_text(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in rows] == ["spades-8", "grand-55", "null-1"]
     assert rows[0]["turning_card"] == {"seat": 1, "trick": 7, "card": "HK", "better": "H8"}
+    # every swing, with the outcome before and after it (issue 26, point 2)
+    (swing,) = rows[0]["turning_cards"]
+    assert swing == {
+        "seat": 1,
+        "trick": 7,
+        "card": "HK",
+        "better": "H8",
+        "declarer_winning_before": False,
+        "declarer_winning_after": True,
+        "best_after": 63,
+        "best_better": 59,
+    }
     assert len(rows[0]["positions"]) == 10
     assert set(rows[0]["positions"][0]) == {"trick", "best_declarer_points"}
     assert set(rows[2]["positions"][0]) == {"trick", "declarer_can_win"}

@@ -1837,6 +1837,9 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
     page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
     assert page.inner_text("[data-testid=board-counter]").startswith("Card 1 of 30")
     assert page.inner_text("#board-title").startswith("Game 1: Spades")
+    page.click(".board-page details summary")  # the auction and the skat
+    auction = page.inner_text(".board-auction")
+    assert "Seat 3" in auction and "Hand" in auction, auction
     page.click("[data-testid=board-swing-next]")  # the defence's HK at trick 7
     page.wait_for_selector("[data-testid=board-swing]")
     assert "(trick 7)" in page.inner_text("[data-testid=board-counter]")
