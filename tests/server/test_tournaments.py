@@ -394,3 +394,39 @@ def test_withdrawn_entrants_leave_the_next_draws_and_keep_what_they_played(
             done["series"][0]["tables"][0]["totals"]["Cora"],
             None,
         ]
+
+
+def test_another_worker_follows_the_tables_without_replaying_them(tmp_path: Path) -> None:
+    """In a cluster a tournament's view may be asked of a worker that runs
+    none of its tables: it rebuilds each table once and then reads only the
+    events since (a whole replay per request grew with every deal), and its
+    standings are the running worker's."""
+    from skat.server.app import create_app
+    from skat.server.config import ServerConfig
+    from tests.helpers.server import FAST
+
+    with serve(tmp_path, grace=0.05) as (_, client, db):
+        t = make(client, rounds=2)
+        for name in ("Anna", "Bert", "Cora"):
+            enter(client, t["id"], name)
+        other_app = create_app(db.url, ServerConfig(**{**FAST, "worker": "other"}))
+        with TestClient(other_app) as other:
+            store = other_app.state.store
+            replays = 0
+            events = store.events
+
+            async def counted(table_id: str) -> Any:
+                nonlocal replays
+                replays += 1
+                return await events(table_id)
+
+            store.events = counted
+            assert start(client, t).status_code == 201
+            seen = set()
+            while (theirs := view(other, t["id"]))["state"] != "finished":
+                (table,) = theirs["series"][0]["tables"]
+                seen.add(table.get("deal"))
+                time.sleep(0.05)
+            assert not other_app.state.tables.actors  # it ran nothing itself
+            assert replays == 1 and len(seen) > 1  # one rebuild, then it followed
+            assert theirs["standings"] == wait_state(client, t["id"], "finished")["standings"]

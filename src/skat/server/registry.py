@@ -86,6 +86,8 @@ class Tables:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
         # closed tables not loaded: their state and what was rendered of it
         self._closed: OrderedDict[str, tuple[TableState, dict[str, Any]]] = OrderedDict()
+        # copies of tables other workers run, kept up to date by `follow`
+        self._followed: OrderedDict[str, TableState] = OrderedDict()
         self._stopping: set[asyncio.Task[None]] = set()
 
     def locked(self, key: str) -> contextlib.AbstractAsyncContextManager[None]:
@@ -263,6 +265,40 @@ class Tables:
         while len(self._closed) > self.config.finished_cache:
             self._closed.popitem(last=False)
         return entry
+
+    async def follow(self, table_id: str) -> TableState | None:
+        """The table as it stands, for a reader that does not run it (a
+        tournament's standings on another worker of a cluster): its live
+        state here, a closed table as kept, else a copy rebuilt once and then
+        brought up to date with only the events since (a whole replay of a
+        long list per request cost a worker tens of milliseconds a table)."""
+        actor = self.actors.get(table_id)
+        if actor is not None:
+            return actor.state
+        closed = self._closed.get(table_id)
+        if closed is not None:
+            return closed[0]
+        copy = self._followed.get(table_id)
+        if copy is not None:
+            try:
+                for _ in copy.replay(await self.store.events_after(table_id, copy.version)):
+                    pass
+            except SQLAlchemyError:
+                raise  # the store's trouble, not the copy's
+            except Exception:  # a copy that cannot follow is rebuilt whole
+                copy = None
+        if copy is None:
+            copy = await self.load(table_id)
+            if copy is None:
+                return None
+        self._followed.pop(table_id, None)
+        if copy.closed():
+            self._remember(copy)
+        else:
+            self._followed[table_id] = copy
+            while len(self._followed) > self.config.finished_cache:
+                self._followed.popitem(last=False)
+        return copy
 
     async def state(self, table_id: str) -> TableState | None:
         """The live state if the table is loaded, else rebuilt from the store."""

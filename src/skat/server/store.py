@@ -330,6 +330,18 @@ class Store(Leases, Listings):
         async with self.engine.connect() as conn:
             return [float(at) for (at,) in (await conn.execute(query)).all()]
 
+    async def events_after(self, table_id: str, version: int) -> list[Event]:
+        """A table's events after ``version`` (a reader bringing its copy up to date)."""
+        async with self.engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(events_t)
+                    .where(events_t.c.table_id == table_id, events_t.c.version > version)
+                    .order_by(events_t.c.version)
+                )
+            ).all()
+        return [_event(table_id, r) for r in rows]
+
     async def events(self, table_id: str) -> list[Event]:
         async with self.engine.connect() as conn:
             rows = (
@@ -339,15 +351,7 @@ class Store(Leases, Listings):
                     .order_by(events_t.c.version)
                 )
             ).all()
-        return [
-            Event(
-                int(number_of(table_id, "a version", r.version)),
-                r.kind,
-                json_object(table_id, f"event {r.version}", r.payload),
-                number_of(table_id, f"event {r.version}'s time", r.at),
-            )
-            for r in rows
-        ]
+        return [_event(table_id, r) for r in rows]
 
 
 async def _lock_schema(conn: AsyncConnection, sqlite: bool) -> None:
@@ -394,6 +398,16 @@ async def _discard(conn: AsyncConnection | None) -> None:
     if conn is not None:
         with contextlib.suppress(Exception):
             await conn.close()
+
+
+def _event(table_id: str, r: Any) -> Event:
+    """One stored event row; raises `CorruptRow` for one that cannot be read."""
+    return Event(
+        int(number_of(table_id, "a version", r.version)),
+        r.kind,
+        json_object(table_id, f"event {r.version}", r.payload),
+        number_of(table_id, f"event {r.version}'s time", r.at),
+    )
 
 
 # the names other modules import from here since before the split

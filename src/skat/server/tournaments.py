@@ -284,7 +284,7 @@ class Tournaments:
         out: list[TableState | None] = []
         for table_id in ids:
             try:
-                out.append(await self.tables.state(table_id))
+                out.append(await self.tables.follow(table_id))
             except TableBroken:
                 out.append(None)
         return out

@@ -2,14 +2,16 @@
 // it are one page; what a visitor sees follows what this browser holds:
 // the organiser's secret (from the run link's #run=...), an entrant's token
 // (from entering here, or from the link the organiser gave a latecomer,
-// #entrant=...). The page asks the server again every second and a half
-// while it shows; the standings and the tables' progress come from there.
+// #entrant=...). The page asks the server again every half second while
+// tables play (every 2 s otherwise); the standings come from there.
 import { go } from "./app.js";
 import { rulesItems } from "./board.js";
 import { app, errorText, esc, fmt, lang, store, t } from "./common.js";
 import { OPTIONS, formOptions, optionRow, remembered, showNeeded } from "./home.js";
 
-const EVERY_MS = 1500;
+// while tables play the standings follow within a second (the server keeps
+// a view half a second); between series and before, less often
+const EVERY_MS = { playing: 500, other: 2000 };
 // options a tournament sets itself for each of its tables (server/tournaments.py)
 const OWN = new Set(["players", "rounds", "deals", "rest", "public"]);
 let timer = 0;
@@ -127,7 +129,8 @@ async function refresh(id) {
     shown.view = data;
     render();
   } catch { /* offline for a moment: the next round asks again */ }
-  if (isShowing(id)) timer = setTimeout(() => refresh(id), EVERY_MS);
+  const every = shown?.view?.state === "playing" ? EVERY_MS.playing : EVERY_MS.other;
+  if (isShowing(id)) timer = setTimeout(() => refresh(id), every);
 }
 
 function isShowing(id) {
