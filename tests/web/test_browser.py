@@ -629,6 +629,22 @@ def test_no_horizontal_scrolling(clients: Callable[..., Client], viewport: dict[
     play_deal(page, on_phase=check)
     page.click("[data-testid=sheet-button]")
     no_horizontal_scroll(page, "sheet")
+    # a tournament's page for its organiser, with seven entrants at two tables
+    made = page.evaluate(
+        """async () => {
+            const post = (path, body) => fetch(path, {method: 'POST',
+                headers: {'content-type': 'application/json'}, body: JSON.stringify(body)})
+              .then((r) => r.json());
+            const t = await post('/api/tournaments', {name: 'Phone cup', rounds: 1});
+            for (const name of ['Anna', 'Bert', 'Cora', 'Dirk', 'Emil', 'Frida', 'Gerd'])
+              await post(`/api/tournaments/${t.id}/entrants`, {name});
+            await post(`/api/tournaments/${t.id}/series`, {organiser: t.organiser});
+            return t;
+        }"""
+    )
+    c.goto(made["run_url"])
+    page.wait_for_selector("[data-testid=standing]")
+    no_horizontal_scroll(page, "tournament")
 
 
 def test_a_name_and_a_chat_with_markup_show_exactly_as_typed(
