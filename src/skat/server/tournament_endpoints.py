@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -69,101 +70,86 @@ async def create(request: Request) -> Response:
     )
 
 
-async def view(request: Request) -> Response:
+Call = Callable[[Tournaments, str, Any], Awaitable[Any]]
+
+
+async def _answer(request: Request, call: Call, *, body: bool = True, status: int = 200) -> Any:
+    """One tournament's request: its id checked, its JSON body read (when
+    ``body``), ``call(tournaments, id, body)`` made; the answer, or the
+    `Response` that refuses the request."""
     tid = _id(request)
     if tid is None:
         return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
+    data = await _json_body(request) if body else None
+    if isinstance(data, Response):
+        return data
     try:
-        out = await _tournaments(request).view(tid)
+        return await call(_tournaments(request), tid, data)
     except TournamentError as exc:
         return _refused(exc)
+
+
+def _field(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
+
+
+async def view(request: Request) -> Response:
+    out = await _answer(request, lambda t, tid, _: t.view(tid), body=False)
+    if isinstance(out, Response):
+        return out
     return JSONResponse(out, headers={"cache-control": "no-store"})
 
 
 async def standings_json(request: Request) -> Response:
     """The standings to keep: the whole public view as a download."""
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    try:
-        out = await _tournaments(request).view(tid)
-    except TournamentError as exc:
-        return _refused(exc)
-    return JSONResponse(
-        out, headers={"content-disposition": f'attachment; filename="tournament-{tid}.json"'}
-    )
+    out = await _answer(request, lambda t, tid, _: t.view(tid), body=False)
+    if isinstance(out, Response):
+        return out
+    name = f"tournament-{request.path_params['tournament_id']}.json"
+    return JSONResponse(out, headers={"content-disposition": f'attachment; filename="{name}"'})
 
 
 async def standings_csv(request: Request) -> Response:
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    try:
-        text, _ = await _tournaments(request).standings_csv(tid)
-    except TournamentError as exc:
-        return _refused(exc)
+    out = await _answer(request, lambda t, tid, _: t.standings_csv(tid), body=False)
+    if isinstance(out, Response):
+        return out
+    name = f"tournament-{request.path_params['tournament_id']}.csv"
     return Response(
-        text,
+        out[0],
         media_type="text/csv; charset=utf-8",
-        headers={"content-disposition": f'attachment; filename="tournament-{tid}.csv"'},
+        headers={"content-disposition": f'attachment; filename="{name}"'},
     )
 
 
 async def enter(request: Request) -> Response:
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    data = await _json_body(request)
-    if isinstance(data, Response):
-        return data
-    try:
-        name, token = await _tournaments(request).enter(tid, data)
-    except TournamentError as exc:
-        return _refused(exc)
+    out = await _answer(request, lambda t, tid, data: t.enter(tid, data))
+    if isinstance(out, Response):
+        return out
+    name, token = out
     return JSONResponse({"name": name, "token": token}, status_code=201)
 
 
 async def start_series(request: Request) -> Response:
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    data = await _json_body(request)
-    if isinstance(data, Response):
-        return data
-    organiser = data.get("organiser") if isinstance(data, dict) else None
-    try:
-        number = await _tournaments(request).start_series(tid, organiser)
-    except TournamentError as exc:
-        return _refused(exc)
-    return JSONResponse({"series": number}, status_code=201)
+    out = await _answer(
+        request, lambda t, tid, data: t.start_series(tid, _field(data, "organiser"))
+    )
+    if isinstance(out, Response):
+        return out
+    return JSONResponse({"series": out}, status_code=201)
 
 
 async def withdraw(request: Request) -> Response:
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    data = await _json_body(request)
-    if isinstance(data, Response):
-        return data
-    try:
-        name = await _tournaments(request).withdraw(tid, data)
-    except TournamentError as exc:
-        return _refused(exc)
-    return JSONResponse({"withdrawn": name})
+    out = await _answer(request, lambda t, tid, data: t.withdraw(tid, data))
+    if isinstance(out, Response):
+        return out
+    return JSONResponse({"withdrawn": out})
 
 
 async def me(request: Request) -> Response:
-    tid = _id(request)
-    if tid is None:
-        return json_error(ErrorCode.NO_TOURNAMENT, "no such tournament", 404)
-    data = await _json_body(request)
-    if isinstance(data, Response):
-        return data
-    token = data.get("token") if isinstance(data, dict) else None
-    try:
-        return JSONResponse(await _tournaments(request).me(tid, token))
-    except TournamentError as exc:
-        return _refused(exc)
+    out = await _answer(request, lambda t, tid, data: t.me(tid, _field(data, "token")))
+    if isinstance(out, Response):
+        return out
+    return JSONResponse(out)
 
 
 __all__ = [
