@@ -1591,6 +1591,8 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
         if gave_up:
             break
         page.click("[data-testid=next]")
+        # the next deal's page, not the last result still on screen
+        page.wait_for_selector("[data-testid=result-headline]", state="detached")
     assert gave_up, "Anna was never a defender with a card to play"
     assert seen[-1] == "done"
     log = page.inner_text("#log")
@@ -1612,6 +1614,7 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
         if "Thrown in" not in page.inner_text("[data-testid=result-headline]"):
             break
         page.click("[data-testid=next]")
+        page.wait_for_selector("[data-testid=result-headline]", state="detached")
     else:
         pytest.skip("every deal was thrown in")
     table_url = page.url
