@@ -205,6 +205,7 @@ def _serving(
             *flags,
             "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
             "--tables-per-address", "1000",
+            "--tournaments-per-address", "1000",
             "--log-level", "warning",
         ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

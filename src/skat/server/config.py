@@ -80,7 +80,9 @@ class ServerConfig:
     # seconds before a table without people rests, for every table instead of
     # its own setting (tests; None: each table's `Settings.rest`)
     rest_after: float | None = None
-    tournaments_per_address: int = 5  # tournaments one client address may create per hour
+    tournaments_per_address: int = tunable(  # tournaments one client address may create per hour
+        5, "Tournaments one client address may create per hour.", low=1
+    )
     tournament_timeout: float = 3 * 24 * 3600.0  # an unfinished tournament expires (seconds)
     max_entrants: int = 200  # entrants of one tournament (the draw's limit too)
     tournament_cache: float = 0.5  # seconds one tournament's public view is reused
