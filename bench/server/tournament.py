@@ -66,6 +66,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from bench.server.failover import post
+from bench.server.flood import server_env
 from bench.server.load import (
     CONNECT_PARALLEL,
     Pending,
@@ -96,16 +97,6 @@ def server_flags(args: argparse.Namespace) -> list[str]:
         "--tables-per-address", "1000000", "--max-open-tables", "1000000",
         "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
     ]  # fmt: skip
-
-
-def source_env(src: str | None) -> dict[str, str]:
-    """This environment, with ``SRC/src`` (or ``SRC``) first on PYTHONPATH."""
-    env = dict(os.environ)
-    if src is not None:
-        tree = Path(src).resolve()
-        path = tree / "src" if (tree / "src").is_dir() else tree
-        env["PYTHONPATH"] = os.pathsep.join([str(path), *filter(None, [env.get("PYTHONPATH")])])
-    return env
 
 
 class Server(LoadServer):
@@ -665,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     limit = args.time_limit or args.warmup + args.seconds + 180.0
     raise_nofile(4 * args.entrants + 1024)  # before the server starts: it inherits the limit
     signal.signal(signal.SIGTERM, _terminate)
-    env = source_env(args.src)
+    env = server_env(args.src)
     result: Result | None = None
     with tempfile.TemporaryDirectory(prefix="skat-tournament-") as tmp:
         server: Any
