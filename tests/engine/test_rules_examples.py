@@ -29,10 +29,10 @@ from skat.engine import (
 )
 from skat.engine.cards import to_mask
 from skat.engine.game import BASE_VALUE
+from skat.engine.ramsch import entries as ramsch_entries
 from skat.engine.values import (
     Valuation,
     matadors,
-    ramsch_entries,
     seeger_fabian_others,
     value_game,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import declaring, settle
+from . import ramsch, settle
 from .actions import Action, Bid, Hold, Pass
 from .errors import Reason, reject
 from .state import Phase
@@ -89,6 +89,6 @@ def end_auction(deal: DealState, declarer: int) -> None:
         deal._declarer = declarer
         deal._phase = Phase.SKAT
     elif deal.rules.all_pass == "ramsch":
-        declaring.start_ramsch(deal)
+        ramsch.start(deal)
     else:
         settle.finish_passed(deal)

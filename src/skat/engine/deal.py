@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import auction, declaring, trickplay
+from . import ramsch as _ramsch
 from .actions import (
     CLAIM,
     CONCEDE,
@@ -36,7 +37,7 @@ from .actions import (
     Pass,
     Play,
 )
-from .cards import ALL_CARDS, CARDS, JACKS, Card, CardSet, mask_cards
+from .cards import ALL_CARDS, CARDS, Card, CardSet, mask_cards
 from .dealstate import POSITION_NAMES as POSITION_NAMES
 from .dealstate import DealState
 from .errors import Reason, reject
@@ -67,9 +68,6 @@ from .tables import (
 )
 from .tables import (
     PICKUP_BY_BID as _PICKUP_BY_BID,
-)
-from .tables import (
-    PUSH_ACTIONS as _PUSH_ACTIONS,
 )
 from .tables import (
     RE_ACTIONS as _RE_ACTIONS,
@@ -221,7 +219,7 @@ class Deal(DealState):
         self._taken = 0
         self._phase = Phase.BIDDING
         if ramsch:
-            declaring.start_ramsch(self)
+            _ramsch.start(self)
 
     # ----------------------------------------------------------------- queries
     @property
@@ -366,14 +364,7 @@ class Deal(DealState):
                 return _RE_ACTIONS
             return (NO_KONTRA, KONTRA) if self._can_kontra(p) else (NO_KONTRA,)
         if ph is Phase.PUSH:
-            if not self._taken:
-                return _PUSH_ACTIONS
-            cards = mask_cards(self._hands[p] & ~JACKS)  # jacks stay (ramsch.py)
-            return tuple(
-                _DISCARDS[a][b]  # type: ignore[misc]
-                for i, a in enumerate(cards)
-                for b in cards[i + 1 :]
-            )
+            return _ramsch.push_actions(self, p)
         return ()
 
     def offers(self, seat: int) -> tuple[Action, ...]:
@@ -477,7 +468,7 @@ class Deal(DealState):
         elif ph in DECLARER_PHASES:
             declaring.declaration(self, p, action)
         elif ph is Phase.PUSH:
-            declaring.push(self, p, action)
+            _ramsch.push(self, p, action)
         else:  # KONTRA or PLAY
             trickplay.card_phase(self, p, action)
         if cls is Announce and self._contract is not None:

@@ -1,5 +1,5 @@
-"""From the auction to the first card (R3, R9.1, R9.2): the skat picked up or
-not, the discard, the announcement, the start of a Ramsch and its pushes.
+"""From the auction to the first card (R3): the skat picked up or not, the
+discard, the announcement (a Ramsch starts in ramsch.py).
 
 The steps of `Deal` (deal.py), one function each over the deal's state;
 only `Deal` and its sibling step modules call them."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import Action, Announce, Discard, Pass, Pickup
-from .cards import JACKS, Card
+from .actions import Action, Announce, Discard, Pickup
+from .cards import Card
 from .errors import Reason, reject
 from .game import NULL_VALUES, Contract, GameType
 from .state import Phase
@@ -141,50 +141,3 @@ def start_play(deal: DealState, game: int) -> None:
     deal._g = game
     deal._phase = Phase.PLAY
     deal._leader = deal._to_play = 0
-
-
-def start_ramsch(deal: DealState) -> None:
-    deal._contract = Contract(_RAMSCH)
-    start_play(deal, int(_RAMSCH))
-    if deal.rules.schieberamsch:  # the skat goes round first (ramsch.py)
-        deal._phase = Phase.PUSH
-        deal._pusher = 0
-
-
-def push(deal: DealState, p: int, action: Action) -> None:
-    """Schieberamsch (ramsch.py): the seat to push takes the skat up and
-    pushes two cards on (no jack), or pushes it on unseen (``pass``)."""
-    cls = action.__class__
-    if cls not in (Pickup, Pass, Discard):
-        raise deal._wrong_phase(p, action)
-    deal._turn(p, action)
-    seat = deal._seats[p]
-    if cls is Pickup:
-        if deal._taken:
-            raise reject(Reason.SKAT_ALREADY_TAKEN, "the skat is taken", seat=seat, action=action)
-        deal._taken = deal._skat
-        deal._hands[p] |= deal._skat
-        deal._skat = 0
-        deal._skat_known = -1
-        return
-    if cls is Pass:
-        if deal._taken:
-            raise reject(Reason.DISCARD_REQUIRED, "push two cards on", seat=seat, action=action)
-        deal._pushes += 1  # pushed on unseen: the deal counts double
-    else:
-        if not deal._taken:
-            raise reject(Reason.PICKUP_REQUIRED, "take up the skat first", seat=seat, action=action)
-        mask = two_of_twelve(deal, p, action, "push")
-        if mask & JACKS:
-            raise reject(
-                Reason.DISCARD_INVALID, "a jack may not be pushed on", seat=seat, action=action
-            )
-        deal._hands[p] &= ~mask
-        deal._skat = mask
-        deal._skat_known = p
-        deal._taken = 0
-    if p == 2:
-        deal._pusher = -1
-        deal._phase = Phase.PLAY  # forehand leads (R4.1)
-    else:
-        deal._pusher = p + 1

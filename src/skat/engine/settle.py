@@ -1,4 +1,5 @@
-"""The end of a deal: the result and the list entries (R5-R8, R9.1).
+"""The end of a deal: the result and the list entries (R5-R8; a Ramsch's in
+ramsch.py).
 
 The steps of `Deal` (deal.py), one function each over the deal's state;
 only `Deal` and its sibling step modules call them."""
@@ -9,13 +10,12 @@ from typing import TYPE_CHECKING
 
 from .cards import mask_points
 from .game import GameType
-from .ramsch import RamschOutcome
-from .ramsch import settle as settle_ramsch
 from .state import DealResult, Phase
 from .values import Valuation, seeger_fabian_others, value_game
 
 if TYPE_CHECKING:
     from .dealstate import DealState
+    from .ramsch import RamschOutcome
 
 _NULL = GameType.NULL
 
@@ -30,32 +30,6 @@ def finish_passed(deal: DealState) -> None:
         ended="played",
         plain=(0,) * n,
         sf=(0,) * n,
-    )
-
-
-def finish_ramsch(deal: DealState, last_winner: int) -> None:
-    # R9.1, settled in ramsch.py: the skat goes to the winner of the last trick
-    out = settle_ramsch(
-        deal._points,
-        deal._ntricks,
-        last_winner,
-        mask_points(deal._skat),
-        deal.bock_factor,
-        deal._pushes,
-    )
-    row = [0] * deal.players
-    for pos, e in enumerate(out.entries):
-        row[deal._seats[pos]] = e
-    set_result(
-        deal,
-        kind="ramsch",
-        declarer=-1,
-        valuation=None,
-        ended="played",
-        plain=tuple(row),
-        sf=tuple(row),
-        ramsch_points=out.points,
-        ramsch=out,
     )
 
 

@@ -5,12 +5,14 @@ and the settlement `DealResult`."""
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cards import Card
 from .game import Contract
-from .ramsch import RamschOutcome
 from .values import Valuation
+
+if TYPE_CHECKING:  # ramsch.py plays the deal's steps, which import this module
+    from .ramsch import RamschOutcome
 
 
 class Phase(str, Enum):

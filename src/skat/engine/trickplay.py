@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import settle
+from . import ramsch, settle
 from .actions import KONTRA, Abandon, Action, Claim, Concede, Kontra, NoKontra, NoRe, Play, Re
 from .cards import CARDS, POINTS
 from .errors import Reason, reject
@@ -176,7 +176,7 @@ def complete_trick(deal: DealState) -> None:
     deal._leader = deal._to_play = w
     if len(deal._tricks) == 10:
         if g == _RAMSCH:
-            settle.finish_ramsch(deal, w)
+            ramsch.finish(deal, w)
         else:
             settle.finish_game(deal, "played", "played", None)
         return

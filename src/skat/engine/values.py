@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from . import ramsch as _ramsch
 from .cards import mask_points
 from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
 
@@ -158,7 +157,7 @@ def value_game(
         won = declarer_tricks == 0 if outcome == "played" else outcome == "defenders_lost"
         return Valuation(c, bid, 0, 0, value, won, False, False, False)
     if c.game == GameType.RAMSCH:
-        raise ValueError("Ramsch has no declarer; see ramsch_entries()")
+        raise ValueError("Ramsch has no declarer; see ramsch.entries()")
     base = BASE_VALUE[c.game]
     m = matadors(c.game, cards12)
     sa, wa = c.schneider, c.schwarz
@@ -198,11 +197,6 @@ def seeger_fabian_others(won: bool, players: int) -> int:
     return 40 if players == 3 else 30
 
 
-def ramsch_entries(points: list[int], tricks: list[int], factor: int = 1) -> list[int]:
-    """Ramsch entries per active player (R9.1); see `ramsch.entries`."""
-    return _ramsch.entries(points, tricks, factor)
-
-
 def reachable_max(game: GameType, cards12: int) -> int:
     """The highest value a pickup suit/Grand game could reach (R3.5): (n + 3) x base."""
     return (abs(matadors(game, cards12)) + 3) * BASE_VALUE[game]
@@ -213,7 +207,6 @@ __all__ = [
     "Valuation",
     "mask_points",
     "matadors",
-    "ramsch_entries",
     "reachable_max",
     "seeger_fabian_others",
     "value_game",
