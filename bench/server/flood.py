@@ -98,6 +98,7 @@ from bench.server.load import (
     lag_monitor,
     pct,
     raise_nofile,
+    spawn_server,
     start_strong_tables,
 )
 
@@ -267,17 +268,7 @@ class FloodServer(Server):
         for option in LIMIT_OPTIONS:
             if option in usage:
                 cmd += [option, "1000000"]
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server exited:\n{self.log.read_text()[-2000:]}")
-            if healthz(self.http) == "200":
-                return
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit("the server did not start")
+        self.proc = spawn_server(cmd, self.log, self.http, env)
 
 
 # --------------------------------------------------------------------- tables

@@ -91,6 +91,28 @@ def server_args(args: argparse.Namespace) -> list[str]:
     ]  # fmt: skip
 
 
+def spawn_server(
+    cmd: list[str], log: Path, http: str, env: dict[str, str] | None
+) -> subprocess.Popen[bytes]:
+    """Start a server process writing to ``log`` and wait (30 s at most) until
+    ``/healthz`` answers ok; a server that exits or never answers ends the
+    benchmark with its log's tail."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited:\n{log.read_text()[-2000:]}")
+        with contextlib.suppress(OSError, ValueError):
+            with urllib.request.urlopen(f"{http}/healthz", timeout=1) as r:
+                if json.load(r).get("ok"):
+                    return proc
+        time.sleep(0.1)
+    proc.kill()
+    proc.wait()
+    raise SystemExit("the server did not start")
+
+
 class Server:
     """`skat serve` in a subprocess on a fresh SQLite file (``env``: its
     environment, for example another source tree on PYTHONPATH)."""
@@ -115,19 +137,7 @@ class Server:
             "--tables-per-address", "1000000", "--max-open-tables", "1000000",
             "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
         ]  # fmt: skip
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server exited:\n{self.log.read_text()[-2000:]}")
-            with contextlib.suppress(OSError, ValueError):
-                with urllib.request.urlopen(f"{self.http}/healthz", timeout=1) as r:
-                    if json.load(r).get("ok"):
-                        return
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit("the server did not start")
+        self.proc = spawn_server(cmd, self.log, self.http, env)
 
     @property
     def http(self) -> str:

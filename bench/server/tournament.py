@@ -50,7 +50,6 @@ import os
 import random
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -66,7 +65,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 from bench.server.failover import post
-from bench.server.flood import server_env
+from bench.server.flood import cpu_of, server_env
 from bench.server.load import (
     CONNECT_PARALLEL,
     Pending,
@@ -78,6 +77,7 @@ from bench.server.load import (
     machine_busy_seconds,
     pct,
     raise_nofile,
+    spawn_server,
 )
 from bench.server.load import Server as LoadServer
 
@@ -112,27 +112,7 @@ class Server(LoadServer):
             "--host", "127.0.0.1", "--port", str(self.port),
             "--db", f"sqlite+aiosqlite:///{self.db}", *flags,
         ]  # fmt: skip
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"the server exited:\n{self.log.read_text()[-2000:]}")
-            with contextlib.suppress(OSError, ValueError):
-                with urllib.request.urlopen(f"{self.http}/healthz", timeout=1) as r:
-                    if json.load(r).get("ok"):
-                        return
-            time.sleep(0.1)
-        self.stop()
-        raise SystemExit("the server did not start")
-
-
-def _cpu_of(pid: int) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+        self.proc = spawn_server(cmd, self.log, self.http, env)
 
 
 def descendants_cpu(roots: Sequence[int]) -> float:
@@ -151,7 +131,7 @@ def descendants_cpu(roots: Sequence[int]) -> float:
         kids = [p for p, pp in parent.items() if pp == pid and p not in found]
         found.update(kids)
         todo += kids
-    return sum(_cpu_of(p) for p in found)
+    return sum(cpu_of(p) for p in found)
 
 
 def log_problems(paths: Sequence[Path], most: int = 20) -> list[str]:

@@ -262,41 +262,24 @@ class Rules:
         """The options that differ from the defaults (for records)."""
         default = Rules()
         out: dict[str, Any] = {}
-        for name in (
-            "players",
-            "all_pass",
-            "kontra",
-            "kontra_window",
-            "kontra_requires_bid",
-            "enforce_reachable_announcement",
-            "concede_after_claim",
-            "announce_before_discard",
-            "schieberamsch",
-        ):
+        for name in _RULE_FIELDS:
             if getattr(self, name) != getattr(default, name):
                 out[name] = getattr(self, name)
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Rules:
-        known = {
-            "players",
-            "all_pass",
-            "kontra",
-            "kontra_window",
-            "kontra_requires_bid",
-            "enforce_reachable_announcement",
-            "concede_after_claim",
-            "announce_before_discard",
-            "schieberamsch",
-        }
-        unknown = set(data) - known
+        unknown = set(data) - set(_RULE_FIELDS)
         if unknown:
             raise ValueError(f"unknown rules option(s): {', '.join(sorted(unknown))}")
         return cls(**data)
 
     def with_(self, **changes: Any) -> Rules:
         return replace(self, **changes)
+
+
+# The options a record may carry, in the order `to_dict` writes them.
+_RULE_FIELDS: tuple[str, ...] = tuple(f for f in Rules.__dataclass_fields__)
 
 
 assert JACKS == TRUMPS[GameType.GRAND]
