@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from skat.engine import Action
 from skat.series import ListOptions, Series
 from skat.server import ServerConfig, create_app
-from skat.server.actor import Expire
+from skat.server.commands import Expire
 from skat.sheetview import sheet_csv
 from tests.helpers.processes import PLAY_TIMEOUT, Human, Server, free_port
 from tests.helpers.server import (

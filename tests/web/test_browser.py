@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from skat.series.spec import LANGS as SPEC_LANGS
-from skat.server.actor import ServerConfig
+from skat.server.config import ServerConfig
 from skat.server.offer import offered
 from tests.helpers.browser import (
     DEAL_TIMEOUT,

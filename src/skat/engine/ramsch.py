@@ -5,7 +5,7 @@ Jungfrau and Durchmarsch worked out here and only here. The deal
 `push` and `push_actions` while the skat goes round, and `finish` after
 the tenth trick; trick play itself is the ordinary one, with only the
 jacks as trumps (the game type's tables, game.py). The result carries the
-`RamschOutcome`, which the reckoner, the server's projection, the terminal
+`RamschOutcome` (state.py), which the reckoner, the server's projection, the terminal
 and the page only read. A Ramsch house rule belongs in this module.
 
 R9.1: the skat counts for the winner of the last trick; the player with
@@ -28,8 +28,7 @@ cards on, those two until the next one takes them up; nobody else does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import Action, Discard, Pass, Pickup
 from .cards import JACKS, mask_cards, mask_points
@@ -37,7 +36,7 @@ from .declaring import start_play, two_of_twelve
 from .errors import Reason, reject
 from .game import Contract, GameType
 from .settle import set_result
-from .state import Phase
+from .state import Phase, RamschOutcome
 from .tables import DISCARDS, PUSH_ACTIONS
 
 if TYPE_CHECKING:
@@ -58,55 +57,24 @@ def entries(points: Sequence[int], tricks: Sequence[int], factor: int = 1) -> li
     return [-top * jungfrau * factor if p == top else 0 for p in points]
 
 
-@dataclass(frozen=True, slots=True)
-class RamschOutcome:
-    """A settled Ramsch deal, per player in the order given (a deal gives
-    positions: forehand, middlehand, rearhand)."""
-
-    points: tuple[int, ...]  # card points, the skat counted for the last trick's winner
-    tricks: tuple[int, ...]
-    factor: int  # Bock (R9.4)
-    entries: tuple[int, ...]
-    pushes: int = 0  # Schieberamsch: the skat pushed on unseen, each time doubling
-
-    @property
-    def durchmarsch(self) -> int | None:
-        """The player who took all ten tricks, if one did."""
-        return next((i for i, t in enumerate(self.tricks) if t == 10), None)
-
-    @property
-    def losers(self) -> tuple[int, ...]:
-        """The players with the most card points (none after a Durchmarsch)."""
-        return tuple(i for i, e in enumerate(self.entries) if e < 0)
-
-    @property
-    def jungfrau(self) -> tuple[int, ...]:
-        """The players who took no trick and so doubled the loss (none
-        after a Durchmarsch, where the others took no trick either)."""
-        if self.durchmarsch is not None:
-            return ()
-        return tuple(i for i, t in enumerate(self.tricks) if t == 0)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "points": list(self.points),
-            "tricks": list(self.tricks),
-            "factor": self.factor,
-            "entries": list(self.entries),
-            "pushes": self.pushes,
-            "losers": list(self.losers),
-            "jungfrau": list(self.jungfrau),
-            "durchmarsch": self.durchmarsch,
-        }
-
-
 def outcome(
     points: Sequence[int], tricks: Sequence[int], factor: int = 1, pushes: int = 0
 ) -> RamschOutcome:
     """The outcome of card ``points`` (the skat counted) and ``tricks``; each
     of ``pushes`` doubles the entries (Schieberamsch)."""
     e = entries(points, tricks, factor * 2**pushes)
-    return RamschOutcome(tuple(points), tuple(tricks), factor, tuple(e), pushes)
+    march = next((i for i, t in enumerate(tricks) if t == 10), None)
+    return RamschOutcome(
+        points=tuple(points),
+        tricks=tuple(tricks),
+        factor=factor,
+        entries=tuple(e),
+        pushes=pushes,
+        durchmarsch=march,
+        losers=tuple(i for i, x in enumerate(e) if x < 0),
+        # after a Durchmarsch the others took no trick either: no Jungfrau
+        jungfrau=() if march is not None else tuple(i for i, t in enumerate(tricks) if t == 0),
+    )
 
 
 def settle(

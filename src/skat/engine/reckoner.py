@@ -15,8 +15,8 @@ from typing import Any
 from .cards import parse_cards, to_mask
 from .errors import IllegalActionError, Reason, reject
 from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
-from .ramsch import RamschOutcome
 from .ramsch import outcome as ramsch_outcome
+from .state import RamschOutcome
 from .values import BID_SET, Valuation, seeger_fabian_others, value_game
 
 

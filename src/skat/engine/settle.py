@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING
 
 from .cards import mask_points
 from .game import GameType
-from .state import DealResult, Phase
+from .state import DealResult, Phase, RamschOutcome
 from .values import Valuation, seeger_fabian_others, value_game
 
 if TYPE_CHECKING:
     from .dealstate import DealState
-    from .ramsch import RamschOutcome
 
 _NULL = GameType.NULL
 

@@ -1,18 +1,16 @@
 """The deal's state types (issue 29, point 3: out of deal.py, so that
 `views.py` needs no import of the deal): its `Phase`, a finished `Trick`
-and the settlement `DealResult`."""
+and the settlement `DealResult` (with a Ramsch's `RamschOutcome`)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import Card
 from .game import Contract
 from .values import Valuation
-
-if TYPE_CHECKING:  # ramsch.py plays the deal's steps, which import this module
-    from .ramsch import RamschOutcome
 
 
 class Phase(str, Enum):
@@ -51,6 +49,34 @@ class Trick(NamedTuple):
         """The position that played each card, in play order (R4.1: the
         leader, then clockwise)."""
         return (self.leader, (self.leader + 1) % 3, (self.leader + 2) % 3)
+
+
+@dataclass(frozen=True, slots=True)
+class RamschOutcome:
+    """A settled Ramsch deal (R9.1), per player in the order given (a deal
+    gives positions: forehand, middlehand, rearhand). ramsch.py works every
+    field out (`ramsch.outcome`); the front ends only read them."""
+
+    points: tuple[int, ...]  # card points, the skat counted for the last trick's winner
+    tricks: tuple[int, ...]
+    factor: int  # Bock (R9.4)
+    entries: tuple[int, ...]
+    pushes: int  # Schieberamsch: the skat pushed on unseen, each time doubling
+    durchmarsch: int | None  # the player who took all ten tricks, if one did
+    losers: tuple[int, ...]  # the most card points (none after a Durchmarsch)
+    jungfrau: tuple[int, ...]  # took no trick and so doubled the loss
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "points": list(self.points),
+            "tricks": list(self.tricks),
+            "factor": self.factor,
+            "entries": list(self.entries),
+            "pushes": self.pushes,
+            "losers": list(self.losers),
+            "jungfrau": list(self.jungfrau),
+            "durchmarsch": self.durchmarsch,
+        }
 
 
 class DealResult(NamedTuple):

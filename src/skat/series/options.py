@@ -49,15 +49,9 @@ class ListOptions:
         return self.deals if self.deals is not None else 12 * self.players
 
     def deal_rules(self) -> Rules:
-        return Rules(
-            players=self.players,
-            all_pass=self.all_pass,
-            kontra=self.kontra,
-            kontra_window=self.kontra_window,
-            kontra_requires_bid=self.kontra_requires_bid,
-            enforce_reachable_announcement=self.enforce_reachable_announcement,
-            schieberamsch=self.schieberamsch,
-        )
+        """The deal's rules: every option the engine's `Rules` also has (a new
+        deal rule is carried by its name alone)."""
+        return Rules(**{name: getattr(self, name) for name in _DEAL_FIELDS})
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
@@ -86,3 +80,7 @@ class ListOptions:
             most = max_rounds * options.players
             raise ValueError(f"a list has at most {max_rounds} rounds ({most} deals) here")
         return options
+
+
+# The list's options the deal takes over (the rest are the list's own).
+_DEAL_FIELDS = tuple(f.name for f in fields(ListOptions) if f.name in Rules.__dataclass_fields__)

@@ -42,7 +42,7 @@ from .commands import (
     TimeUp,
 )
 from .config import HISTORY, ServerConfig
-from .conn import CLOSE_MOVED, CLOSE_TOO_SLOW, Conn, TokenBucket
+from .conn import Conn, TokenBucket
 from .errors import CommandError, ErrorCode
 from .store import NotOwner, Store, StoreFailed, VersionTaken
 from .table import TableState, lobby_summary
@@ -687,23 +687,3 @@ class TableActor:
     async def _later(self, delay: float, command: Command) -> None:
         await asyncio.sleep(delay)
         self.post(command)
-
-
-# the names other modules import from here since before the split
-__all__ = [
-    "CLOSE_MOVED",
-    "CLOSE_TOO_SLOW",
-    "HISTORY",
-    "Back",
-    "BotMove",
-    "Command",
-    "Conn",
-    "DealDue",
-    "Disconnected",
-    "Expire",
-    "Inbound",
-    "Remaining",
-    "ServerConfig",
-    "TableActor",
-    "TimeUp",
-]

@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import endpoints
 from . import tournament_endpoints as te
-from .actor import ServerConfig
+from .config import ServerConfig
 from .offer import offered
 from .registry import Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url

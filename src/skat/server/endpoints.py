@@ -18,7 +18,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import messages as m
 from . import projection
 from . import protocol as p
-from .actor import CLOSE_MOVED, Conn, Inbound, ServerConfig
+from .commands import Inbound
+from .config import ServerConfig
+from .conn import CLOSE_MOVED, Conn
 from .errors import CommandError, ErrorCode
 from .offer import NotOffered, table_options
 from .registry import BadFile, TableBroken, TableElsewhere, Tables

@@ -14,7 +14,7 @@ from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
 from ..players.registry import player_names
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME, LANGS
-from .actor import ServerConfig
+from .config import ServerConfig
 from .table import RESTS, RESULT_TIMES, TIMERS, Settings
 
 ROUNDS = Option(

@@ -24,7 +24,9 @@ from ..players.analysis import analyse_deal, deal_board
 from ..series import ListOptions, commitment, new_seed
 from ..series.files import deals_in, records_in
 from . import events as ev
-from .actor import HISTORY, Expire, ServerConfig, TableActor
+from .actor import TableActor
+from .commands import Expire
+from .config import HISTORY, ServerConfig
 from .errors import CommandError, ErrorCode
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
