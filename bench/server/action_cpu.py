@@ -32,6 +32,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shlex
 import sqlite3
 import statistics
 import subprocess
@@ -59,12 +60,14 @@ CONNECT_PARALLEL = 50
 class Server(LoadServer):
     """`skat serve` on a fresh SQLite file, from ``src`` when given."""
 
-    def __init__(self, folder: Path, src: str | None, next_delay: float) -> None:
+    def __init__(
+        self, folder: Path, src: str | None, next_delay: float, flags: Sequence[str] = ()
+    ) -> None:
         env = dict(os.environ)
         if src is not None:
             paths = [str(Path(x).resolve()) for x in src.split(os.pathsep)]
             env["PYTHONPATH"] = os.pathsep.join([*paths, *filter(None, [env.get("PYTHONPATH")])])
-        super().__init__(folder, next_delay, db="cpu.db", env=env)
+        super().__init__(folder, next_delay, db="cpu.db", env=env, flags=flags)
 
     def main_thread_seconds(self) -> float:
         """CPU time of the server's main thread alone (the event loop); the
@@ -196,9 +199,11 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
     )
 
 
-def one_run(args: argparse.Namespace, src: str | None, label: str) -> Run:
+def one_run(
+    args: argparse.Namespace, src: str | None, label: str, flags: Sequence[str] = ()
+) -> Run:
     with tempfile.TemporaryDirectory(prefix="skat-cpu-") as tmp:
-        server = Server(Path(tmp), src, args.next_delay)
+        server = Server(Path(tmp), src, args.next_delay, flags)
         try:
             return asyncio.run(drive(server, args, label))
         finally:
@@ -218,6 +223,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--next-delay", type=float, default=1.0)
     parser.add_argument("--src", help="run this source tree's server (default: the installed one)")
     parser.add_argument("--compare", metavar="SRC", help="another source tree to alternate with")
+    parser.add_argument("--flags", default="", help="more options of this version's skat serve")
+    parser.add_argument(
+        "--compare-flags",
+        metavar="FLAGS",
+        help="more options of the compared version's skat serve; without --compare, "
+        "the same tree with these options is the compared version",
+    )
     parser.add_argument("--profile", metavar="FILE", help="py-spy collapsed stacks of one run")
     parser.add_argument("--py-spy", default=str(Path(sys.executable).parent / "py-spy"))
     parser.add_argument(
@@ -225,13 +237,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     raise_nofile(4 * args.tables + 1024)
-    versions: list[tuple[str, str | None]] = [(args.src or "this", args.src)]
-    if args.compare:
-        versions.append((f"compare ({args.compare})", args.compare))
-    runs: dict[str, list[Run]] = {label: [] for label, _ in versions}
+    flags = shlex.split(args.flags)
+    label = (args.src or "this") + (f" {args.flags}" if args.flags else "")
+    versions: list[tuple[str, str | None, list[str]]] = [(label, args.src, flags)]
+    if args.compare or args.compare_flags is not None:
+        other = shlex.split(args.compare_flags or "")
+        src = args.compare or args.src
+        where = args.compare or "this"
+        versions.append((f"compare ({where} {args.compare_flags or ''})".strip(), src, other))
+    runs: dict[str, list[Run]] = {label: [] for label, _, _ in versions}
     for i in range(args.runs):
-        for label, src in versions if i % 2 == 0 else versions[::-1]:
-            run = one_run(args, src, label)
+        for label, src, extra in versions if i % 2 == 0 else versions[::-1]:
+            run = one_run(args, src, label, extra)
             runs[label].append(run)
             print(run.line(), flush=True)
     for label, rs in runs.items():

@@ -20,6 +20,11 @@ by ``--step`` until p99 reaches ``--target-ms`` or ``--max-tables``.
 ``--strong-tables N`` adds N tables of three strong computer players
 (``level: strong``, searching in the server's worker processes without
 pause), so that the human tables' latency is measured while they think.
+``--strong-people`` makes every table one person at ``--pace`` and two
+strong computer players (issue 30: how many such tables one core carries
+with every decision in its budget): printed beside the person's latency,
+the decisions that fell back to `heuristic` and the search processes'
+counts from ``/healthz``.
 
 Not a test: the figures depend on the machine (docs/benchmarks.md).
 """
@@ -123,6 +128,7 @@ class Server:
         next_delay: float,
         db: str = "load.db",
         env: dict[str, str] | None = None,
+        flags: Sequence[str] = (),
     ) -> None:
         self.port = free_port()
         self.log = folder / "server.log"
@@ -136,6 +142,7 @@ class Server:
             # one generator on one address makes every table: lift the limits
             "--tables-per-address", "1000000", "--max-open-tables", "1000000",
             "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
+            *flags,
         ]  # fmt: skip
         self.proc = spawn_server(cmd, self.log, self.http, env)
 
@@ -145,6 +152,16 @@ class Server:
 
     def create_table(self, **extra: Any) -> dict[str, Any]:
         return create_table(self.http, **extra)
+
+    def fallbacks(self) -> int:
+        """Computer decisions that fell back to `heuristic` so far (the
+        server logs each one: a search late or failed)."""
+        return self.log.read_text(errors="replace").count("heuristic instead")
+
+    def searches(self) -> Any:
+        """The search processes' counts of `/healthz` (restarts, late, waiting)."""
+        with urllib.request.urlopen(f"{self.http}/healthz", timeout=5) as r:
+            return json.load(r).get("search")
 
     def cpu_seconds(self) -> float:
         """User + system CPU time of the server process (Linux /proc)."""
@@ -401,6 +418,52 @@ class Load:
             await asyncio.sleep(0.1)
         return len(self.tables) >= n and all(t.seated == 3 for t in new)
 
+    async def grow_strong(self, n: int, timeout: float) -> bool:
+        """Add tables of one person (a client at ``--pace``) and two strong
+        computer players until there are n; False if not in time."""
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + timeout
+        new: list[tuple[Table, str]] = []
+        while len(self.tables) + len(new) < n and time.monotonic() < deadline:
+            batch = min(CREATE_PARALLEL, n - len(self.tables) - len(new))
+            created = await asyncio.gather(
+                *(
+                    loop.run_in_executor(None, lambda: self.server.create_table(level="strong"))
+                    for _ in range(batch)
+                ),
+                return_exceptions=True,
+            )
+            for made in created:
+                if isinstance(made, dict):
+                    table = Table(str(made["id"]))
+                    table.viewers = 1  # the person; the computers have no connection
+                    new.append((table, str(made["creator"])))
+        self.tables += [t for t, _ in new]
+        clients = [
+            (
+                Client(
+                    table,
+                    f"ws://127.0.0.1:{self.server.port}/ws/{table.id}",
+                    "person",
+                    self.args.pace,
+                    self.stats,
+                    not self.args.no_compression,
+                ),
+                creator,
+            )
+            for table, creator in new
+        ]
+        await asyncio.gather(*(c.open(self.gate) for c, _ in clients), return_exceptions=True)
+        opened = [(c, creator) for c, creator in clients if c.ws is not None]
+        self.tasks += [asyncio.create_task(c.run()) for c, _ in opened]
+        self.clients += [c for c, _ in opened]
+        while any(c.table.seated < 1 for c, _ in opened) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        for c, creator in opened:  # the two other seats: strong computer players, and go
+            assert c.ws is not None
+            await c.ws.send(json.dumps({"type": "fill", "creator": creator}))
+        return len(self.tables) >= n and all(t.seated == 1 for t, _ in new)
+
     async def measure(self, seconds: float) -> Result:
         await asyncio.sleep(self.args.warmup)
         cpu0, gen0, all0 = self.server.cpu_seconds(), time.process_time(), machine_busy_seconds()
@@ -470,7 +533,11 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
         n = args.tables
         while True:
             started = time.perf_counter()
-            complete = await load.grow(n, args.grow_timeout)
+            fallbacks0 = server.fallbacks() if args.strong_people else 0
+            if args.strong_people:
+                complete = await load.grow_strong(n, args.grow_timeout)
+            else:
+                complete = await load.grow(n, args.grow_timeout)
             print(
                 f"[{len(load.tables)} tables, {len(load.clients)} connections ready "
                 f"in {time.perf_counter() - started:.1f} s]",
@@ -479,6 +546,13 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
             result = await load.measure(args.seconds)
             results.append(result)
             print(result.line(), flush=True)
+            if args.strong_people:
+                print(
+                    f"  strong computer players: {server.fallbacks() - fallbacks0} decisions "
+                    f"fell back to heuristic (late or failed) since this step's tables were "
+                    f"added; search processes: {server.searches()}",
+                    flush=True,
+                )
             if not complete:
                 print(
                     f"[could not reach {n} tables in {args.grow_timeout:.0f} s: "
@@ -522,6 +596,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument(
         "--strong-tables", type=int, default=0, help="tables of strong computer players beside"
+    )
+    parser.add_argument(
+        "--strong-people",
+        action="store_true",
+        help="each table: one person at --pace and two strong computer players (--tables of "
+        "them, a ramp with --ramp)",
     )
     parser.add_argument(
         "--workers",

@@ -50,7 +50,7 @@ def test_the_tunables_are_the_documented_ones() -> None:
         "--tables-per-address", "--open-tables-per-address", "--strong-tables-per-address",
         "--max-open-tables", "--send-timeout", "--send-queue", "--worker", "--lease-ttl",
         "--tournaments-per-address",
-        "--db-pool-size", "--db-max-overflow", "--db-pool-timeout",
+        "--db-pool-size", "--db-max-overflow", "--db-pool-timeout", "--db-sqlite-sync",
     ]  # fmt: skip
 
 
@@ -73,7 +73,7 @@ def test_every_tunable_shows_in_help_with_its_default_and_help() -> None:
     assert order[:4] == ["--host", "--port", "--db", "--data"]
     assert order[4 : 4 + len(FACED)] == [name for name, _ in FACED]
     assert order[4 + len(FACED) :] == [
-        "--uds", "--forwarded-allow-ips", "--ws-ping-interval", "--log-level", "-h,",
+        "--uds", "--forwarded-allow-ips", "--ws-ping-interval", "--loop", "--log-level", "-h,",
     ]  # fmt: skip
 
 
@@ -109,6 +109,7 @@ def test_a_value_on_the_command_line_reaches_the_server(
         "--bot-delay", "0.25", "--max-rounds", "3", "--strong-tables-per-address", "0",
         "--send-queue", "64", "--worker", "w-7", "--lease-ttl", "12.5",
         "--db-pool-size", "2", "--db-max-overflow", "0", "--db-pool-timeout", "1.5",
+        "--db-sqlite-sync", "normal",
     ]  # fmt: skip
     result = CliRunner().invoke(main, argv)
     assert result.exit_code == 0, result.output
@@ -123,7 +124,7 @@ def test_a_value_on_the_command_line_reaches_the_server(
         worker="w-7",
         lease_ttl=12.5,
     )
-    assert store == StoreConfig(pool_size=2, max_overflow=0, pool_timeout=1.5)
+    assert store == StoreConfig(pool_size=2, max_overflow=0, pool_timeout=1.5, sqlite_sync="normal")
 
 
 @pytest.mark.parametrize(
@@ -133,6 +134,8 @@ def test_a_value_on_the_command_line_reaches_the_server(
         (["--lease-ttl", "601"], "601.0 is not in the range 1.0<=x<=600.0"),
         (["--db-pool-timeout", "0"], "0.0 is not in the range x>=0.1"),
         (["--worker", "a b"], "--worker: 1 to 64 letters, digits, '_', '.' or '-'"),
+        (["--db-sqlite-sync", "off"], "'off' is not one of 'full', 'normal'"),
+        (["--loop", "trio"], "'trio' is not one of 'auto', 'asyncio', 'uvloop'"),
     ],
 )
 def test_a_value_out_of_range_is_refused(argv: list[str], message: str) -> None:

@@ -70,3 +70,44 @@ def test_appends_are_stored_in_order_with_their_payloads(tmp_path: Path, rows: i
         await store.close()
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize("sync", ["full", "normal"])
+def test_a_table_of_another_worker_is_refused_and_nothing_of_it_stored(
+    tmp_path: Path, sync: str
+) -> None:
+    """The group commit's own SQLite connection (sqlitewriter.py) checks the
+    lease in the batch's transaction: a worker that does not hold the table
+    writes nothing, and what the owner wrote is there for the next process,
+    whichever sync level (--db-sqlite-sync) it ran with."""
+    from skat.server.store import NotOwner, StoreConfig
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
+
+    async def go() -> None:
+        config = StoreConfig(sqlite_sync=sync)  # type: ignore[arg-type]
+        a = Store(url, config, worker="a")
+        b = Store(url, config, worker="b")
+        await a.open()
+        await b.open()
+        await a.create_table(_table("t"), own=True)
+        await a.append("t", 1, "start", {})
+        with pytest.raises(NotOwner):
+            await b.append("t", 2, "act", {"by": "b"})
+        # b's writer goes on: its own table is written
+        await b.create_table(_table("u"), own=True)
+        await b.append("u", 1, "start", {}, status="playing")
+        await a.append("t", 2, "act", {"by": "a"})
+        await a.close()
+        await b.close()
+        again = Store(url)
+        await again.open()
+        assert [(e.version, e.payload) for e in await again.events("t")] == [
+            (1, {}),
+            (2, {"by": "a"}),
+        ]
+        stored = await again.table("u")
+        assert stored is not None and stored.status == "playing"
+        await again.close()
+
+    asyncio.run(go())

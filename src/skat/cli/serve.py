@@ -69,6 +69,8 @@ def _click_type(kind: object, face: Face, name: str) -> click.ParamType[Any]:
         return click.FloatRange(face.low, face.high) if bounded else click.FLOAT
     if kind is str and not bounded:
         return click.STRING
+    if typing.get_origin(kind) is typing.Literal and not bounded:
+        return click.Choice([str(a) for a in typing.get_args(kind)])
     raise TypeError(f"{name}: no command-line option for a field of type {kind!r}")
 
 
@@ -149,6 +151,13 @@ class _ServeCommand(click.Command):
     help="Seconds between the server's websocket ping frames (a proxy's read timeout "
     "must be longer).",
 )
+@click.option(
+    "--loop",
+    type=click.Choice(["auto", "asyncio", "uvloop"]),
+    default="auto",
+    show_default=True,
+    help="The event loop: uvloop where it is installed (auto), or the standard one.",
+)
 @click.option("--log-level", default="info", show_default=True)
 def serve_cmd(
     host: str,
@@ -158,6 +167,7 @@ def serve_cmd(
     uds: str | None,
     forwarded_allow_ips: str,
     ws_ping_interval: float,
+    loop: str,
     log_level: str,
     **tunables: Any,
 ) -> None:
@@ -206,6 +216,7 @@ def serve_cmd(
             ws_max_size=65536,
             ws_per_message_deflate=False,
             ws_ping_interval=ws_ping_interval,
+            loop=loop,
             # X-Forwarded-For is anyone's to write: trusted from the given
             # proxies only (uvicorn's default trusts every loopback peer)
             proxy_headers=bool(trusted),

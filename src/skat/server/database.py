@@ -7,7 +7,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
@@ -57,6 +57,14 @@ class StoreConfig:
     statement_timeout: float = 30.0
     idle_in_transaction_timeout: float = 5.0
     claim_lock_timeout: float = 0.5  # a claim waits this long for a locked lease row
+    # SQLite only: the event log's commits sync the disk every time (full:
+    # an accepted action survives a power cut) or at checkpoints (normal;
+    # server/sqlitewriter.py, docs/storage.md)
+    sqlite_sync: Literal["full", "normal"] = tunable(
+        "full",
+        "SQLite: sync the disk at every commit (full), or at checkpoints only (normal: "
+        "less CPU; a killed server loses nothing, a power cut may lose the last moves).",
+    )
 
 
 def normalize_url(url: str) -> URL:

@@ -16,7 +16,7 @@ from typing import Any, assert_never
 
 import msgspec
 
-from ..engine import DealResult, GameRecord, Trick, View
+from ..engine import Action, DealResult, GameRecord, Trick, View
 from ..engine.cards import CARD_NAMES, CardSet
 from ..engine.game import Contract, GameType, sorted_cards
 from ..engine.iss import to_iss
@@ -172,6 +172,21 @@ def _ramsch_out(r: DealResult, by_position: Sequence[int]) -> m.RamschOut | None
     )
 
 
+#: The text of each legal action by the action's id: the engine lists its
+#: legal actions from constant tables (engine/tables.py), so a few thousand
+#: objects recur and their text is made once; an entry pins its action, so
+#: the id stays its own. Bounded in case an action is made anew each time.
+_TEXTS: dict[int, tuple[Action, str]] = {}
+
+
+def _text(a: Action) -> str:
+    if len(_TEXTS) >= 20_000:
+        _TEXTS.clear()
+    text = str(a)
+    _TEXTS[id(a)] = (a, text)
+    return text
+
+
 def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
     """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
     in hands come in the game's display order, so no front end sorts.
@@ -203,7 +218,7 @@ def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
         tricks=[shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
         kontra=v.kontra,
         re=v.re,
-        legal=[str(a) for a in v.legal_actions],
+        legal=[_TEXTS[id(a)][1] if id(a) in _TEXTS else _text(a) for a in v.legal_actions],
         offers=[str(a) for a in v.offers],  # concede / claim, beside the game moves
         history=list(v.history),
         result=None

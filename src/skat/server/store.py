@@ -57,6 +57,7 @@ from .schema import (
     table_from_row,
     tables_t,
 )
+from .sqlitewriter import SqliteWriter
 from .storebase import insert_table
 
 
@@ -75,6 +76,12 @@ class Store(Leases, Listings):
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
+        # SQLite in a file: the group commit's own connection and thread
+        db = self.engine.url.database
+        self._raw: SqliteWriter | None = None
+        if self.engine.dialect.name == "sqlite" and db not in (None, "", ":memory:"):
+            insert = _insert_sql(("table_id", "version", "kind", "payload", "at"))
+            self._raw = SqliteWriter(str(db), insert, self.config.sqlite_sync)
 
     async def open(self) -> int:
         """Create or migrate the schema (one transaction, one process at a
@@ -94,6 +101,8 @@ class Store(Leases, Listings):
             self._writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
+        if self._raw is not None:
+            await asyncio.to_thread(self._raw.close)
         await self.engine.dispose()
 
     async def create_table(
@@ -227,7 +236,7 @@ class Store(Leases, Listings):
                 while not self._pending.empty() and len(batch) < 500:
                     batch.append(self._pending.get_nowait())
                 try:
-                    conn = conn or await self.engine.connect()
+                    conn = conn or await self._writer_connection()
                     async with self._turn():
                         await self._commit(conn, batch)
                     results: list[BaseException | None] = [None] * len(batch)
@@ -238,7 +247,7 @@ class Store(Leases, Listings):
                     results = []
                     for item in batch:
                         try:
-                            conn = conn or await self.engine.connect()
+                            conn = conn or await self._writer_connection()
                             async with self._turn():
                                 await self._commit(conn, [item])
                             results.append(None)
@@ -263,11 +272,24 @@ class Store(Leases, Listings):
         finally:
             await _discard(conn)
 
+    async def _writer_connection(self) -> AsyncConnection | None:
+        """The group commit's SQLAlchemy connection (none with `SqliteWriter`)."""
+        return None if self._raw is not None else await self.engine.connect()
+
     async def _commit(
         self,
-        conn: AsyncConnection,
+        conn: AsyncConnection | None,
         batch: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]],
     ) -> None:
+        if self._raw is not None:
+            now = time.time()
+            await self._raw.write(
+                [row for row, _, _ in batch],
+                [(status, row["at"], row["table_id"]) for row, status, _ in batch if status],
+                (now + self.lease_ttl, self.worker, self.token),
+            )
+            return
+        assert conn is not None
         async with conn.begin():
             await self._check_leases(conn, {row["table_id"] for row, _, _ in batch}, time.time())
             rows = [row for row, _, _ in batch]
