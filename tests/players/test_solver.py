@@ -83,6 +83,18 @@ def test_suit_and_grand_points_agree_with_minimax(core: Any, seed: int) -> None:
 
 
 @pytest.mark.parametrize("core", _cores())
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), near=st.integers(0, 120))
+def test_a_first_guess_never_changes_the_best_points(core: Any, seed: int, near: int) -> None:
+    """`best_points(pos, near)` starts its search at a near position's value
+    (the tie-break of `search`, `card_values`): any guess, right or wrong,
+    gives the minimax value."""
+    deal = random_ending(seed, [*SUITS_AND_GRAND, GameType.GRAND], (1, 4))
+    pos = Position.from_deal(deal)
+    assert core.best_points(pos, near) == minimax(deal, "points")
+
+
+@pytest.mark.parametrize("core", _cores())
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32))
 def test_null_agrees_with_minimax(core: Any, seed: int) -> None:

@@ -180,6 +180,7 @@ class Deal(DealState):
         self._hands = hands[:3]
         self._skat = hands[3]
         self._history = []
+        self._texts = []
         # auction (R2)
         self._value = 0
         self._bidder = 1
@@ -483,6 +484,7 @@ class Deal(DealState):
             setattr(new, name, getattr(self, name))
         new._hands = list(self._hands)
         new._history = list(self._history)
+        new._texts = []  # a copy's views (rare in search) make their own
         new._trick = list(self._trick)
         new._tricks = list(self._tricks)
         new._points = list(self._points)

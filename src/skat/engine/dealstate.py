@@ -53,6 +53,7 @@ class DealState:
         "_skat_known",
         "_stage",
         "_taken",
+        "_texts",
         "_to_act",
         "_to_play",
         "_trick",
@@ -77,6 +78,7 @@ class DealState:
     _hands: list[int]
     _skat: int
     _history: list[tuple[int, Action]]
+    _texts: list[str]  # str() of each history action, made once (views.py)
     _value: int  # the bid
     _bidder: int
     _listener: int

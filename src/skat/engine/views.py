@@ -119,12 +119,17 @@ def view_of(
     if d >= 0 and deal._phase in (Phase.KONTRA, Phase.PLAY, Phase.DONE) and contract is not None:
         if contract.ouvert or deal._claimed:
             open_cards = CardSet(deal._hands[d])
-    history: list[tuple[int, str]] = []
-    for s, a in deal._history:
-        if isinstance(a, Discard) and not done and s != seat:
-            history.append((s, "discard"))
-        else:
-            history.append((s, str(a)))
+    # the history's texts are made once per action, not once per view (the
+    # server builds a view per viewer after every move): only the discard
+    # reads differently to the others before the end (R3.7)
+    entries = deal._history
+    texts = deal._texts
+    if len(texts) < len(entries):
+        texts.extend([str(a) for _, a in entries[len(texts) :]])
+    history = [
+        (s, "discard" if not done and s != seat and a.__class__ is Discard else t)
+        for (s, a), t in zip(entries, texts, strict=True)
+    ]
     bidder = listener = None
     if deal._phase is Phase.BIDDING:
         bidder = deal._seats[deal._bidder]

@@ -454,8 +454,10 @@ class SearchPlayer(BasePlayer):
         for mult, _, per in done:
             if clock.over:
                 return tied
+            near: int | None = None  # the last card's value: the next one's is often close
             for card in tied:
-                totals[card] += sign * mult * solver.best_points(per[card][1])
+                near = solver.best_points(per[card][1], near)
+                totals[card] += sign * mult * near
         top = max(totals.values())
         return [card for card in tied if totals[card] == top]
 

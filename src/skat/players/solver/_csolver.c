@@ -426,8 +426,10 @@ static uint32_t remap(const Game *G, uint32_t m) {
     return out;
 }
 
+/* want_extra: 1, test's mode and threshold; 0, exact's optional first guess
+ * (-1: none) in *extra. */
 static int parse_position(PyObject *args, Search *s, int *leader, int *extra, int want_extra) {
-    int game, decl, mode = POINTS_MODE, thr = 0;
+    int game, decl, mode = POINTS_MODE, thr = 0, guess = -1;
     unsigned int h0, h1, h2;
     PyObject *trick;
     int ok;
@@ -435,8 +437,8 @@ static int parse_position(PyObject *args, Search *s, int *leader, int *extra, in
         ok = PyArg_ParseTuple(args, "iIIIiiO!ii", &game, &h0, &h1, &h2, &decl, leader,
                               &PyTuple_Type, &trick, &mode, &thr);
     else
-        ok = PyArg_ParseTuple(args, "iIIIiiO!", &game, &h0, &h1, &h2, &decl, leader,
-                              &PyTuple_Type, &trick);
+        ok = PyArg_ParseTuple(args, "iIIIiiO!|i", &game, &h0, &h1, &h2, &decl, leader,
+                              &PyTuple_Type, &trick, &guess);
     if (!ok) return 0;
     if (!initialised) {
         PyErr_SetString(PyExc_RuntimeError, "_csolver.init() has not been called");
@@ -469,7 +471,10 @@ static int parse_position(PyObject *args, Search *s, int *leader, int *extra, in
     }
     s->decl = decl;
     s->mode = mode;
-    if (want_extra) *extra = thr;
+    if (want_extra)
+        *extra = thr;
+    else if (extra)
+        *extra = guess;
     return 1;
 }
 
@@ -493,8 +498,8 @@ static PyObject *py_test(PyObject *self, PyObject *args) {
 
 static PyObject *py_exact(PyObject *self, PyObject *args) {
     Search s;
-    int leader, lo = 0, hi;
-    if (!parse_position(args, &s, &leader, NULL, 0)) return NULL;
+    int leader, lo = 0, hi, first = -1;
+    if (!parse_position(args, &s, &leader, &first, 0)) return NULL;
     s.mode = POINTS_MODE;
     int game = (int)(s.G - GAMES), failed = 0;
     hi = future_max(&s);
@@ -503,7 +508,9 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
     s.tt = tt_get(game, s.decl, POINTS_MODE);
     if (s.tt) {
         /* MTD(f), with the step doubled while the passes fail the same way */
-        int guess = hi / 2, dir = 0, step = 1;
+        /* the caller's guess (a near position's value), else the middle */
+        int guess = first >= 0 ? first : hi / 2, dir = 0, step = 1;
+        if (guess > hi) guess = hi;
         while (lo < hi) {
             stat_passes++;
             int beta = guess == lo ? guess + 1 : guess;

@@ -14,7 +14,15 @@ def test(
     /,
 ) -> bool: ...
 def exact(
-    game: int, h0: int, h1: int, h2: int, declarer: int, leader: int, trick: tuple[int, ...], /
+    game: int,
+    h0: int,
+    h1: int,
+    h2: int,
+    declarer: int,
+    leader: int,
+    trick: tuple[int, ...],
+    guess: int = -1,
+    /,
 ) -> int: ...
 def clear() -> None: ...
 def stats() -> dict[str, int]: ...

@@ -18,12 +18,13 @@ from .position import ALL_MODE, NULL_MODE, POINTS_MODE, Position
 
 # test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool
 TestFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, int], bool]
-# exact(game, h0, h1, h2, declarer, leader, trick) -> future declarer card points
-ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...]], int]
+# exact(game, h0, h1, h2, declarer, leader, trick, guess) -> future declarer card
+# points (guess: where the search starts, -1 for none; never changes the answer)
+ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int], int]
 
 
 class Api(NamedTuple):
-    best_points: Callable[[Position], int]
+    best_points: Callable[..., int]
     reaches: Callable[[Position, int], bool]
     takes_all: Callable[[Position], bool]
     null_wins: Callable[[Position], bool]
@@ -46,12 +47,15 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         if pos.game == GameType.NULL:
             raise ValueError(f"{what} is a question for suit and Grand games, not Null")
 
-    def best_points(pos: Position) -> int:
-        """The declarer's final card points (skat included) with perfect play from here."""
+    def best_points(pos: Position, near: int | None = None) -> int:
+        """The declarer's final card points (skat included) with perfect play
+        from here. ``near``: the value of a similar position (the same world
+        after another card), where the search starts; the answer is the same."""
         _not_null(pos, "best_points")
         if pos.tricks_left == 0:
             return pos.declarer_points
-        return pos.declarer_points + exact(*_args(pos))
+        guess = -1 if near is None else max(0, near - pos.declarer_points)
+        return pos.declarer_points + exact(*_args(pos), guess)
 
     def reaches(pos: Position, points: int) -> bool:
         """Whether the declarer ends with at least ``points`` card points (61, 90, 31)."""
@@ -84,6 +88,10 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         """Each legal card of `to_move` -> best_points after it (Null: 1 win, 0 loss)."""
         if pos.game == GameType.NULL:
             return {c: int(null_wins(pos.play(c))) for c in pos.legal_cards()}
-        return {c: best_points(pos.play(c)) for c in pos.legal_cards()}
+        out: dict[int, int] = {}
+        near: int | None = None  # each card's search starts at the last one's value
+        for c in pos.legal_cards():
+            near = out[c] = best_points(pos.play(c), near)
+        return out
 
     return Api(best_points, reaches, takes_all, null_wins, card_values)

@@ -300,12 +300,21 @@ def test(
 
 
 def exact(
-    game: int, h0: int, h1: int, h2: int, declarer: int, leader: int, trick: tuple[int, ...]
+    game: int,
+    h0: int,
+    h1: int,
+    h2: int,
+    declarer: int,
+    leader: int,
+    trick: tuple[int, ...],
+    guess: int = -1,
 ) -> int:
-    """The declarer's future card points with perfect play (MTD(f))."""
+    """The declarer's future card points with perfect play (MTD(f)), the
+    search starting at ``guess`` when one is given (a near position's value:
+    fewer passes, the same answer)."""
     s = _setup(game, h0, h1, h2, declarer, trick, POINTS_MODE)
     lo, hi = 0, s._future_max()
-    guess = hi // 2
+    guess = min(guess, hi) if guess >= 0 else hi // 2
     while lo < hi:
         beta = guess + 1 if guess == lo else guess
         v = s.root(leader, beta - 1, beta)
