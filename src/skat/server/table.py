@@ -362,10 +362,14 @@ class TableState:
             raise CommandError(ErrorCode.BAD_MESSAGE, f"'{action}' is not a move a player makes")
         if self.series.is_over():
             raise CommandError(ErrorCode.LIST_OVER, "the list is over")
-        try:
-            self.series.deal.clone().apply(action, seat)
-        except IllegalActionError as exc:
-            raise CommandError(exc.code.value, exc.message) from None
+        deal = self.series.deal
+        # a move the engine lists for the seat to move applies (its contract);
+        # anything else is tried on a copy, for the engine's reason if it fails
+        if deal.current_seat != seat or action not in deal.legal_actions(seat):
+            try:
+                deal.clone().apply(action, seat)
+            except IllegalActionError as exc:
+                raise CommandError(exc.code.value, exc.message) from None
         events: list[ev.TableEvent] = [ev.Act(seat=seat, action=str(action), auto=auto)]
         if not auto and self.seats[seat].auto:
             events.insert(0, ev.Auto(seat=seat, on=False))
