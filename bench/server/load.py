@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -618,6 +619,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     if limit < 3 * most + 256:
         print(f"warning: only {limit} open files allowed", file=sys.stderr)
     signal.signal(signal.SIGTERM, _terminate)
+    # the generator's own collector pauses (scans of its samples and
+    # connections took 0.2-0.4 s) would count as the server's latency: a
+    # run of minutes does without it
+    gc.freeze()
+    gc.disable()
     with tempfile.TemporaryDirectory(prefix="skat-load-") as tmp:
         server: Any
         if args.workers:

@@ -175,6 +175,7 @@ def serve_cmd(
 
     The limits are described in docs/protocol.md (Security)."""
     import asyncio
+    import gc
     import logging
 
     import uvicorn
@@ -223,6 +224,13 @@ def serve_cmd(
             forwarded_allow_ips=trusted or None,
         )
     )
+    # Python's cyclic garbage collector stops the event loop while it scans:
+    # with the defaults its collections over a thousand tables' objects took
+    # 0.1-0.7 s several times a minute and set the latency's p99
+    # (docs/benchmarks.md, tables in one process). Larger young generations
+    # make the older collections rare; what exists at start is never scanned.
+    gc.set_threshold(20_000, 100, 100)
+    gc.freeze()
     server.run()
 
 
