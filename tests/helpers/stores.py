@@ -177,3 +177,18 @@ def drop_since(before: set[tuple[Path, str]]) -> None:
         if db.name is not None and _server is not None:
             with contextlib.suppress(ServiceError):
                 _server.drop_database(db.name)
+
+
+class ReplayCounter:
+    """Counts how often a store reads a table's whole log (`Store.events`,
+    what rebuilding a table costs): wraps the store's method in place."""
+
+    def __init__(self, store: Store) -> None:
+        self.count = 0
+        inner = store.events
+
+        async def counted(table_id: str) -> Any:
+            self.count += 1
+            return await inner(table_id)
+
+        store.events = counted  # type: ignore[method-assign]

@@ -48,7 +48,7 @@ from tests.helpers.server import (
     serve,
     watch,
 )
-from tests.helpers.stores import Db, db_for
+from tests.helpers.stores import Db, ReplayCounter, db_for
 
 
 def _post(client: Any, body: Any) -> Any:
@@ -457,16 +457,7 @@ def test_downloads_of_a_finished_table_do_not_replay_its_log(tmp_path: Path) -> 
         anna.send(type="fill", creator=t["creator"])
         pump([anna], lambda: anna.list_over, rng, timeout=60)
     with serve(tmp_path) as (app, client, _db):
-        store = app.state.store
-        replays = 0
-        events = store.events
-
-        async def counted(table_id: str) -> Any:
-            nonlocal replays
-            replays += 1
-            return await events(table_id)
-
-        store.events = counted
+        replays = ReplayCounter(app.state.store)
         first = {}
         for _ in range(3):
             for kind in ("list.json", "sheet.csv", "games.iss"):
@@ -474,7 +465,7 @@ def test_downloads_of_a_finished_table_do_not_replay_its_log(tmp_path: Path) -> 
                 assert r.status_code == 200
                 assert first.setdefault(kind, r.text) == r.text
             assert public(client, t["id"])["table"]["status"] == "finished"
-        assert replays == 1
+        assert replays.count == 1
 
 
 # ---------------------------------------------------------------- 9: the rest

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from skat.series.shuffle import commitment
 from skat.series.tournament import table_sizes, verify_draw
 from tests.helpers.server import Peer, pump, serve
-from tests.helpers.stores import db_for
+from tests.helpers.stores import ReplayCounter, db_for
 
 
 def make(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -411,16 +411,7 @@ def test_another_worker_follows_the_tables_without_replaying_them(tmp_path: Path
             enter(client, t["id"], name)
         other_app = create_app(db.url, ServerConfig(**{**FAST, "worker": "other"}))
         with TestClient(other_app) as other:
-            store = other_app.state.store
-            replays = 0
-            events = store.events
-
-            async def counted(table_id: str) -> Any:
-                nonlocal replays
-                replays += 1
-                return await events(table_id)
-
-            store.events = counted
+            replays = ReplayCounter(other_app.state.store)
             assert start(client, t).status_code == 201
             seen = set()
             while (theirs := view(other, t["id"]))["state"] != "finished":
@@ -428,5 +419,5 @@ def test_another_worker_follows_the_tables_without_replaying_them(tmp_path: Path
                 seen.add(table.get("deal"))
                 time.sleep(0.05)
             assert not other_app.state.tables.actors  # it ran nothing itself
-            assert replays == 1 and len(seen) > 1  # one rebuild, then it followed
+            assert replays.count == 1 and len(seen) > 1  # one rebuild, then it followed
             assert theirs["standings"] == wait_state(client, t["id"], "finished")["standings"]
