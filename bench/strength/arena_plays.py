@@ -17,8 +17,10 @@ players against one opponent is measured without the luck of the cards.
 
 A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
-against the defaults on the same deals; ``club@worlds=6,budget=0.02`` (also
-``floor``, ``margin``) the same for the casual level.
+against the defaults on the same deals (``evaluator=FILE``: `evaluator_prior`
+with the hand evaluator of a file `train_handeval` wrote);
+``club@worlds=6,budget=0.02`` (also ``floor``, ``margin``, ``evaluator=FILE``)
+the same for the casual level.
 """
 
 from __future__ import annotations
@@ -63,30 +65,50 @@ def variant(name: str) -> None:
     kind, _, spec = name.partition("@")
     if kind not in ("search", "club"):
         raise SystemExit(f"only search and club take settings: {name}")
-    settings = {k: _setting(v) for k, v in (part.split("=", 1) for part in spec.split(","))}
+    raw = dict(part.split("=", 1) for part in spec.split(","))
+    settings = {k: v if k == "evaluator" else _setting(v) for k, v in raw.items()}
     if kind == "club":
         _club(name, settings)
         return
+    evaluator = _evaluator(settings.pop("evaluator", None))
+    if evaluator is not None:
+        settings["evaluator_prior"] = True
     SearchPlayer(None, **settings)  # type: ignore[arg-type]  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:
-        return SearchPlayer(rng, **settings)  # type: ignore[arg-type]
+        player = SearchPlayer(rng, **settings)  # type: ignore[arg-type]
+        if evaluator is not None:
+            player.evaluator = evaluator
+        return player
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
 
 
+def _evaluator(path: object) -> Any:
+    """The hand evaluator of a file `train_handeval` wrote (None: none given)."""
+    if path is None:
+        return None
+    from skat.players.handeval import Evaluator
+
+    return Evaluator(json.loads(Path(str(path)).read_text()))
+
+
 def _club(name: str, settings: dict[str, Any]) -> None:
-    """``club@worlds=6,budget=0.02,floor=5,margin=0``: the casual level with
-    another card search (worlds, seconds) or bid floor and Hand margin."""
+    """``club@worlds=6,budget=0.02,floor=5,margin=0,evaluator=FILE``: the
+    casual level with another card search (worlds, seconds), bid floor, Hand
+    margin or hand evaluator (a file `train_handeval` wrote)."""
     from skat.players.club import ClubPlayer
     from skat.players.search import SearchPlayer
 
-    unknown = set(settings) - {"worlds", "budget", "floor", "margin"}
+    unknown = set(settings) - {"worlds", "budget", "floor", "margin", "evaluator"}
     if unknown:
-        raise SystemExit(f"club takes worlds, budget, floor, margin; not {sorted(unknown)}")
+        raise SystemExit(
+            f"club takes worlds, budget, floor, margin, evaluator; not {sorted(unknown)}"
+        )
+    evaluator = _evaluator(settings.get("evaluator"))
 
     def make(rng: Any) -> ClubPlayer:
-        player = ClubPlayer(rng)
+        player = ClubPlayer(rng, evaluator)
         player.floor = float(settings.get("floor", player.floor))
         player.margin = float(settings.get("margin", player.margin))
         if "worlds" in settings or "budget" in settings:

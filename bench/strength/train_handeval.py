@@ -1,23 +1,33 @@
-"""Train the hand evaluator (skat.players.handeval) from games played out.
+"""Train the hand evaluator (skat.players.handeval) from forced games.
 
 For random deals, every plausible game of each position's ten cards is
 forced: the position becomes declarer at 18 (the others pass), then plays
 the game as a Hand game and, separately, picks up the skat, puts away the two
-cards `heuristic` would put away for that game, and declares it. The card
-play is `heuristic`'s for all three seats (cheap enough to play by the ten
-thousand here; `club`, the casual level, plays its cards by a short search
-and wins somewhat more than these chances say). Each game played
-gives one example to the model of its stage (``hand``; ``pickup`` from the
-ten dealt cards, ``counted`` from the ten kept and the points put away),
-labelled won and won with Schneider. Each model is a logistic regression
-(L2-regularised Newton steps in NumPy); the result is a JSON file with the
-weights and the command that made it.
+cards `heuristic` would put away for that game, and declares it. Each forced
+game gives one example to the model of its stage (``hand``; ``pickup`` from
+the ten dealt cards, ``counted`` from the ten kept and the points put away),
+labelled with its chance to be won and won with Schneider, in one of two ways
+(``--solved`` blends them):
 
-    python -m bench.strength.train_handeval --deals 4000 --seed 1 --jobs 2 \\
-        --out src/skat/players/data/handeval.json
+- **played** (``--solved 0``): the game played out by `heuristic` in all
+  three seats, won or lost (1 or 0); cheap, but it rates a hand by
+  `heuristic`'s card play, which wins less than the casual level's search;
+- **solved** (``--solved 1``, the shipped file): the open-card solve of the
+  true hands, read through the curves measured on `search`'s real games
+  (`search.WIN_CURVE`: a suit game reaching 53 open-card points won 97% of
+  the time; `GRAND_CURVE`, `SCHNEIDER_CURVE`): what `search`'s auction
+  expects of the game, as chances. A Null is always played out (see
+  `labels_of`).
+
+Each model is a logistic regression (L2-regularised Newton steps in NumPy,
+soft labels allowed); the result is a JSON file with the weights and the
+command that made it.
+
+    python -m bench.strength.train_handeval --deals 8000 --seed 1 --jobs 2 \\
+        --solved 1.0 --out src/skat/players/data/handeval.json
 
 The same arguments give the same weights (the deals come from the seed, the
-players are deterministic, the fit is exact).
+players and the solver are deterministic, the fit is exact).
 """
 
 from __future__ import annotations
@@ -47,12 +57,16 @@ from skat.engine import (
 )
 from skat.engine.cards import JACKS, POINTS, mask_cards
 from skat.engine.game import TRUMPS
+from skat.players import solver
 from skat.players.handeval import KINDS, STAGES, TARGETS, features, kind_of
 from skat.players.heuristic import HeuristicPlayer
+from skat.players.search import GRAND_CURVE, NULL_HIDDEN, SCHNEIDER_CURVE, WIN_CURVE
+from skat.players.solver import Position
 from skat.players.strength import null_profile, suit_strength
 
 GAMES = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS, GameType.GRAND)
-Example = tuple[str, str, list[float], int, int]  # kind, stage, features, won, schneider
+# kind, stage, features, won, won with Schneider (0/1 when played out; chances when solved)
+Example = tuple[str, str, list[float], float, float]
 
 
 def plausible(hand: int, game: GameType) -> bool:
@@ -87,11 +101,13 @@ def discard_for(cards12: int, game: GameType) -> tuple[int, int]:
     return best[1]
 
 
-def play_forced(
+def force(
     deck: Sequence[Card], dealer: int, position: int, game: GameType, hand: bool
-) -> tuple[int, int, int, int]:
-    """Play ``game`` for the player at ``position``. Returns (won,
-    schneider, the ten cards kept, the points put away)."""
+) -> tuple[Deal, int]:
+    """The deal with the player at ``position`` made declarer of ``game`` at
+    18 (the others pass), Hand or after picking up and putting away what
+    `discard_for` chooses, before the first card. Returns the deal and the
+    points put away."""
     deal = Deal(deck, dealer=dealer)
     declarer = deal.seat_of(position)
     while deal.phase is Phase.BIDDING:
@@ -108,32 +124,74 @@ def play_forced(
     assert deal.declarer_seat == declarer, "the forced auction went wrong"
     if hand:
         deal.apply(Announce(Contract(game, hand=True)))
-    else:
-        deal.apply(Pickup())
-        a, b = discard_for(deal.hand(declarer).mask, game)
-        deal.apply(
-            next(
-                x for x in deal.legal_actions() if isinstance(x, Discard) and set(x.cards) == {a, b}
-            )
-        )
-        deal.apply(Announce(Contract(game)))
-    kept = deal.hand(declarer).mask
-    put_away = 0 if hand else deal.skat.mask
+        return deal, 0
+    deal.apply(Pickup())
+    a, b = discard_for(deal.hand(declarer).mask, game)
+    deal.apply(
+        next(x for x in deal.legal_actions() if isinstance(x, Discard) and set(x.cards) == {a, b})
+    )
+    deal.apply(Announce(Contract(game)))
+    return deal, POINTS[a] + POINTS[b]
+
+
+def played_labels(deal: Deal, game: GameType) -> tuple[float, float]:
+    """(won, won with Schneider) of the game played out by `heuristic` in all
+    three seats."""
     players = [HeuristicPlayer(random.Random(0)) for _ in range(3)]
     while not deal.is_terminal():
         seat = deal.current_seat
         assert seat is not None
-        view = deal.view(seat)
-        move = players[seat].choose(view)
-        deal.apply(move, seat)
+        deal.apply(players[seat].choose(deal.view(seat)), seat)
     result = deal.result
     assert result is not None
     won = int(bool(result.won))
-    schneider = int(won and game != GameType.NULL and result.declarer_points >= 90)
-    return won, schneider, kept, sum(POINTS[c] for c in mask_cards(put_away))
+    return won, int(won and game != GameType.NULL and result.declarer_points >= 90)
 
 
-def examples_of_deal(seed: int, number: int) -> list[Example]:
+def _tier(pos: Position, curve: Sequence[tuple[int, float]]) -> tuple[int, float]:
+    for i, (threshold, chance) in enumerate(curve):
+        if threshold <= 0 or solver.reaches(pos, threshold):
+            return i, chance
+    return len(curve), 0.0
+
+
+def solved_labels(deal: Deal, game: GameType) -> tuple[float, float]:
+    """(win chance, Schneider chance) of the game by the open-card solve of
+    the true hands, read through the curves measured on `search`'s real
+    games (`search.WIN_CURVE`, `GRAND_CURVE`, `SCHNEIDER_CURVE`; a plain
+    Null the solve loses counts `NULL_HIDDEN` won, as `search` counts it):
+    soft labels, what `search`'s auction expects of the game."""
+    pos = Position.from_deal(deal)
+    if game == GameType.NULL:
+        ouvert = deal.contract is not None and deal.contract.ouvert
+        return (1.0 if solver.null_wins(pos) else 0.0 if ouvert else NULL_HIDDEN), 0.0
+    tier, win = _tier(pos, GRAND_CURVE if game == GameType.GRAND else WIN_CURVE)
+    if tier > 0:
+        return win, 0.0
+    _, schneider = _tier(pos, SCHNEIDER_CURVE)
+    return win, min(win, schneider)
+
+
+def labels_of(deal: Deal, game: GameType, mode: float) -> tuple[float, float]:
+    """The labels of a forced game: ``mode`` is the solved labels' share of
+    a suit game's or Grand's (0: played out by `heuristic` only, 1: solved
+    only, between: blended). A Null is always played out: the open-card
+    defence sees where the declarer cannot duck, which a real one does not
+    (the solved labels judged seven sevens and eights, a Null nobody can
+    beat, a coin toss)."""
+    if mode <= 0 or game == GameType.NULL:
+        return played_labels(deal, game)
+    out = (0.0, 0.0)
+    if mode > 0:
+        s = solved_labels(deal, game)
+        out = (mode * s[0], mode * s[1])
+    if mode < 1:
+        p = played_labels(deal, game)
+        out = (out[0] + (1 - mode) * p[0], out[1] + (1 - mode) * p[1])
+    return out
+
+
+def examples_of_deal(seed: int, number: int, mode: float = 0.0) -> list[Example]:
     rng = random.Random(f"{seed}/{number}")
     deck = list(Card)
     rng.shuffle(deck)
@@ -146,25 +204,28 @@ def examples_of_deal(seed: int, number: int) -> list[Example]:
             if not plausible(dealt, game):
                 continue
             kind = kind_of(game)
-            won, schneider, _, _ = play_forced(deck, dealer, position, game, True)
+            deal, _ = force(deck, dealer, position, game, True)
+            won, schneider = labels_of(deal, game, mode)
             out.append((kind, "hand", features(dealt, game, position), won, schneider))
-            won, schneider, kept, pts = play_forced(deck, dealer, position, game, False)
+            deal, pts = force(deck, dealer, position, game, False)
+            kept = deal.hand(deal.seat_of(position)).mask
+            won, schneider = labels_of(deal, game, mode)
             out.append((kind, "pickup", features(dealt, game, position), won, schneider))
             out.append((kind, "counted", features(kept, game, position, pts), won, schneider))
     return out
 
 
-def _chunk(args: tuple[int, int, int]) -> list[Example]:
-    seed, lo, hi = args
+def _chunk(args: tuple[int, int, int, float]) -> list[Example]:
+    seed, lo, hi, mode = args
     out: list[Example] = []
     for n in range(lo, hi):
-        out += examples_of_deal(seed, n)
+        out += examples_of_deal(seed, n, mode)
     return out
 
 
-def generate(deals: int, seed: int, jobs: int) -> Iterator[Example]:
+def generate(deals: int, seed: int, jobs: int, mode: float = 0.0) -> Iterator[Example]:
     step = 50
-    chunks = [(seed, lo, min(deals, lo + step)) for lo in range(0, deals, step)]
+    chunks = [(seed, lo, min(deals, lo + step), mode) for lo in range(0, deals, step)]
     if jobs <= 1:
         for c in chunks:
             yield from _chunk(c)
@@ -194,22 +255,24 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 30) -> np.nd
     return w
 
 
-def train(deals: int, seed: int, jobs: int, l2: float = 1.0) -> dict[str, object]:
-    rows: dict[tuple[str, str], tuple[list[list[float]], list[int], list[int]]] = {}
-    for kind, stage, f, won, schneider in generate(deals, seed, jobs):
+def train(
+    deals: int, seed: int, jobs: int, l2: float = 1.0, solved: float = 0.0
+) -> dict[str, object]:
+    rows: dict[tuple[str, str], tuple[list[list[float]], list[float], list[float]]] = {}
+    for kind, stage, f, won, schneider in generate(deals, seed, jobs, solved):
         xs, ws, ss = rows.setdefault((kind, stage), ([], [], []))
         xs.append(f)
         ws.append(won)
         ss.append(schneider)
     weights: dict[str, dict[str, dict[str, list[float]]]] = {}
-    counts: dict[str, dict[str, list[int]]] = {}
+    counts: dict[str, dict[str, list[float]]] = {}
     for kind in KINDS:
         for stage in STAGES:
             if (kind, stage) not in rows:
                 continue
             xs, ws, ss = rows[kind, stage]
             x = np.array(xs, dtype=float)
-            counts.setdefault(kind, {})[stage] = [len(xs), sum(ws), sum(ss)]
+            counts.setdefault(kind, {})[stage] = [len(xs), round(sum(ws), 1), round(sum(ss), 1)]
             for target, y in zip(TARGETS, (ws, ss), strict=True):
                 if kind == "null" and target == "schneider":
                     continue
@@ -226,16 +289,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--l2", type=float, default=1.0)
+    ap.add_argument(
+        "--solved",
+        type=float,
+        default=0.0,
+        help="the share of a suit game's or Grand's labels from the open-card solve"
+        " (0: played out by heuristic; a Null always is)",
+    )
     ap.add_argument("--out", default="-")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.solved <= 1.0:
+        ap.error("--solved is a share between 0 and 1")
     start = time.perf_counter()
-    data = train(args.deals, args.seed, args.jobs, args.l2)
+    data = train(args.deals, args.seed, args.jobs, args.l2, args.solved)
+    command = (
+        f"python -m bench.strength.train_handeval --deals {args.deals} --seed {args.seed}"
+        f" --l2 {args.l2}"
+    )
+    players = "heuristic (card play of all three seats)"
+    if args.solved > 0:
+        command += f" --solved {args.solved}"
+        players = f"{args.solved:g} of each label the open-card solve through search's curves" + (
+            "" if args.solved >= 1 else f", {1 - args.solved:g} {players}"
+        )
     data = {
-        "command": (
-            f"python -m bench.strength.train_handeval --deals {args.deals} --seed {args.seed}"
-            f" --l2 {args.l2}"
-        ),
-        "players": "heuristic (card play of all three seats)",
+        "command": command,
+        "players": players,
         **data,
     }
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"

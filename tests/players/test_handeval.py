@@ -6,13 +6,14 @@ way any Skat player would (R5 for the values, R9.5 for the expectation).
 from __future__ import annotations
 
 import pytest
-from bench.strength.train_handeval import train
+from bench.strength.train_handeval import force, solved_labels, train
 
 from skat.engine import Card, Deal, GameType, parse_action
 from skat.engine.actions import Pass
 from skat.engine.deal import deck_from_hands
 from skat.players.club import ClubPlayer, considered
 from skat.players.handeval import Chances, default, expected_result, game_value
+from skat.players.search import NULL_HIDDEN, SCHNEIDER_CURVE, WIN_CURVE
 from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
 
 # Forehand (seat 0 with the dealer at seat 2) with four jacks and six clubs;
@@ -53,6 +54,40 @@ def test_the_training_gives_the_same_weights_for_the_same_seed() -> None:
         for targets in stages.values():
             for w in targets.values():
                 assert len(w) > 1 and all(abs(x) < 1e6 for x in w)
+
+
+@pytest.mark.slow
+def test_solved_labels_are_reproducible_and_soft() -> None:
+    one = train(20, seed=5, jobs=1, solved=1.0)
+    assert one == train(20, seed=5, jobs=2, solved=1.0)
+    assert one["weights"] != train(20, seed=5, jobs=1)["weights"]
+    # the labels are chances through search's curves, not 0 or 1 per game
+    examples = one["examples"]
+    assert isinstance(examples, dict)
+    won = [n for stages in examples.values() for _, n, _ in stages.values()]
+    assert any(n != int(n) for n in won)
+
+
+def _deck(hands: list[list[str]], skat: str) -> list[Card]:
+    return deck_from_hands(hands, SKATS[skat])
+
+
+def test_solved_labels_read_the_open_card_outcome_through_searchs_curves() -> None:
+    # four jacks and six clubs (R5.2): Clubs Hand takes every trick with the
+    # cards open, so its labels are the top tier of each curve
+    deal, _ = force(_deck(STRONG, "strong"), 2, 0, GameType.CLUBS, True)
+    assert solved_labels(deal, GameType.CLUBS) == (WIN_CURVE[0][1], SCHNEIDER_CURVE[0][1])
+    # sevens and eights: Null Hand is won open-card (R3.3)
+    deal, _ = force(_deck(WEAK, "low"), 2, 0, GameType.NULL, True)
+    assert solved_labels(deal, GameType.NULL) == (1.0, 0.0)
+    # kings, queens and nines forced to play Hearts Hand against two jacks
+    # each and the trump aces: below 41 card points, the lowest tier
+    deal, _ = force(_deck(MIDDLING, "middling"), 2, 0, GameType.HEARTS, True)
+    assert solved_labels(deal, GameType.HEARTS) == (WIN_CURVE[-1][1], 0.0)
+    # a Null the solve loses counts as won in NULL_HIDDEN of the games
+    # (the defenders do not see the cards), an open one never
+    deal, _ = force(_deck(STRONG, "strong"), 2, 1, GameType.NULL, True)
+    assert solved_labels(deal, GameType.NULL) == (NULL_HIDDEN, 0.0)
 
 
 def test_four_jacks_and_six_clubs_win_clubs() -> None:

@@ -10,9 +10,12 @@ Three stages, each with a model of its own:
   away (the declaration after the pickup).
 
 Each (game kind, stage) has two logistic models over the features below: the
-win and Schneider. The weights are learned from games played out by our own
-players (``bench/strength/train_handeval.py``, which says how; the file
-``data/handeval.json`` records the command that made it). Suit games share one
+win and Schneider. The weights are learned from forced games
+(``bench/strength/train_handeval.py``, which says how; the file
+``data/handeval.json`` records the command that made it): suit games and
+Grand labelled by the open-card solve of the true hands read through the win
+curves measured on `search`'s real games (what `search`'s auction expects),
+Null by games `heuristic` played out. Suit games share one
 model: the trump suit is mapped onto a canonical one, and the three side suits
 are sorted, so that a hand and its image under a change of suits read alike.
 The features are of the hand alone and the declarer's position (forehand
