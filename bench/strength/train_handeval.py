@@ -177,14 +177,12 @@ def labels_of(deal: Deal, game: GameType, mode: float) -> tuple[float, float]:
     a suit game's or Grand's (0: played out by `heuristic` only, 1: solved
     only, between: blended). A Null is always played out: the open-card
     defence sees where the declarer cannot duck, which a real one does not
-    (the solved labels judged seven sevens and eights, a Null nobody can
-    beat, a coin toss)."""
+    (with solved labels the model judged a Null Hand of sevens, eights and
+    two nines, which nobody can beat, a coin toss)."""
     if mode <= 0 or game == GameType.NULL:
         return played_labels(deal, game)
-    out = (0.0, 0.0)
-    if mode > 0:
-        s = solved_labels(deal, game)
-        out = (mode * s[0], mode * s[1])
+    s = solved_labels(deal, game)
+    out = (mode * s[0], mode * s[1])
     if mode < 1:
         p = played_labels(deal, game)
         out = (out[0] + (1 - mode) * p[0], out[1] + (1 - mode) * p[1])
