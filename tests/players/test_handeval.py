@@ -85,7 +85,7 @@ def test_solved_labels_read_the_open_card_outcome_through_searchs_curves() -> No
     deal, _ = force(_deck(MIDDLING, "middling"), 2, 0, GameType.HEARTS, True)
     assert solved_labels(deal, GameType.HEARTS) == (WIN_CURVE[-1][1], 0.0)
     # a Null the solve loses counts as won in NULL_HIDDEN of the games
-    # (the defenders do not see the cards), an open one never
+    # (the defenders do not see the cards)
     deal, _ = force(_deck(STRONG, "strong"), 2, 1, GameType.NULL, True)
     assert solved_labels(deal, GameType.NULL) == (NULL_HIDDEN, 0.0)
 
