@@ -96,7 +96,9 @@ def _evaluator(path: object) -> Any:
 def _club(name: str, settings: dict[str, Any]) -> None:
     """``club@worlds=6,budget=0.02,floor=5,margin=0,evaluator=FILE``: the
     casual level with another card search (worlds, seconds), bid floor, Hand
-    margin or hand evaluator (a file `train_handeval` wrote)."""
+    margin or hand evaluator (a file `train_handeval` wrote); ``budget=0``
+    searches every world without a clock (``club@worlds=20,budget=0`` plays
+    its cards as ``search`` does)."""
     from skat.players.club import ClubPlayer
     from skat.players.search import SearchPlayer
 
@@ -112,10 +114,11 @@ def _club(name: str, settings: dict[str, Any]) -> None:
         player.floor = float(settings.get("floor", player.floor))
         player.margin = float(settings.get("margin", player.margin))
         if "worlds" in settings or "budget" in settings:
+            budget = float(settings.get("budget", player.cards.time_budget or 0.015))
             player.cards = SearchPlayer(
                 rng,
                 worlds=int(settings.get("worlds", player.cards.worlds)),
-                time_budget=float(settings.get("budget", player.cards.time_budget or 0.015)),
+                time_budget=budget or None,  # 0: no clock, the same plays on any load
             )
         return player
 

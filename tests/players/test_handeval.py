@@ -11,8 +11,8 @@ from bench.strength.train_handeval import force, solved_labels, train
 from skat.engine import Card, Deal, GameType, parse_action
 from skat.engine.actions import Pass
 from skat.engine.deal import deck_from_hands
-from skat.players.club import ClubPlayer, considered
-from skat.players.handeval import Chances, default, expected_result, game_value
+from skat.players.club import ClubPlayer
+from skat.players.handeval import Chances, considered, default, expected_result, game_value
 from skat.players.search import NULL_HIDDEN, SCHNEIDER_CURVE, WIN_CURVE
 from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
 

@@ -325,6 +325,60 @@ def test_the_evaluators_priors_decide_every_declaration_legally() -> None:
     assert any(row.kind == "game" for row in series.rows)
 
 
+def test_the_evaluator_auction_bids_and_picks_up_without_a_solve() -> None:
+    """``evaluator_auction`` (a lab setting, off): every bid, hold and pass
+    is the one `handeval.bid_limit` allows and Hand or pickup is
+    `handeval.hand_game`'s, with no auction simulated; the discard and the
+    game are still solved, and whole deals finish strictly."""
+    from skat.engine import Announce, Bid, Hold, Pass, Pickup
+    from skat.players.handeval import HAND_MARGIN, bid_limit, default, hand_game
+
+    class NoAuctionSolves(SearchPlayer):
+        def _simulate(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+            raise AssertionError("the evaluator auction simulated the hand")
+
+    checked = {"bid": 0, "skat": 0}
+    for number in range(1, 9):
+        deal = Deal(deal_deck(_seed(31), number))
+        players = [
+            NoAuctionSolves(
+                random.Random(s), worlds=3, bid_worlds=2, strict=True, evaluator_auction=True
+            )
+            for s in range(3)
+        ]
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            action = players[seat].choose(view)
+            if view.phase is Phase.BIDDING and len(view.legal_actions) > 1:
+                limit = bid_limit(default(), view.hand.mask, view.position or 0)
+                if isinstance(action, Bid):
+                    assert action.value <= limit
+                elif isinstance(action, Hold):
+                    assert view.bid <= limit
+                else:
+                    assert isinstance(action, Pass)
+                    offered = [a for a in view.legal_actions if isinstance(a, (Bid, Hold))]
+                    assert all(
+                        (a.value if isinstance(a, Bid) else view.bid) > limit for a in offered
+                    )
+                checked["bid"] += 1
+            if view.phase is Phase.SKAT:
+                game = hand_game(
+                    default(), view.hand.mask, view.position or 0, view.bid, HAND_MARGIN
+                )
+                if game is None:
+                    assert isinstance(action, Pickup)
+                else:
+                    assert action == Announce(Contract(game, hand=True)) or isinstance(
+                        action, Pickup
+                    )
+                checked["skat"] += 1
+            deal.apply(action, seat)
+    assert checked["bid"] >= 8 and checked["skat"] >= 4
+
+
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:
     """With the solver broken, every decision is heuristic's."""
 

@@ -34,6 +34,7 @@ from importlib import resources
 from ..engine.cards import JACKS, POINTS, mask_cards
 from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, GameType
 from ..engine.values import matadors
+from .strength import null_profile
 
 STAGES = ("pickup", "hand", "counted")
 KINDS = ("suit", "grand", "null")
@@ -238,6 +239,119 @@ def expected_result(chances: Chances, game: GameType, value: int, bid: int = 0) 
     )
 
 
+# ------------------------------------------------ decisions before the card play
+BID_FLOOR = 0.0  # expected result a game must promise for a bid (passing scores 0)
+HAND_MARGIN = 5.0  # how much more a Hand game must promise than picking up
+
+#: Every game the evaluator judges, Null last.
+GAMES = (
+    GameType.CLUBS,
+    GameType.SPADES,
+    GameType.HEARTS,
+    GameType.DIAMONDS,
+    GameType.GRAND,
+    GameType.NULL,
+)
+
+
+def considered(hand: int, game: GameType, counted: bool = False) -> bool:
+    """The games the evaluator judges (it was trained on these; others are
+    hopeless): a suit with four trumps, Grand with two jacks or one and
+    three aces, Null without too much danger."""
+    if game == GameType.NULL:
+        return null_profile(hand)[1] <= (1.5 if counted else 2.0)
+    if game == GameType.GRAND:
+        nj = (hand & JACKS).bit_count()
+        aces = sum(hand >> (8 * u) & 1 for u in range(4))
+        return nj >= 2 or (nj == 1 and aces >= 3)
+    return (hand & TRUMPS[game]).bit_count() >= 4
+
+
+def options(
+    evaluator: Evaluator, hand: int, position: int, stage: str, bid: int = 0
+) -> list[tuple[float, GameType, int]]:
+    """(expected result at ``bid``, game, the value it may bid to) of every
+    game considered with the ten cards ``hand`` before the skat (stage
+    ``pickup`` or ``hand``). The value counts Schneider only where it is
+    likely (over 0.6)."""
+    out = []
+    is_hand = stage == "hand"
+    for game in GAMES:
+        if not considered(hand, game):
+            continue
+        ch = evaluator.chances(hand, game, position, stage)
+        value = game_value(game, hand, hand=is_hand)
+        score = expected_result(ch, game, value, bid)
+        if game != GameType.NULL and ch.schneider > 0.6:
+            value += BASE_VALUE[game]
+        out.append((score, game, value))
+    return out
+
+
+def bid_limit(evaluator: Evaluator, hand: int, position: int, floor: float = BID_FLOOR) -> int:
+    """The highest value to bid or hold with ``hand``: that of the best game
+    (pickup or Hand) whose expected result is above ``floor``; 0 to pass."""
+    best = 0
+    for stage in ("pickup", "hand"):
+        for score, _game, value in options(evaluator, hand, position, stage):
+            if score > floor:
+                best = max(best, value)
+    return best
+
+
+def hand_game(
+    evaluator: Evaluator, hand: int, position: int, bid: int, margin: float
+) -> GameType | None:
+    """The game to play Hand when its expected result at ``bid`` beats the
+    best pickup game's by more than ``margin``; None: pick up the skat."""
+    pick = max((s for s, _, _ in options(evaluator, hand, position, "pickup", bid)), default=-1e9)
+    hands = options(evaluator, hand, position, "hand", bid)
+    if hands:
+        score, game, _ = max(hands, key=lambda o: o[0])
+        if score > pick + margin:
+            return game
+    return None
+
+
+def counted_result(
+    evaluator: Evaluator,
+    kept: int,
+    cards12: int,
+    skat_points: int,
+    position: int,
+    bid: int,
+    game: GameType,
+) -> float:
+    """Expected result at ``bid`` of declaring ``game`` with the ten cards
+    ``kept`` after the discard (``cards12``: the twelve, whose matadors
+    count; ``skat_points``: the points put away)."""
+    ch = evaluator.chances(kept, game, position, "counted", skat_points)
+    return expected_result(ch, game, game_value(game, cards12), bid)
+
+
+def best_put_away(
+    evaluator: Evaluator, cards12: int, position: int, bid: int
+) -> tuple[float, int, GameType | None]:
+    """(expected result, the two cards as a mask, the game) of the best
+    discard of the twelve cards with its best game, every pair and every
+    game considered; the points put away break ties. The game is None when
+    no game is considered."""
+    cards = mask_cards(cards12)
+    best: tuple[float, int, GameType | None] = (-1e18, 0, None)
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            mask = (1 << a) | (1 << b)
+            kept = cards12 & ~mask
+            pts = POINTS[a] + POINTS[b]
+            for g in GAMES:
+                if not considered(kept, g, counted=True):
+                    continue
+                s = counted_result(evaluator, kept, cards12, pts, position, bid, g) + pts / 100
+                if s > best[0]:
+                    best = (s, mask, g)
+    return best
+
+
 @cache
 def default() -> Evaluator:
     """The shipped evaluator (``skat/players/data/handeval.json``)."""
@@ -246,13 +360,22 @@ def default() -> Evaluator:
 
 
 __all__ = [
+    "BID_FLOOR",
+    "GAMES",
+    "HAND_MARGIN",
     "KINDS",
     "STAGES",
     "Chances",
     "Evaluator",
+    "best_put_away",
+    "bid_limit",
+    "considered",
+    "counted_result",
     "default",
     "expected_result",
     "features",
     "game_value",
+    "hand_game",
     "kind_of",
+    "options",
 ]

@@ -79,7 +79,7 @@ from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer
 from .cardplay import CardPlay
-from .handeval import Chances, Evaluator
+from .handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
 from .handeval import default as default_evaluator
 from .heuristic import HeuristicPlayer
 from .registry import register
@@ -214,6 +214,7 @@ class SearchPlayer(BasePlayer):
         points_tiebreak: bool = True,
         evaluator_prior: bool = False,
         lookahead: bool = False,
+        evaluator_auction: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -261,7 +262,10 @@ class SearchPlayer(BasePlayer):
         play the rest of the current trick is played in each world by the
         other seats as `heuristic` would from their own view of that world
         (a realistic continuation, issue 25 point 4), then the solver
-        finishes from the next trick."""
+        finishes from the next trick; ``evaluator_auction``: bid and choose
+        Hand or pickup by the learned evaluator alone (`handeval.bid_limit`,
+        `handeval.hand_game`, as ``club`` does), no solves; the discard and
+        the game are still solved."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -286,6 +290,7 @@ class SearchPlayer(BasePlayer):
         self.points_tiebreak = points_tiebreak
         self.evaluator: Evaluator | None = default_evaluator() if evaluator_prior else None
         self.lookahead = lookahead
+        self.evaluator_auction = evaluator_auction
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -746,7 +751,10 @@ class SearchPlayer(BasePlayer):
         return best
 
     def _bid(self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock) -> Action:
-        limit = self._limit(view, know, solver, clock)
+        if self.evaluator_auction:
+            limit = bid_limit(self.evaluator or default_evaluator(), view.hand.mask, know.me)
+        else:
+            limit = self._limit(view, know, solver, clock)
         for a in view.legal_actions:
             if isinstance(a, Hold):
                 return a if view.bid <= limit else Pass()
@@ -757,13 +765,19 @@ class SearchPlayer(BasePlayer):
     def _skat(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
     ) -> Action | None:
+        legal = view.legal_actions
+        if self.evaluator_auction:
+            ev = self.evaluator or default_evaluator()
+            game = hand_game(ev, view.hand.mask, know.me, view.bid, HAND_MARGIN)
+            if game is not None and Announce(Contract(game, hand=True)) in legal:
+                return Announce(Contract(game, hand=True))
+            return next(a for a in legal if isinstance(a, Pickup))
         results = self._simulate(view, know, solver, clock)
         weights = self._rejudged(view, know)
         # the same estimate as the auction's (`_limit`): without the prior a
         # pickup game the bid needs Schneider for looked better than the Hand
         # game the bid was made on
         priors = self._priors(view.hand.mask, know.me)
-        legal = view.legal_actions
         pk = self._pickup(view, know, solver, clock) if self.choose_after_pickup else None
         if pk is not None:
             best_pickup = self._pickup_expected(pk, view.bid, solver, clock)
