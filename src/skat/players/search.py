@@ -21,7 +21,10 @@ Card play
     his errors costlier), then to `heuristic`'s card. Null: `null_wins`.
 Kontra and Re
     From the declarer's win probability over the worlds at that moment.
-Bidding, Hand or pickup, the discard and the game
+Bidding and Hand or pickup
+    By the learned hand evaluator, as ``club`` decides them
+    (``evaluator_auction``, `handeval.bid_limit` and `handeval.hand_game`).
+The discard and the game (and, with ``evaluator_auction=False``, the auction)
     Simulated with the solver over sampled skats and opponents' hands: for
     each plausible game (suits with four trumps or more, Grand, Null and
     Null Ouvert, each as pickup with a quick per-game discard and as Hand,
@@ -32,7 +35,9 @@ Bidding, Hand or pickup, the discard and the game
     61 plus ``margin``, -8; see docs/players.md), and whether he reaches
     90. The bid goes up while the expected entry beats what passing is
     worth. After the pickup, every plausible game with its best few
-    discards (of the 66) is solved in new worlds of the opponents' hands.
+    discards (of the 66) is solved in new worlds of the opponents' hands,
+    the evaluator's chances of the ten cards kept counting as a few more
+    worlds (``evaluator_prior``).
 
 Determinism and time: with ``time_budget=None`` (the registry default,
 which the arena and the tests use) the player solves a fixed number of
@@ -212,9 +217,9 @@ class SearchPlayer(BasePlayer):
         discard_worlds: int | None = None,
         partner_model: bool = False,
         points_tiebreak: bool = True,
-        evaluator_prior: bool = False,
+        evaluator_prior: bool = True,
         lookahead: bool = False,
-        evaluator_auction: bool = False,
+        evaluator_auction: bool = True,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -257,15 +262,17 @@ class SearchPlayer(BasePlayer):
         most, the defenders' least) before `heuristic` is asked (off: straight
         to `heuristic`, the rule until 2026-12-02); ``evaluator_prior``: the
         prior of every game (Hand ones too, and after the discard) is the
-        learned evaluator's win and Schneider chance (`handeval`) instead of
-        `heuristic`'s win chance of the pickup games; ``lookahead``: in card
+        learned evaluator's win and Schneider chance (`handeval`; off:
+        `heuristic`'s win chance of the pickup games, the rule until
+        2026-12-04); ``lookahead``: in card
         play the rest of the current trick is played in each world by the
         other seats as `heuristic` would from their own view of that world
         (a realistic continuation, issue 25 point 4), then the solver
         finishes from the next trick; ``evaluator_auction``: bid and choose
         Hand or pickup by the learned evaluator alone (`handeval.bid_limit`,
         `handeval.hand_game`, as ``club`` does), no solves; the discard and
-        the game are still solved."""
+        the game are still solved (off: the auction simulated by solves, the
+        rule until 2026-12-04)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
