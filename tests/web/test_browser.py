@@ -1825,7 +1825,17 @@ def test_the_sheet_reopens_an_earlier_deals_result(
     if value is not None:  # a game: its value, reckoned as the result said it
         assert dialog.locator("[data-testid=explanation]").inner_text() == value
     assert page.inner_text("[data-testid=deal-result-entries]") == entries
-    assert page.evaluate("() => document.activeElement.dataset.testid") == "deal-result-close"
+    focus = "() => document.activeElement.dataset.testid"
+    assert page.evaluate(focus) == "deal-result-close"
+    # an update of the table while it is open (here a reaction from the same
+    # person's second tab) draws the sheet again and keeps the keyboard there
+    second = c.context.new_page()
+    second.goto(page.url)
+    second.click(".reactions button >> nth=0")
+    page.wait_for_function("() => document.getElementById('chat-list').innerText.includes('Nice')")
+    assert page.evaluate(focus) == "deal-result-close"
+    assert dialog.is_visible()
+    second.close()
     page.click("[data-testid=deal-result-close]")
     assert dialog.count() == 0
     assert page.locator("[data-testid=sheet]").is_visible()  # back at the sheet

@@ -220,6 +220,9 @@ export function renderSheet() {
   const el = document.getElementById("sheet");
   if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; return; }
   const keepScroll = el.querySelector(".scroll")?.scrollLeft || 0;
+  // every update of the table draws the sheet again: the keyboard's place
+  // in it must survive that
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
   const sh = T.snap.sheet;
   const n = T.snap.table.options.players;
   const scoring = T.snap.table.options.scoring;
@@ -281,6 +284,7 @@ export function renderSheet() {
   };
   box.addEventListener("scroll", cue);
   cue();
+  if (focused) el.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
 }
 
 // A settled deal's result reopened from the sheet (issue 26): what the
