@@ -147,3 +147,32 @@ def test_the_expectation_counts_a_lost_game_double_and_the_defenders_forty() -> 
     # a game worth less than the bid is lost at the bid unless Schneider lifts it
     assert expected_result(Chances(1.0, 0.0), GameType.HEARTS, 20, 30) == -(60 + 90)
     assert expected_result(Chances(1.0, 1.0), GameType.HEARTS, 20, 30) == 80
+
+
+def test_the_put_aways_are_ranked_best_first_and_the_best_is_clubs() -> None:
+    """`put_aways` values every pair put away with every game the ten kept
+    cards are considered for (R3.2: the declarer puts two cards away after
+    the pickup), best first; its head is `best_put_away`'s choice, and a
+    `games` restriction leaves the others out."""
+    from skat.engine.cards import POINTS, mask_cards
+    from skat.players.handeval import best_put_away, counted_result, put_aways
+
+    ev = default()
+    twelve = _mask([*STRONG[0], "H7", "SA"])
+    ranked = put_aways(ev, twelve, 0, 18)
+    scores = [s for s, _, _ in ranked]
+    assert scores == sorted(scores, reverse=True)
+    assert len({(m, g) for _, m, g in ranked}) == len(ranked)
+    best = best_put_away(ev, twelve, 0, 18)
+    assert best == ranked[0]
+    # four jacks and six clubs play Clubs, and the lone H7 goes away
+    assert best[2] == GameType.CLUBS
+    assert "H7" in [str(c) for c in mask_cards(best[1])]
+    for s, mask, g in ranked[:20]:
+        kept = twelve & ~mask
+        assert considered(kept, g, counted=True)
+        pts = sum(POINTS[c] for c in mask_cards(mask))
+        assert s == counted_result(ev, kept, twelve, pts, 0, 18, g) + pts / 100
+    only_grand = put_aways(ev, twelve, 0, 18, (GameType.GRAND,))
+    assert only_grand and {g for _, _, g in only_grand} == {GameType.GRAND}
+    assert [r for r in ranked if r[2] == GameType.GRAND] == only_grand

@@ -391,6 +391,57 @@ def test_the_evaluator_auction_bids_and_picks_up_without_a_solve() -> None:
     assert checked["bid"] >= 8 and checked["skat"] >= 4
 
 
+def test_the_evaluator_discard_solves_only_the_discards_it_ranks_best() -> None:
+    """``evaluator_discard``: after the pickup (R3.2) only the few pairs the
+    learned evaluator rates best are solved, each in every world, and the
+    discard put away is one of them."""
+    from skat.engine import Discard
+
+    discards = 0
+
+    class Recording(SearchPlayer):
+        def _ranked_candidates(self, view, know, options):  # type: ignore[no-untyped-def]
+            got = super()._ranked_candidates(view, know, options)
+            self.ranked = got
+            self.solved: list[tuple[GameType, int]] = []
+            return got
+
+        def _solve_start(self, solver, game, hands, me, skat_points):  # type: ignore[no-untyped-def]
+            if hasattr(self, "solved"):
+                self.solved.append((game, hands[me]))
+            return super()._solve_start(solver, game, hands, me, skat_points)
+
+    for number in range(1, 13):
+        deal = Deal(deal_deck(_seed(41), number))
+        players = [
+            Recording(random.Random(s), worlds=3, bid_worlds=3, strict=True, evaluator_discard=True)
+            for s in range(3)
+        ]
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            player = players[seat]
+            action = player.choose(view)
+            if view.phase is Phase.DISCARD and hasattr(player, "ranked") and player.ranked:
+                twelve = view.hand.mask
+                candidates = {(o.contract.game, twelve & ~d) for o, d in player.ranked}
+                assert 1 <= len(player.ranked) <= 6
+                assert len({o.contract.game for o, _ in player.ranked}) <= 2
+                assert set(player.solved) <= candidates
+                # every one in every world (a world drawn twice is solved once)
+                per = Counter(player.solved)
+                assert set(per) == candidates and len(set(per.values())) == 1
+                assert isinstance(action, Discard)
+                kept = twelve & ~sum(c.bit for c in action.cards)
+                assert kept in {k for _, k in candidates}
+                discards += 1
+            if hasattr(player, "solved"):
+                del player.solved, player.ranked
+            deal.apply(action, seat)
+    assert discards >= 3
+
+
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:
     """With the solver broken, every decision is heuristic's."""
 

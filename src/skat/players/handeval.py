@@ -329,6 +329,33 @@ def counted_result(
     return expected_result(ch, game, game_value(game, cards12), bid)
 
 
+def put_aways(
+    evaluator: Evaluator,
+    cards12: int,
+    position: int,
+    bid: int,
+    games: tuple[GameType, ...] = GAMES,
+) -> list[tuple[float, int, GameType]]:
+    """(expected result, the two cards as a mask, the game) of every pair
+    put away from the twelve cards with every game of ``games`` the ten
+    kept are considered for, best first; the points put away break ties
+    (then the order of the pairs and of ``games``)."""
+    cards = mask_cards(cards12)
+    out: list[tuple[float, int, GameType]] = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            mask = (1 << a) | (1 << b)
+            kept = cards12 & ~mask
+            pts = POINTS[a] + POINTS[b]
+            for g in games:
+                if not considered(kept, g, counted=True):
+                    continue
+                s = counted_result(evaluator, kept, cards12, pts, position, bid, g) + pts / 100
+                out.append((s, mask, g))
+    out.sort(key=lambda r: -r[0])  # stable: equal results keep their order
+    return out
+
+
 def best_put_away(
     evaluator: Evaluator, cards12: int, position: int, bid: int
 ) -> tuple[float, int, GameType | None]:
@@ -336,20 +363,11 @@ def best_put_away(
     discard of the twelve cards with its best game, every pair and every
     game considered; the points put away break ties. The game is None when
     no game is considered."""
-    cards = mask_cards(cards12)
-    best: tuple[float, int, GameType | None] = (-1e18, 0, None)
-    for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
-            mask = (1 << a) | (1 << b)
-            kept = cards12 & ~mask
-            pts = POINTS[a] + POINTS[b]
-            for g in GAMES:
-                if not considered(kept, g, counted=True):
-                    continue
-                s = counted_result(evaluator, kept, cards12, pts, position, bid, g) + pts / 100
-                if s > best[0]:
-                    best = (s, mask, g)
-    return best
+    ranked = put_aways(evaluator, cards12, position, bid)
+    if not ranked:
+        return (-1e18, 0, None)
+    s, mask, g = ranked[0]
+    return (s, mask, g)
 
 
 @cache
@@ -378,4 +396,5 @@ __all__ = [
     "hand_game",
     "kind_of",
     "options",
+    "put_aways",
 ]

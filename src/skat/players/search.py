@@ -84,7 +84,7 @@ from ..engine.game import NULL_VALUES, TRUMPS
 from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer
 from .cardplay import CardPlay
-from .handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
+from .handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game, put_aways
 from .handeval import default as default_evaluator
 from .heuristic import HeuristicPlayer
 from .registry import register
@@ -220,6 +220,7 @@ class SearchPlayer(BasePlayer):
         evaluator_prior: bool = True,
         lookahead: bool = False,
         evaluator_auction: bool = True,
+        evaluator_discard: bool = False,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -272,7 +273,11 @@ class SearchPlayer(BasePlayer):
         Hand or pickup by the learned evaluator alone (`handeval.bid_limit`,
         `handeval.hand_game`, as ``club`` does), no solves; the discard and
         the game are still solved (off: the auction simulated by solves, the
-        rule until 2026-12-04)."""
+        rule until 2026-12-04); ``evaluator_discard``: the discards solved
+        after the pickup are the few the evaluator rates best
+        (`_ranked_candidates`), all solved in every world (off: the quick
+        score's best few of every plausible game, the games cut after
+        ``PROBE`` worlds)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -298,6 +303,7 @@ class SearchPlayer(BasePlayer):
         self.evaluator: Evaluator | None = default_evaluator() if evaluator_prior else None
         self.lookahead = lookahead
         self.evaluator_auction = evaluator_auction
+        self.evaluator_discard = evaluator_discard
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -829,7 +835,9 @@ class SearchPlayer(BasePlayer):
         if not options:
             return None
         candidates: list[tuple[_Option, int]] = []
-        for o in options:
+        ranked = self._ranked_candidates(view, know, options) if self.evaluator_discard else []
+        candidates += ranked
+        for o in options if not ranked else ():
             g = o.contract.game
             if g == GameType.NULL and o.contract.ouvert and len(options) > 1:
                 if any(x.contract == Contract(GameType.NULL) for x in options):
@@ -895,7 +903,9 @@ class SearchPlayer(BasePlayer):
         for i in range(len(worlds)):
             if done and clock.over:
                 break
-            if i == PROBE:
+            if i == 0 and ranked:
+                alive = list(candidates)  # already the few the evaluator ranks best
+            elif i == PROBE and not ranked:
                 alive.sort(key=lambda k: -score(k)[0])
                 top = score(alive[0])[0]
                 games = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
@@ -905,12 +915,37 @@ class SearchPlayer(BasePlayer):
             done = i + 1
         if not done:
             return None
-        ranked = max(alive, key=lambda k: score(k)[0])
-        contract = score(ranked)[1]
-        discard = ranked[1]
+        chosen = max(alive, key=lambda k: score(k)[0])
+        contract = score(chosen)[1]
+        discard = chosen[1]
         self._plan[(hand12 & ~discard, discard)] = contract
         cards = tuple(mask_cards(discard))
         return next((a for a in legal if isinstance(a, Discard) and a.cards == cards), None)
+
+    def _ranked_candidates(
+        self, view: View, know: Knowledge, options: list[_Option]
+    ) -> list[tuple[_Option, int]]:
+        """The discards to solve, chosen by the learned evaluator: of the
+        games whose best discard it rates within ``DISCARD_SPREAD`` of the
+        best, the two best games' ``DISCARDS`` best discards each (empty
+        when it considers none of the games)."""
+        by_game: dict[GameType, _Option] = {}
+        for o in options:
+            by_game.setdefault(o.contract.game, o)  # plain Null before Null Ouvert
+        ev = self.evaluator or default_evaluator()
+        ranked = put_aways(ev, view.hand.mask, know.me, view.bid, tuple(by_game))
+        if not ranked:
+            return []
+        top = ranked[0][0]
+        discards: dict[GameType, list[int]] = {}
+        for score, mask, g in ranked:
+            if g not in discards:
+                if len(discards) == 2 or score < top - DISCARD_SPREAD:
+                    continue
+                discards[g] = []
+            if len(discards[g]) < DISCARDS:
+                discards[g].append(mask)
+        return [(by_game[g], d) for g, ds in discards.items() for d in ds]
 
     def _declare(
         self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock
