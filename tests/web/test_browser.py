@@ -1816,7 +1816,26 @@ def test_the_sheet_reopens_an_earlier_deals_result(
     entries = page.locator("#result p", has_text="On the list").inner_text()
     page.click("[data-testid=next]")
     page.wait_for_selector("[data-testid=result-headline]", state="detached")
+    # a reaction from the same person's second tab: an update of the table
+    # while the sheet is open, which draws the sheet again
+    second = c.context.new_page()
+    second.goto(page.url)
+    reactions = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
+
+    def update_the_table() -> None:
+        before = page.evaluate(reactions)
+        second.click(".reactions button >> nth=0")
+        page.wait_for_function(f"() => ({reactions})() > {before}")
+
+    page.set_viewport_size({"width": 420, "height": 360})
     page.click("[data-testid=sheet-button]")
+    box = page.locator("#sheet .modal-box")
+    box.evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    top = box.evaluate("b => b.scrollTop")
+    assert top > 0  # the sheet is longer than the small screen
+    update_the_table()
+    assert box.evaluate("b => b.scrollTop") == top  # the reader stays where he was
+    page.set_viewport_size({"width": 1280, "height": 800})
     page.click("[data-testid=sheet-result-1]")
     dialog = page.locator("[data-testid=deal-result]")
     assert dialog.is_visible()
@@ -1827,12 +1846,7 @@ def test_the_sheet_reopens_an_earlier_deals_result(
     assert page.inner_text("[data-testid=deal-result-entries]") == entries
     focus = "() => document.activeElement.dataset.testid"
     assert page.evaluate(focus) == "deal-result-close"
-    # an update of the table while it is open (here a reaction from the same
-    # person's second tab) draws the sheet again and keeps the keyboard there
-    second = c.context.new_page()
-    second.goto(page.url)
-    second.click(".reactions button >> nth=0")
-    page.wait_for_function("() => document.getElementById('chat-list').innerText.includes('Nice')")
+    update_the_table()  # the keyboard stays on the open result
     assert page.evaluate(focus) == "deal-result-close"
     assert dialog.is_visible()
     second.close()

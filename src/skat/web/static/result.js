@@ -218,11 +218,7 @@ export function renderTimer() {
 
 export function renderSheet() {
   const el = document.getElementById("sheet");
-  if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; return; }
-  const keepScroll = el.querySelector(".scroll")?.scrollLeft || 0;
-  // every update of the table draws the sheet again: the keyboard's place
-  // in it must survive that
-  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+  if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; el.dataset.html = ""; return; }
   const sh = T.snap.sheet;
   const n = T.snap.table.options.players;
   const scoring = T.snap.table.options.scoring;
@@ -257,7 +253,7 @@ export function renderSheet() {
     <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
   const coming = bockToCome(T.snap.deal?.pending_bock);
-  el.innerHTML = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
+  const html = `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="sheet-title"><div class="modal-box">
     <h2 id="sheet-title">${esc(T.snap.list_over ? t("sheet.final") : t("sheet.title"))}</h2>
     ${T.snap.list_over ? standingsHeadline() : ""}
     <p class="scroll-cue" data-testid="scroll-cue" hidden>${esc(t("sheet.scrollCue"))}</p>
@@ -273,10 +269,18 @@ export function renderSheet() {
     <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a href="/api/tables/${T.id}/games.iss" data-action="iss" data-testid="iss">ISS</a></p>
     <p id="download-msg" class="help" role="status" data-testid="download-msg">${esc(T.downloadMsg || "")}</p>
     <button class="primary" data-action="sheet" data-testid="sheet-close">${esc(t("act.close"))}</button>
-  </div></div>`;
-  if (T.dealResult) el.insertAdjacentHTML("beforeend", dealResultHtml(T.dealResult));
+  </div></div>${T.dealResult ? dealResultHtml(T.dealResult) : ""}`;
+  // every update of the table comes here: a sheet that did not change stays
+  // as it is, and one that did keeps the reader's place (scroll and focus)
+  if (el.dataset.html === html) return;
+  const keepLeft = el.querySelector(".scroll")?.scrollLeft || 0;
+  const keepTop = el.querySelector(".modal-box")?.scrollTop || 0;
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+  el.innerHTML = html;
+  el.dataset.html = html;
+  el.querySelector(".modal-box").scrollTop = keepTop;
   const box = el.querySelector(".scroll");
-  box.scrollLeft = keepScroll;
+  box.scrollLeft = keepLeft;
   const cue = () => {
     const more = box.scrollWidth > box.clientWidth + 1;
     el.querySelector(".scroll-cue").hidden = !more;
@@ -315,7 +319,7 @@ export function dealResultHtml(number) {
 // The ISS file is fetched first: a table the ISS format cannot hold gets a
 // message on the page instead of an empty file.
 export async function downloadIss() {
-  // kept in T: the sheet is drawn anew with every event, the message stays
+  // kept in T: the sheet is drawn anew when the table changes, the message stays
   const say = (text) => {
     T.downloadMsg = text;
     const msg = document.getElementById("download-msg");
