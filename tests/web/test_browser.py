@@ -1857,6 +1857,41 @@ def test_the_sheet_reopens_an_earlier_deals_result(
     assert page.locator("[data-testid=sheet]").count() == 0
 
 
+def test_the_log_and_the_chat_keep_a_reader_who_scrolled_back(
+    clients: Callable[..., Client],
+) -> None:
+    """A person who scrolls back through the log or the chat to read an
+    earlier line is not pulled down to the newest one by the next update of
+    the table; one who is at the end follows the newest line."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)  # the log holds a whole deal
+    second = c.context.new_page()  # the same person's second tab reacts
+    second.goto(page.url)
+    count = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
+
+    def react() -> None:
+        before = page.evaluate(count)
+        second.click(".reactions button >> nth=0")
+        page.wait_for_function(f"() => ({count})() > {before}")
+
+    for _ in range(12):
+        react()
+    lists = [page.locator("#log"), page.locator("#chat-list")]
+    for el in lists:
+        assert el.evaluate("e => e.scrollHeight > e.clientHeight + 40"), "too short to scroll"
+        el.evaluate("e => { e.scrollTop = 10; }")
+    react()
+    assert [el.evaluate("e => e.scrollTop") for el in lists] == [10, 10]
+    chat = lists[1]
+    chat.evaluate("e => { e.scrollTop = e.scrollHeight; }")
+    react()
+    assert chat.evaluate("e => e.scrollHeight - e.scrollTop - e.clientHeight") < 2
+    assert "Nice" in chat.evaluate("e => e.lastElementChild.innerText")
+    second.close()
+
+
 def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None:
     """Issue 26, point 1: the analysis board for a game never played here:
     two JSON game records pasted on /board; the first shows card by card

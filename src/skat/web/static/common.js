@@ -145,3 +145,12 @@ export function errorText(code) {
 }
 
 export const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+// Before a scrolled list is drawn again: the function that puts it back
+// after. A reader at the end follows the newest line; one who scrolled up
+// to read stays there.
+export function keepReading(el) {
+  const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+  const top = el.scrollTop;
+  return () => { el.scrollTop = atEnd ? el.scrollHeight : top; };
+}

@@ -1,6 +1,6 @@
 // What happened at the table, in words: the moves, the hints, the deal's
 // lines and the log.
-import { DICTS, announce, cardName, esc, gameText, t } from "./common.js";
+import { DICTS, announce, cardName, esc, gameText, keepReading, t } from "./common.js";
 import { resultHeadline } from "./result.js";
 import { T, seatName } from "./table.js";
 
@@ -127,6 +127,10 @@ export function noteEvent(ev) {
 export function renderLog() {
   const el = document.getElementById("log");
   const lines = [...T.logOld, ...(T.view ? dealLines(T.view, T.logDeal) : [])].slice(-80);
-  el.innerHTML = lines.map((l) => `<p class="${l.cls || ""}">${esc(l.text())}</p>`).join("");
-  el.scrollTop = el.scrollHeight; // the newest line is in sight
+  const html = lines.map((l) => `<p class="${l.cls || ""}">${esc(l.text())}</p>`).join("");
+  if (el.dataset.html === html) return;
+  const back = keepReading(el);
+  el.innerHTML = html;
+  el.dataset.html = html;
+  back();
 }

@@ -1,7 +1,7 @@
 // After the deal: the result and its analysis, and beside the play the
 // score sheet, the chat, the turn timer and the downloads.
 import { bockToCome, button, renderTable } from "./board.js";
-import { cardName, cardsRow, esc, explain, gameText, t } from "./common.js";
+import { cardName, cardsRow, esc, explain, gameText, keepReading, t } from "./common.js";
 import { T, follow, reactionIcon, reactionLabel, seatName } from "./table.js";
 
 export function resultHeadline(r, nameOf = seatName) {
@@ -185,12 +185,13 @@ export function renderResult() {
 export function renderChat() {
   const el = document.getElementById("chat-list");
   T.muted = T.muted || new Set();
+  const back = keepReading(el);
   el.innerHTML = T.chat.slice(-30).map((c) => {
     if (c.muted || T.muted.has(c.seat)) return `<p class="muted">${esc(t("chat.muted"))}</p>`;
     const who = c.seat === null || c.seat === undefined ? t("chat.spectator") : seatName(c.seat);
     return c.kind === "react" ? `<p><b>${esc(who)}</b> <span class="reaction">${reactionIcon(c.emoji)} ${esc(reactionLabel(c.emoji))}</span></p>` : `<p><b>${esc(who)}:</b> ${esc(c.text)}</p>`;
   }).join("");
-  el.scrollTop = el.scrollHeight;
+  back();
 }
 
 // "Next deal in 14 s": filled in by renderTimer, every second.
