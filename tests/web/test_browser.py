@@ -1892,6 +1892,42 @@ def test_the_log_and_the_chat_keep_a_reader_who_scrolled_back(
     second.close()
 
 
+def test_a_keyboard_player_keeps_the_card_he_is_on_while_others_chat(
+    clients: Callable[..., Client],
+) -> None:
+    """A person choosing a card with the keyboard keeps the focus on it when
+    a reaction or a chat line arrives meanwhile (each update drew the hand
+    again and the focus fell to the page)."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    second = c.context.new_page()  # the same person's second tab reacts
+    second.goto(page.url)
+    count = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
+    checked: list[str] = []
+
+    def on_turn(phase: str) -> bool:
+        if phase != "play" or checked:
+            return False
+        cards = page.locator("#hand button.card:not([disabled])")
+        if cards.count() < 2:
+            return False
+        cards.nth(1).focus()
+        page.keyboard.press("ArrowRight")
+        card = page.evaluate("() => document.activeElement.dataset.card")
+        assert card
+        before = page.evaluate(count)
+        second.click(".reactions button >> nth=0")
+        page.wait_for_function(f"() => ({count})() > {before}")
+        assert page.evaluate("() => document.activeElement.dataset.card") == card
+        checked.append(card)
+        return False
+
+    play_deal(page, on_turn=on_turn)
+    assert checked
+    second.close()
+
+
 def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None:
     """Issue 26, point 1: the analysis board for a game never played here:
     two JSON game records pasted on /board; the first shows card by card

@@ -411,7 +411,7 @@ export async function updatePreview(text, hand) {
 export function renderHand() {
   const el = document.getElementById("hand");
   const v = T.view;
-  if (!v || T.seat === null || !v.hand || !v.hand.length) { el.innerHTML = ""; el.className = "hand"; return; }
+  if (!v || T.seat === null || !v.hand || !v.hand.length) { el.innerHTML = ""; el.dataset.html = ""; el.className = "hand"; return; }
   const cards = v.hand;  // in the game's display order, from the server
   const playable = new Set(legal().filter((a) => a.startsWith("play ")).map((a) => a.slice(5)));
   const discard = (v.phase === "discard" || v.phase === "push") && v.legal.some((a) => a.startsWith("discard "));
@@ -426,7 +426,14 @@ export function renderHand() {
   }).join("");
   const skatInHand = (v.phase === "discard" || v.phase === "push") && v.skat ? `<span class="help">${esc(t("result.skatPicked"))}: ${v.skat.map(cardName).map(esc).join(", ")}</span>` : "";
   el.className = `hand${myTurn() ? " my-turn" : ""}${discard ? " choosing" : ""}`;
-  el.innerHTML = `<div class="row" role="group" aria-label="${esc(t("table.youAre", { name: seatName(T.seat) }))}">${html}</div>${skatInHand}`;
+  const all = `<div class="row" role="group" aria-label="${esc(t("table.youAre", { name: seatName(T.seat) }))}">${html}</div>${skatInHand}`;
+  // a chat line or a reaction changes nothing here: the card a keyboard
+  // player is on keeps the focus (and after a change, the same card gets it)
+  if (el.dataset.html === all) return;
+  const focused = el.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  el.innerHTML = all;
+  el.dataset.html = all;
+  if (focused) el.querySelector(`button[data-card="${focused}"]:not([disabled])`)?.focus();
 }
 
 // Once per turn: a short tone and/or a vibration, if chosen in the settings.
