@@ -442,6 +442,48 @@ def test_the_evaluator_discard_solves_only_the_discards_it_ranks_best() -> None:
     assert discards >= 3
 
 
+class _FakeTime:
+    """A clock that only moves when a fake solve says so."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+def test_the_points_tie_break_stops_before_the_next_solve_once_the_time_is_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An exact solve from the first trick can take seconds, so the clock is
+    read before every one: the decision gives up the tie-break (every tied
+    card stays) as soon as the time is up, not after a whole world."""
+    from skat.players import search as search_module
+
+    fake = _FakeTime()
+    monkeypatch.setattr(search_module, "time", fake)
+    calls: list[int] = []
+
+    class SlowSolver:
+        @staticmethod
+        def best_points(pos: object, near: int | None = None) -> int:
+            calls.append(1)
+            fake.now += 1.0  # each exact solve takes a second
+            return 60
+
+    p = SearchPlayer(random.Random(1))
+    tied = [1, 2, 3, 4]
+    done = [(1, 0, {c: (True, None) for c in tied}) for _ in range(3)]
+    clock = search_module._Clock(fake.now + 1.5)
+    got = p._by_points(tied, done, True, SlowSolver, clock)  # type: ignore[arg-type]
+    assert got == tied
+    assert len(calls) == 2  # before: the whole first world, 4 solves, then a check
+    # with time enough every card of every world is solved
+    calls.clear()
+    assert p._by_points(tied, done, True, SlowSolver, search_module._Clock(None)) == tied  # type: ignore[arg-type]
+    assert len(calls) == 12
+
+
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:
     """With the solver broken, every decision is heuristic's."""
 

@@ -466,14 +466,15 @@ class SearchPlayer(BasePlayer):
     ) -> list[int]:
         """Of cards tied on the expected entry, those with the best expected
         open-card points (the declarer's most, the defenders' least); all of
-        them if the clock runs out first."""
+        them if the clock runs out first (checked before every solve: one
+        exact solve from the first trick can take seconds)."""
         sign = 1 if me_declarer else -1
         totals = dict.fromkeys(tied, 0)
         for mult, _, per in done:
-            if clock.over:
-                return tied
             near: int | None = None  # the last card's value: the next one's is often close
             for card in tied:
+                if clock.over:
+                    return tied
                 near = solver.best_points(per[card][1], near)
                 totals[card] += sign * mult * near
         top = max(totals.values())
