@@ -1800,6 +1800,23 @@ def test_a_reloaded_page_keeps_the_log_of_the_earlier_deals(
     assert page.locator("#log p.result").count() == 1  # with its result
 
 
+def _second_tab_reacting(c: Client) -> tuple[Page, Callable[[], None]]:
+    """The same person's second tab on ``c``'s table, and a function that
+    sends a reaction from it and waits until ``c``'s page shows it: an update
+    of the table that changes nothing at the table itself."""
+    page = c.page
+    second = c.context.new_page()
+    second.goto(page.url)
+    count = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
+
+    def react() -> None:
+        before = page.evaluate(count)
+        second.click(".reactions button >> nth=0")
+        page.wait_for_function(f"() => ({count})() > {before}")
+
+    return second, react
+
+
 def test_the_sheet_reopens_an_earlier_deals_result(
     clients: Callable[..., Client],
 ) -> None:
@@ -1818,15 +1835,7 @@ def test_the_sheet_reopens_an_earlier_deals_result(
     page.wait_for_selector("[data-testid=result-headline]", state="detached")
     # a reaction from the same person's second tab: an update of the table
     # while the sheet is open, which draws the sheet again
-    second = c.context.new_page()
-    second.goto(page.url)
-    reactions = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
-
-    def update_the_table() -> None:
-        before = page.evaluate(reactions)
-        second.click(".reactions button >> nth=0")
-        page.wait_for_function(f"() => ({reactions})() > {before}")
-
+    second, update_the_table = _second_tab_reacting(c)
     page.set_viewport_size({"width": 420, "height": 360})
     page.click("[data-testid=sheet-button]")
     box = page.locator("#sheet .modal-box")
@@ -1867,15 +1876,7 @@ def test_the_log_and_the_chat_keep_a_reader_who_scrolled_back(
     page = c.page
     start_with_bots(c)
     play_deal(page)  # the log holds a whole deal
-    second = c.context.new_page()  # the same person's second tab reacts
-    second.goto(page.url)
-    count = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
-
-    def react() -> None:
-        before = page.evaluate(count)
-        second.click(".reactions button >> nth=0")
-        page.wait_for_function(f"() => ({count})() > {before}")
-
+    second, react = _second_tab_reacting(c)
     for _ in range(12):
         react()
     lists = [page.locator("#log"), page.locator("#chat-list")]
@@ -1901,9 +1902,7 @@ def test_a_keyboard_player_keeps_the_card_he_is_on_while_others_chat(
     c = clients()
     page = c.page
     start_with_bots(c)
-    second = c.context.new_page()  # the same person's second tab reacts
-    second.goto(page.url)
-    count = "() => document.getElementById('chat-list').innerText.split('Nice').length - 1"
+    second, react = _second_tab_reacting(c)
     checked: list[str] = []
 
     def on_turn(phase: str) -> bool:
@@ -1916,9 +1915,7 @@ def test_a_keyboard_player_keeps_the_card_he_is_on_while_others_chat(
         page.keyboard.press("ArrowRight")
         card = page.evaluate("() => document.activeElement.dataset.card")
         assert card
-        before = page.evaluate(count)
-        second.click(".reactions button >> nth=0")
-        page.wait_for_function(f"() => ({count})() > {before}")
+        react()
         assert page.evaluate("() => document.activeElement.dataset.card") == card
         checked.append(card)
         return False
