@@ -364,10 +364,7 @@ def best_put_away(
     game considered; the points put away break ties. The game is None when
     no game is considered."""
     ranked = put_aways(evaluator, cards12, position, bid)
-    if not ranked:
-        return (-1e18, 0, None)
-    s, mask, g = ranked[0]
-    return (s, mask, g)
+    return ranked[0] if ranked else (-1e18, 0, None)
 
 
 @cache

@@ -835,10 +835,11 @@ class SearchPlayer(BasePlayer):
         ]
         if not options:
             return None
-        candidates: list[tuple[_Option, int]] = []
-        ranked = self._ranked_candidates(view, know, options) if self.evaluator_discard else []
-        candidates += ranked
-        for o in options if not ranked else ():
+        # the evaluator's few (all solved in every world), else the quick
+        # score's best discards of every game (cut after PROBE worlds)
+        candidates = self._ranked_candidates(view, know, options) if self.evaluator_discard else []
+        probing = not candidates
+        for o in options if probing else ():
             g = o.contract.game
             if g == GameType.NULL and o.contract.ouvert and len(options) > 1:
                 if any(x.contract == Contract(GameType.NULL) for x in options):
@@ -898,15 +899,15 @@ class SearchPlayer(BasePlayer):
                 rows[k] += [(*res, hand12)] * mult
             solved_n[k] = max(solved_n[k], upto)
 
-        firsts = {o: best_discards(hand12, o.contract.game, 1)[0] for o, _ in candidates}
-        alive = [k for k in candidates if k[1] == firsts[k[0]]]
+        alive = list(candidates)
+        if probing:
+            firsts = {o: best_discards(hand12, o.contract.game, 1)[0] for o, _ in candidates}
+            alive = [k for k in candidates if k[1] == firsts[k[0]]]
         done = 0
         for i in range(len(worlds)):
             if done and clock.over:
                 break
-            if i == 0 and ranked:
-                alive = list(candidates)  # already the few the evaluator ranks best
-            elif i == PROBE and not ranked:
+            if i == PROBE and probing:
                 alive.sort(key=lambda k: -score(k)[0])
                 top = score(alive[0])[0]
                 games = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
