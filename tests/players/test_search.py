@@ -14,6 +14,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -452,12 +453,12 @@ class _FakeTime:
         return self.now
 
 
-def test_the_points_tie_break_stops_before_the_next_solve_once_the_time_is_up(
+def test_the_points_tie_break_stops_inside_a_solve_once_the_time_is_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """An exact solve from the first trick can take seconds, so the clock is
-    read before every one: the decision gives up the tie-break (every tied
-    card stays) as soon as the time is up, not after a whole world."""
+    """An exact solve from the first trick can take seconds, so each one gets
+    only the time left: the decision gives up the tie-break (every tied card
+    stays) when the time is up, not after a whole world nor a whole solve."""
     from skat.players import search as search_module
 
     fake = _FakeTime()
@@ -465,10 +466,21 @@ def test_the_points_tie_break_stops_before_the_next_solve_once_the_time_is_up(
     calls: list[int] = []
 
     class SlowSolver:
+        """Each exact solve takes a second; one given less stops at its limit."""
+
         @staticmethod
         def best_points(pos: object, near: int | None = None) -> int:
             calls.append(1)
-            fake.now += 1.0  # each exact solve takes a second
+            fake.now += 1.0
+            return 60
+
+        @staticmethod
+        def best_points_within(pos: object, seconds: float, near: int | None = None) -> int | None:
+            calls.append(1)
+            if seconds < 1.0:
+                fake.now += max(seconds, 0.0)
+                return None
+            fake.now += 1.0
             return 60
 
     p = SearchPlayer(random.Random(1))
@@ -478,10 +490,61 @@ def test_the_points_tie_break_stops_before_the_next_solve_once_the_time_is_up(
     got = p._by_points(tied, done, True, SlowSolver, clock)  # type: ignore[arg-type]
     assert got == tied
     assert len(calls) == 2  # before: the whole first world, 4 solves, then a check
+    assert fake.now == 1.5  # the second solve stopped when the time was up, not a second later
     # with time enough every card of every world is solved
     calls.clear()
     assert p._by_points(tied, done, True, SlowSolver, search_module._Clock(None)) == tied  # type: ignore[arg-type]
     assert len(calls) == 12
+
+
+def _discard_views(count: int) -> Iterator[Any]:
+    """Views of declarers about to put two cards away (R3.2), from deals
+    bid by `heuristic`."""
+    found = 0
+    for number in itertools.count(1):
+        deal = Deal(deal_deck(_seed(43), number))
+        players = [make_player("heuristic", random.Random(s)) for s in range(3)]
+        while not deal.is_terminal() and deal.phase is not Phase.PLAY:
+            seat = deal.current_seat
+            assert seat is not None
+            if deal.phase is Phase.DISCARD:
+                yield deal.view(seat)
+                found += 1
+                if found == count:
+                    return
+                break
+            deal.apply(players[seat].choose(deal.view(seat)), seat)
+
+
+def test_the_discard_stops_inside_a_world_once_the_time_is_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the server's budget the discard reads the clock before every
+    solve, not once a world (up to six games and discards, and after the
+    probe worlds the new candidates' catch-up: seconds). A world it cannot
+    finish is dropped for every candidate, and a legal discard comes out."""
+    from skat.engine import Discard
+    from skat.players import search as search_module
+
+    fake = _FakeTime()
+    monkeypatch.setattr(search_module, "time", fake)
+
+    class Slow(SearchPlayer):
+        def _solve_start(self, solver, game, hands, me, skat_points):  # type: ignore[no-untyped-def]
+            fake.now += 0.1  # each solve a tenth of a second
+            self.solves += 1
+            return super()._solve_start(solver, game, hands, me, skat_points)
+
+    for view in _discard_views(4):
+        for budget in (0.35, 1.0, 2.0):
+            p = Slow(random.Random(1), time_budget=budget, strict=True)
+            p.solves = 0
+            fake.now = 0.0
+            action = p.choose(view)
+            assert isinstance(action, Discard) and action in view.legal_actions
+            assert p.fallbacks == 0
+            # at most one solve past the budget (0.1), the first world is always finished
+            assert fake.now <= budget + 0.1 + 1e-9 or p.solves <= 6, (budget, fake.now)
 
 
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:

@@ -307,3 +307,74 @@ def test_finished_questions(core: Any) -> None:
         core.best_points(Position(GameType.NULL, (1, 2, 4), 0, 0))
     with pytest.raises(ValueError):
         core.null_wins(Position(GameType.GRAND, (1, 2, 4), 0, 0))
+
+
+# ------------------------------------------------------------ limited solves
+def _raw_cores() -> list[Any]:
+    cores: list[Any] = [pytest.param(pysolver, id="python")]
+    if _csolver is not None:
+        cores.append(pytest.param(_csolver, id="c"))
+    else:
+        cores.append(pytest.param(None, id="c", marks=pytest.mark.skip(reason=C_MISSING)))
+    return cores
+
+
+def _core_args(pos: Position) -> tuple[int, int, int, int, int, int, tuple[int, ...]]:
+    h0, h1, h2 = pos.hands
+    return (int(pos.game), h0, h1, h2, pos.declarer, pos.leader, pos.trick)
+
+
+@pytest.mark.parametrize("core", _raw_cores())
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), nodes=st.integers(1, 3000))
+def test_a_solve_stopped_anywhere_leaves_later_answers_exact(
+    core: Any, seed: int, nodes: int
+) -> None:
+    """The server's clock may stop an exact solve at any node (`search`'s
+    points tie-break): it then answers -1, and whatever it had half learnt
+    must not reach the transposition table, whose entries later solves of the
+    same deal trust."""
+    from skat.players.solver.api import make_api
+
+    deal = random_ending(seed, [*SUITS_AND_GRAND, GameType.GRAND], (3, 5))
+    pos = Position.from_deal(deal)
+    core.clear()
+    stopped = core.exact(*_core_args(pos), -1, 0.0, nodes)
+    api = make_api(core.test, core.exact)
+    best = minimax(deal, "points") if pos.tricks_left <= 4 else None
+    value = api.best_points(pos)
+    if best is not None:
+        assert value == best
+    assert stopped in (-1, value - pos.declarer_points)
+    core.clear()
+    assert api.best_points(pos) == value  # the same as from an empty table
+    for card in pos.legal_cards():  # and the positions after it, solved after a stop
+        core.clear()
+        fresh = api.best_points(pos.play(card))
+        core.clear()
+        core.exact(*_core_args(pos), -1, 0.0, nodes)
+        assert api.best_points(pos.play(card)) == fresh
+
+
+@pytest.mark.parametrize("core", _raw_cores())
+def test_a_solve_out_of_time_answers_none_and_one_in_time_the_value(core: Any) -> None:
+    from skat.players.solver.api import make_api
+
+    api = make_api(core.test, core.exact)
+    deck = list(range(32))
+    random.Random(3).shuffle(deck)
+    pos = Position.from_deal(hand_deal(deck, GameType.CLUBS, 0))  # ten tricks to go
+    core.clear()
+    assert api.best_points_within(pos, 1e-9) is None  # stopped at the first reading
+    assert api.best_points_within(pos, 0.0) is None
+    assert api.best_points_within(pos, -1.0) is None
+    core.clear()
+    full = api.best_points(pos) if core is not pysolver else None
+    if full is not None:
+        assert api.best_points_within(pos, 60.0) == full
+    with pytest.raises(ValueError, match="negative"):
+        core.exact(*_core_args(pos), -1, -1.0)
+    with pytest.raises(ValueError, match="negative"):
+        core.exact(*_core_args(pos), -1, float("nan"))
+    core.clear()
+    assert core.exact(*_core_args(pos), -1, float("inf"), 1) == -1  # no overflow; nodes stop it

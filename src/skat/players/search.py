@@ -466,16 +466,22 @@ class SearchPlayer(BasePlayer):
     ) -> list[int]:
         """Of cards tied on the expected entry, those with the best expected
         open-card points (the declarer's most, the defenders' least); all of
-        them if the clock runs out first (checked before every solve: one
-        exact solve from the first trick can take seconds)."""
+        them if the clock runs out first (one exact solve from the first trick
+        can take seconds, so each solve gets only the time left and stops
+        when it is up)."""
         sign = 1 if me_declarer else -1
         totals = dict.fromkeys(tied, 0)
         for mult, _, per in done:
             near: int | None = None  # the last card's value: the next one's is often close
             for card in tied:
-                if clock.over:
-                    return tied
-                near = solver.best_points(per[card][1], near)
+                if clock.deadline is None:
+                    near = solver.best_points(per[card][1], near)
+                else:
+                    near = solver.best_points_within(
+                        per[card][1], clock.deadline - time.perf_counter(), near
+                    )
+                    if near is None:
+                        return tied
                 totals[card] += sign * mult * near
         top = max(totals.values())
         return [card for card in tied if totals[card] == top]
@@ -889,10 +895,12 @@ class SearchPlayer(BasePlayer):
         # two best games go on with all their candidate discards
         solved_n = dict.fromkeys(candidates, 0)
 
-        def advance(k: tuple[_Option, int], upto: int) -> None:
+        def advance(k: tuple[_Option, int], upto: int, timed: bool) -> None:
             o, discard = k
             hands_mine = hand12 & ~discard
             for world, mult in worlds[solved_n[k] : upto]:
+                if timed and clock.over:
+                    raise _OutOfTime
                 hands = list(world.hands)
                 hands[me] = hands_mine
                 res = self._solve_start(solver, o.contract.game, hands, me, mask_points(discard))
@@ -907,13 +915,25 @@ class SearchPlayer(BasePlayer):
         for i in range(len(worlds)):
             if done and clock.over:
                 break
+            before = list(alive)
             if i == PROBE and probing:
                 alive.sort(key=lambda k: -score(k)[0])
                 top = score(alive[0])[0]
                 games = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
                 alive = [k for k in candidates if k[0] in games]
-            for k in alive:
-                advance(k, i + 1)
+            kept = {k: (len(rows[k]), solved_n[k]) for k in alive}
+            try:
+                for k in alive:
+                    advance(k, i + 1, done > 0)
+            except _OutOfTime:
+                # the time is up inside world i (read before every solve): its
+                # solves are dropped, so every candidate is compared on the
+                # same `done` worlds, and the probe's cut is undone
+                for k, (n, m) in kept.items():
+                    del rows[k][n:]
+                    solved_n[k] = m
+                alive = before
+                break
             done = i + 1
         if not done:
             return None

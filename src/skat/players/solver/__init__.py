@@ -33,6 +33,7 @@ if os.environ.get("SKAT_SOLVER", "").lower() != "python":
 
 _api = make_api(_test, _exact)
 best_points = _api.best_points
+best_points_within = _api.best_points_within
 reaches = _api.reaches
 takes_all = _api.takes_all
 null_wins = _api.null_wins
@@ -42,6 +43,7 @@ __all__ = [
     "IMPLEMENTATION",
     "Position",
     "best_points",
+    "best_points_within",
     "card_values",
     "clear",
     "null_wins",

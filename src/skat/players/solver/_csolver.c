@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { POINTS_MODE = 0, ALL_MODE = 1, NULL_MODE = 2 };
 #define NGAMES 6
@@ -62,7 +63,15 @@ typedef struct {
     int trick[3];
     int nt;
     int decl, mode;
+    /* exact's time limit: stopped is set once the clock passes deadline_ns
+     * (read every STOP_EVERY nodes); a stopped search returns garbage and
+     * stores nothing, so the table holds only finished results */
+    int64_t deadline_ns;
+    long max_nodes;
+    int stopped;
 } Search;
+
+#define STOP_EVERY 1024
 
 /* Statistics of the calling thread's last call (for the benchmark). */
 static __thread long stat_nodes, stat_passes;
@@ -290,10 +299,26 @@ static int gen_moves(const Search *s, int p, int *out) {
 
 static int start(Search *s, int leader, int alpha, int beta);
 
+static int64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Whether a limited search must stop now. */
+static inline int must_stop(Search *s) {
+    if (s->stopped) return 1;
+    if (s->max_nodes && stat_nodes > s->max_nodes) s->stopped = 1;
+    if (s->deadline_ns && (stat_nodes & (STOP_EVERY - 1)) == 0 && now_ns() > s->deadline_ns)
+        s->stopped = 1;
+    return s->stopped;
+}
+
 static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
     int moves[10];
     int nt = s->nt;
     stat_nodes++;
+    if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
     int p = (leader + nt) % 3;
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
@@ -326,6 +351,7 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
             s->nt = nt;
         }
         s->h[p] ^= 1u << c;
+        if (s->stopped) return 0;
         if (maximise) {
             if (v > best) {
                 best = v;
@@ -388,6 +414,7 @@ static int start(Search *s, int leader, int alpha, int beta) {
     int b = beta < hi ? beta : hi;
     int bm = -1;
     int v = node(s, leader, a, b, ttmove, &bm);
+    if (s->stopped) return 0;
     if (v <= a)
         hi = v;
     else if (v >= b)
@@ -427,9 +454,12 @@ static uint32_t remap(const Game *G, uint32_t m) {
 }
 
 /* want_extra: 1, test's mode and threshold; 0, exact's optional first guess
- * (-1: none) in *extra. */
+ * (-1: none) in *extra, then its limits (seconds of wall clock, nodes; 0 for
+ * none). */
 static int parse_position(PyObject *args, Search *s, int *leader, int *extra, int want_extra) {
     int game, decl, mode = POINTS_MODE, thr = 0, guess = -1;
+    double seconds = 0;
+    long max_nodes = 0;
     unsigned int h0, h1, h2;
     PyObject *trick;
     int ok;
@@ -437,9 +467,17 @@ static int parse_position(PyObject *args, Search *s, int *leader, int *extra, in
         ok = PyArg_ParseTuple(args, "iIIIiiO!ii", &game, &h0, &h1, &h2, &decl, leader,
                               &PyTuple_Type, &trick, &mode, &thr);
     else
-        ok = PyArg_ParseTuple(args, "iIIIiiO!|i", &game, &h0, &h1, &h2, &decl, leader,
-                              &PyTuple_Type, &trick, &guess);
+        ok = PyArg_ParseTuple(args, "iIIIiiO!|idl", &game, &h0, &h1, &h2, &decl, leader,
+                              &PyTuple_Type, &trick, &guess, &seconds, &max_nodes);
     if (!ok) return 0;
+    if (!(seconds >= 0) || max_nodes < 0) {
+        PyErr_SetString(PyExc_ValueError, "seconds and max_nodes must not be negative");
+        return 0;
+    }
+    if (seconds > 1e6) seconds = 1e6; /* a limit that never comes, without overflow */
+    s->deadline_ns = seconds > 0 ? now_ns() + (int64_t)(seconds * 1e9) + 1 : 0;
+    s->max_nodes = max_nodes;
+    s->stopped = 0;
     if (!initialised) {
         PyErr_SetString(PyExc_RuntimeError, "_csolver.init() has not been called");
         return 0;
@@ -515,6 +553,7 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
             stat_passes++;
             int beta = guess == lo ? guess + 1 : guess;
             int v = root(&s, leader, beta - 1, beta);
+            if (s.stopped) break;
             if (v < beta) {
                 hi = v;
                 step = dir < 0 ? step * 2 : 1;
@@ -534,7 +573,7 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS;
     if (failed) return PyErr_NoMemory();
-    return PyLong_FromLong(lo);
+    return PyLong_FromLong(s.stopped ? -1 : lo);
 }
 
 static PyObject *py_clear(PyObject *self, PyObject *noargs) {
@@ -616,7 +655,8 @@ static PyMethodDef methods[] = {
     {"test", py_test, METH_VARARGS,
      "test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool"},
     {"exact", py_exact, METH_VARARGS,
-     "exact(game, h0, h1, h2, declarer, leader, trick) -> future declarer card points"},
+     "exact(game, h0, h1, h2, declarer, leader, trick, guess=-1, seconds=0.0, max_nodes=0)"
+     " -> future declarer card points, -1 if a limit stopped it"},
     {"stats", py_stats, METH_NOARGS, "stats(): nodes and zero-window passes of the last call"},
     {"clear", py_clear, METH_NOARGS, "clear(): empty this thread's transposition table"},
     {NULL, NULL, 0, NULL},

@@ -22,6 +22,8 @@ def exact(
     leader: int,
     trick: tuple[int, ...],
     guess: int = -1,
+    seconds: float = 0.0,
+    max_nodes: int = 0,
     /,
 ) -> int: ...
 def clear() -> None: ...

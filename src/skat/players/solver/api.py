@@ -18,13 +18,15 @@ from .position import ALL_MODE, NULL_MODE, POINTS_MODE, Position
 
 # test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool
 TestFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, int], bool]
-# exact(game, h0, h1, h2, declarer, leader, trick, guess) -> future declarer card
-# points (guess: where the search starts, -1 for none; never changes the answer)
-ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int], int]
+# exact(game, h0, h1, h2, declarer, leader, trick, guess, seconds) -> future
+# declarer card points (guess: where the search starts, -1 for none; never
+# changes the answer), or -1 when ``seconds`` (0: no limit) ran out first
+ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, float], int]
 
 
 class Api(NamedTuple):
     best_points: Callable[..., int]
+    best_points_within: Callable[..., int | None]
     reaches: Callable[[Position, int], bool]
     takes_all: Callable[[Position], bool]
     null_wins: Callable[[Position], bool]
@@ -55,7 +57,20 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         if pos.tricks_left == 0:
             return pos.declarer_points
         guess = -1 if near is None else max(0, near - pos.declarer_points)
-        return pos.declarer_points + exact(*_args(pos), guess)
+        return pos.declarer_points + exact(*_args(pos), guess, 0.0)
+
+    def best_points_within(pos: Position, seconds: float, near: int | None = None) -> int | None:
+        """`best_points`, or None when it takes longer than ``seconds`` of wall
+        clock (read every thousand nodes or so). What the stopped search
+        learnt is thrown away, so later answers stay exact."""
+        _not_null(pos, "best_points")
+        if pos.tricks_left == 0:
+            return pos.declarer_points
+        if not seconds > 0:
+            return None
+        guess = -1 if near is None else max(0, near - pos.declarer_points)
+        v = exact(*_args(pos), guess, seconds)
+        return None if v < 0 else pos.declarer_points + v
 
     def reaches(pos: Position, points: int) -> bool:
         """Whether the declarer ends with at least ``points`` card points (61, 90, 31)."""
@@ -94,4 +109,4 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
             near = out[c] = best_points(pos.play(c), near)
         return out
 
-    return Api(best_points, reaches, takes_all, null_wins, card_values)
+    return Api(best_points, best_points_within, reaches, takes_all, null_wins, card_values)

@@ -10,13 +10,22 @@ checks that both give the same answers.
 from __future__ import annotations
 
 import threading
+import time
 
 from ...engine.cards import POINTS
 from ...engine.game import EFFECTIVE, FOLLOW, SUIT_OF, TRICK_KEY, GameType
 from .api import make_api
 from .position import NULL_MODE, POINTS_MODE
 
-__all__ = ["best_points", "card_values", "clear", "null_wins", "reaches", "takes_all"]
+__all__ = [
+    "best_points",
+    "best_points_within",
+    "card_values",
+    "clear",
+    "null_wins",
+    "reaches",
+    "takes_all",
+]
 
 
 def _higher(g: int) -> tuple[tuple[int, ...], ...]:
@@ -61,6 +70,7 @@ def _can_beat(g: int, hand: int, led: int, x: int) -> bool:
 
 
 _TT_LIMIT = 1 << 20
+_STOP_EVERY = 1024  # nodes between two readings of the clock
 
 
 class _Search:
@@ -74,6 +84,18 @@ class _Search:
         self.hands = [0, 0, 0]
         self.trick: list[int] = []
         self.best_move = -1
+        # exact's limits (as in the C core): a stopped search stores nothing
+        self.nodes = 0
+        self.deadline = 0.0
+        self.max_nodes = 0
+        self.stopped = False
+
+    def _must_stop(self) -> bool:
+        if self.max_nodes and self.nodes > self.max_nodes:
+            self.stopped = True
+        if self.deadline and self.nodes % _STOP_EVERY == 0 and time.monotonic() > self.deadline:
+            self.stopped = True
+        return self.stopped
 
     def _future_max(self) -> int:
         h = self.hands
@@ -107,6 +129,8 @@ class _Search:
         a = max(alpha, lo)
         b = min(beta, hi)
         v = self._node(leader, a, b, first)
+        if self.stopped:
+            return 0
         first = self.best_move
         if v <= a:
             hi = v
@@ -212,6 +236,9 @@ class _Search:
 
     def _node(self, leader: int, alpha: int, beta: int, first: int = -1) -> int:
         """Fail-soft alpha-beta below one card play; sets `best_move`."""
+        self.nodes += 1
+        if (self.deadline or self.max_nodes) and self._must_stop():
+            return 0
         trick = self.trick
         p = (leader + len(trick)) % 3
         h = self.hands
@@ -246,6 +273,8 @@ class _Search:
                 v = self._node(leader, alpha, beta)
             trick.pop()
             h[p] ^= 1 << c
+            if self.stopped:
+                return 0
             if maximise:
                 if v > best:
                     best, bm = v, c
@@ -280,6 +309,7 @@ def _setup(
     s = _context(game, declarer, mode)
     s.hands = [h0, h1, h2]
     s.trick = list(trick)
+    s.nodes, s.stopped = 0, False
     return s
 
 
@@ -308,16 +338,32 @@ def exact(
     leader: int,
     trick: tuple[int, ...],
     guess: int = -1,
+    seconds: float = 0.0,
+    max_nodes: int = 0,
 ) -> int:
     """The declarer's future card points with perfect play (MTD(f)), the
     search starting at ``guess`` when one is given (a near position's value:
-    fewer passes, the same answer)."""
+    fewer passes, the same answer). ``seconds`` and ``max_nodes`` (0: none)
+    stop it early; it then answers -1."""
+    if not seconds >= 0 or max_nodes < 0:
+        raise ValueError("seconds and max_nodes must not be negative")
     s = _setup(game, h0, h1, h2, declarer, trick, POINTS_MODE)
+    s.max_nodes = max_nodes
+    s.deadline = time.monotonic() + min(seconds, 1e6) if seconds > 0 else 0.0
+    try:
+        return _mtdf(s, leader, guess)
+    finally:
+        s.deadline, s.max_nodes = 0.0, 0
+
+
+def _mtdf(s: _Search, leader: int, guess: int) -> int:
     lo, hi = 0, s._future_max()
     guess = min(guess, hi) if guess >= 0 else hi // 2
     while lo < hi:
         beta = guess + 1 if guess == lo else guess
         v = s.root(leader, beta - 1, beta)
+        if s.stopped:
+            return -1
         if v < beta:
             hi = v
         else:
@@ -333,6 +379,7 @@ def clear() -> None:
 
 _api = make_api(test, exact)
 best_points = _api.best_points
+best_points_within = _api.best_points_within
 reaches = _api.reaches
 takes_all = _api.takes_all
 null_wins = _api.null_wins
