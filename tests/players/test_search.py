@@ -465,34 +465,31 @@ def test_the_points_tie_break_stops_inside_a_solve_once_the_time_is_up(
     monkeypatch.setattr(search_module, "time", fake)
     calls: list[int] = []
 
+    deadline = 1.5
+
     class SlowSolver:
-        """Each exact solve takes a second; one given less stops at its limit."""
+        """Each exact solve takes a second; the solver stops one at the deadline."""
 
         @staticmethod
         def best_points(pos: object, near: int | None = None) -> int:
             calls.append(1)
-            fake.now += 1.0
-            return 60
-
-        @staticmethod
-        def best_points_within(pos: object, seconds: float, near: int | None = None) -> int | None:
-            calls.append(1)
-            if seconds < 1.0:
-                fake.now += max(seconds, 0.0)
-                return None
+            if fake.now + 1.0 > deadline:
+                fake.now = deadline
+                raise solver_module.Stopped
             fake.now += 1.0
             return 60
 
     p = SearchPlayer(random.Random(1))
     tied = [1, 2, 3, 4]
     done = [(1, 0, {c: (True, None) for c in tied}) for _ in range(3)]
-    clock = search_module._Clock(fake.now + 1.5)
+    clock = search_module._Clock(deadline)
     got = p._by_points(tied, done, True, SlowSolver, clock)  # type: ignore[arg-type]
     assert got == tied
     assert len(calls) == 2  # before: the whole first world, 4 solves, then a check
     assert fake.now == 1.5  # the second solve stopped when the time was up, not a second later
     # with time enough every card of every world is solved
     calls.clear()
+    fake.now, deadline = 0.0, 100.0
     assert p._by_points(tied, done, True, SlowSolver, search_module._Clock(None)) == tied  # type: ignore[arg-type]
     assert len(calls) == 12
 
@@ -531,9 +528,10 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
 
     class Slow(SearchPlayer):
         def _solve_start(self, solver, game, hands, me, skat_points):  # type: ignore[no-untyped-def]
-            fake.now += 0.1  # each solve a tenth of a second
+            fake.now += 0.1  # each solve a tenth of a second (of the fake clock)
             self.solves += 1
-            return super()._solve_start(solver, game, hands, me, skat_points)
+            with solver_module.limit(None):  # the real solve: not under the real clock
+                return super()._solve_start(solver, game, hands, me, skat_points)
 
     for view in _discard_views(4):
         for budget in (0.35, 1.0, 2.0):
@@ -545,6 +543,69 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
             assert p.fallbacks == 0
             # at most one solve past the budget (0.1), the first world is always finished
             assert fake.now <= budget + 0.1 + 1e-9 or p.solves <= 6, (budget, fake.now)
+
+
+def _first_trick_views(count: int) -> Iterator[Any]:
+    """Views of the first card of suit and Grand games bid by `heuristic`."""
+    found = 0
+    for number in itertools.count(1):
+        deal = Deal(deal_deck(_seed(44), number))
+        players = [make_player("heuristic", random.Random(s)) for s in range(3)]
+        while not deal.is_terminal() and deal.phase is not Phase.PLAY:
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(players[seat].choose(deal.view(seat)), seat)
+        c = deal.contract
+        if deal.is_terminal() or c is None or c.game in (GameType.NULL, GameType.RAMSCH):
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        yield deal.view(seat)
+        found += 1
+        if found == count:
+            return
+
+
+def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> None:
+    """The solver stops a search at the hard limit even inside the first world
+    of a decision (a zero-window test from the first trick can take seconds);
+    the decision is then `heuristic`'s, not late."""
+    for view in _first_trick_views(3):
+        p = SearchPlayer(random.Random(1), time_budget=1e-6)
+        action = p.choose(view)
+        assert action == make_player("heuristic", random.Random(0)).choose(view)
+        assert p.fallbacks == 1
+
+
+def test_a_world_stopped_by_the_solver_is_left_out_of_the_card_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A world the solver could not finish in time is dropped whole: the card
+    is chosen on the worlds before it, not given up to `heuristic`."""
+    from skat.players import search as search_module
+
+    original = search_module._Evaluator.primary
+    for view in _first_trick_views(3):
+        cards = sum(isinstance(a, Play) for a in view.legal_actions)
+        calls = 0
+
+        def primary(self: Any, pos: Any, cards: int = cards) -> bool:
+            nonlocal calls
+            calls += 1
+            if calls > cards:  # the second world: out of time
+                raise solver_module.Stopped
+            return bool(original(self, pos))
+
+        monkeypatch.setattr(search_module._Evaluator, "primary", primary)
+        p = SearchPlayer(random.Random(1), time_budget=60.0, strict=True)
+        action = p.choose(view)
+        assert p.fallbacks == 0 and action in view.legal_actions
+        # the same card as a search of that one world alone
+        calls = -(10**6)
+        one = SearchPlayer(random.Random(1), strict=True)
+        first = one._card_worlds
+        monkeypatch.setattr(one, "_card_worlds", lambda v, k, first=first: first(v, k)[:1])
+        assert one.choose(view) == action
 
 
 def test_a_failure_falls_back_to_heuristic_not_the_first_action() -> None:

@@ -22,7 +22,7 @@ from skat.engine.cards import CardSet
 from skat.players import solver
 from skat.players.solver import Position
 from skat.players.solver import python as pysolver
-from skat.players.solver.position import card_orders
+from skat.players.solver.position import POINTS_MODE, card_orders
 from tests.helpers.solver import hand_deal, minimax
 
 _csolver: ModuleType | None
@@ -357,24 +357,65 @@ def test_a_solve_stopped_anywhere_leaves_later_answers_exact(
 
 
 @pytest.mark.parametrize("core", _raw_cores())
-def test_a_solve_out_of_time_answers_none_and_one_in_time_the_value(core: Any) -> None:
-    from skat.players.solver.api import make_api
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), nodes=st.integers(1, 2000))
+def test_a_zero_window_test_stopped_anywhere_leaves_later_answers_exact(
+    core: Any, seed: int, nodes: int
+) -> None:
+    deal = random_ending(seed, [*SUITS_AND_GRAND, GameType.GRAND], (3, 5))
+    pos = Position.from_deal(deal)
+    need = 61 - pos.declarer_points
+    core.clear()
+    fresh = core.test(*_core_args(pos), POINTS_MODE, need)
+    for threshold in (need, need - 20, need + 20):
+        core.clear()
+        stopped = core.test(*_core_args(pos), POINTS_MODE, threshold, 0.0, nodes)
+        assert stopped in (None, True, False)
+        assert core.test(*_core_args(pos), POINTS_MODE, need) == fresh
 
-    api = make_api(core.test, core.exact)
+
+@pytest.mark.parametrize("core", _cores())
+def test_a_question_out_of_time_raises_stopped_and_one_in_time_answers(core: Any) -> None:
+    """`solver.limit(seconds)`: every question asked within must be answered
+    in time, or raises `Stopped` (the server's budget for a computer player)."""
     deck = list(range(32))
     random.Random(3).shuffle(deck)
     pos = Position.from_deal(hand_deal(deck, GameType.CLUBS, 0))  # ten tricks to go
-    core.clear()
-    assert api.best_points_within(pos, 1e-9) is None  # stopped at the first reading
-    assert api.best_points_within(pos, 0.0) is None
-    assert api.best_points_within(pos, -1.0) is None
-    core.clear()
-    full = api.best_points(pos) if core is not pysolver else None
-    if full is not None:
-        assert api.best_points_within(pos, 60.0) == full
+    clear = pysolver.clear if core is pysolver else getattr(_csolver, "clear", None)
+    assert clear is not None
+    clear()
+    for seconds in (1e-9, 0.0, -1.0):
+        with solver.limit(seconds), pytest.raises(solver.Stopped):
+            core.best_points(pos)
+    with solver.limit(1e-9), pytest.raises(solver.Stopped):
+        core.reaches(pos, 61)
+    with solver.limit(None):  # no limit
+        assert core.reaches(pos, 0)
+    if core is not pysolver:  # a full solve in Python takes seconds
+        clear()
+        with solver.limit(60.0):
+            full = core.best_points(pos)
+            with solver.limit(None):  # nested: lifted, then back
+                assert core.reaches(pos, full)
+            with pytest.raises(solver.Stopped), solver.limit(1e-9):
+                clear()
+                core.reaches(pos, full + 1)
+            assert not core.reaches(pos, full + 1)
+        assert core.best_points(pos) == full
+
+
+@pytest.mark.parametrize("core", _raw_cores())
+def test_the_cores_refuse_a_negative_limit(core: Any) -> None:
+    deck = list(range(32))
+    random.Random(3).shuffle(deck)
+    pos = Position.from_deal(hand_deal(deck, GameType.CLUBS, 0))
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="negative"):
+            core.exact(*_core_args(pos), -1, bad)
+        with pytest.raises(ValueError, match="negative"):
+            core.test(*_core_args(pos), POINTS_MODE, 61, bad)
     with pytest.raises(ValueError, match="negative"):
-        core.exact(*_core_args(pos), -1, -1.0)
-    with pytest.raises(ValueError, match="negative"):
-        core.exact(*_core_args(pos), -1, float("nan"))
+        core.test(*_core_args(pos), POINTS_MODE, 61, 0.0, -5)
     core.clear()
     assert core.exact(*_core_args(pos), -1, float("inf"), 1) == -1  # no overflow; nodes stop it
+    assert core.test(*_core_args(pos), POINTS_MODE, 61, float("inf"), 1) is None

@@ -17,9 +17,10 @@ the card play by the learned hand evaluator (`skat.players.handeval`'s
   points put away count for it), the best expectation taken.
 
 Kontra, Re and Ramsch are `heuristic`'s. The evaluator costs a few hundred
-arithmetic operations a game; a card decision searches at most 15 ms, so
-the registry's cost is ``light``: the server runs it in its search
-processes without counting the table as a strong one (docs/benchmarks.md).
+arithmetic operations a game; a card decision searches 15 ms at most and
+the solver stops any search at 4/3 of that, so the registry's cost is
+``light``: the server runs it in its search processes without counting the
+table as a strong one (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from .registry import register
 from .search import SearchPlayer
 
 CARD_WORLDS = 4  # worlds the card play searches (the time budget may cut them short)
-CARD_BUDGET = 0.015  # seconds a card decision searches at most
+CARD_BUDGET = 0.015  # seconds a card decision searches (the solver stops at 4/3 of it)
 
 
 class ClubPlayer(HeuristicPlayer):

@@ -88,6 +88,8 @@ from .handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game, put
 from .handeval import default as default_evaluator
 from .heuristic import HeuristicPlayer
 from .registry import register
+from .solver.api import Stopped
+from .solver.api import limit as solver_limit
 from .strength import Plan, counted_games, game_score, null_risk, plans
 from .worlds import (
     BID_MISS,
@@ -149,6 +151,9 @@ SCHNEIDER_CURVE: tuple[tuple[int, float], ...] = ((90, 0.85), (75, 0.65), (0, 0.
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
 KONTRA_P = 0.35
 RE_P = 0.8
+#: With a ``time_budget`` the solver stops any search at this multiple of
+#: it, when the server stops waiting (it gives the search 3/4 of its own).
+HARD_LIMIT = 4 / 3
 
 
 def _solver() -> ModuleType | None:
@@ -332,8 +337,13 @@ class SearchPlayer(BasePlayer):
         self.rng.seed(f"{self._stream}/{len(view.history)}/{view.hand.mask}")
         action: Action | None
         try:
-            action = self._choose(view, clock)
-        except _OutOfTime:
+            # the solver stops any search (`Stopped`) at HARD_LIMIT times the
+            # budget; the soft clock, read between worlds and solves, lets the
+            # first world of a decision finish until then
+            hard = None if self.time_budget is None else HARD_LIMIT * self.time_budget
+            with solver_limit(hard):
+                action = self._choose(view, clock)
+        except (_OutOfTime, Stopped):
             action = None
         except Exception:
             if self.strict:
@@ -417,11 +427,16 @@ class SearchPlayer(BasePlayer):
             if done and clock.over:
                 break
             per: dict[int, tuple[bool, Any]] = {}
-            for card in cards:
-                after = pos.play(card)
-                if partner is not None:
-                    after = partner.reply(after, card)
-                per[card] = (evaluator.primary(after), after)
+            try:
+                for card in cards:
+                    after = pos.play(card)
+                    if partner is not None:
+                        after = partner.reply(after, card)
+                    per[card] = (evaluator.primary(after), after)
+            except Stopped:  # a world not finished in time is left out
+                if not done:
+                    raise
+                break
             done.append((mult, evaluator.cards12(world), per))
         if not done:
             return None
@@ -445,10 +460,16 @@ class SearchPlayer(BasePlayer):
         for mult, cards12, per in done:
             if refine and clock.over:
                 refine = False
+            outs: dict[int, Any] = {}
+            if refine:
+                try:
+                    outs = {card: evaluator.outcome(*per[card]) for card in running}
+                except Stopped:
+                    refine = False
+            if not refine:
+                outs = {card: evaluator.coarse(per[card][0]) for card in running}
             for card in running:
-                ok, after = per[card]
-                out = evaluator.outcome(ok, after) if refine else evaluator.coarse(ok)
-                scores[card] += mult * util(out, cards12)
+                scores[card] += mult * util(outs[card], cards12)
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
         if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL:
@@ -466,22 +487,19 @@ class SearchPlayer(BasePlayer):
     ) -> list[int]:
         """Of cards tied on the expected entry, those with the best expected
         open-card points (the declarer's most, the defenders' least); all of
-        them if the clock runs out first (one exact solve from the first trick
-        can take seconds, so each solve gets only the time left and stops
-        when it is up)."""
+        them if the time runs out first (one exact solve from the first trick
+        can take seconds: the solver stops it when the time is up)."""
         sign = 1 if me_declarer else -1
         totals = dict.fromkeys(tied, 0)
         for mult, _, per in done:
             near: int | None = None  # the last card's value: the next one's is often close
             for card in tied:
-                if clock.deadline is None:
+                if clock.over:
+                    return tied
+                try:
                     near = solver.best_points(per[card][1], near)
-                else:
-                    near = solver.best_points_within(
-                        per[card][1], clock.deadline - time.perf_counter(), near
-                    )
-                    if near is None:
-                        return tied
+                except Stopped:
+                    return tied
                 totals[card] += sign * mult * near
         top = max(totals.values())
         return [card for card in tied if totals[card] == top]
@@ -497,7 +515,12 @@ class SearchPlayer(BasePlayer):
         for pos, _, mult in self._positions(view, know, worlds, solver):
             if total and clock.over:
                 break
-            won += mult * evaluator.primary(pos)
+            try:
+                won += mult * evaluator.primary(pos)
+            except Stopped:
+                if not total:
+                    raise
+                break
             total += mult
         if not total:
             raise _OutOfTime
@@ -925,7 +948,7 @@ class SearchPlayer(BasePlayer):
             try:
                 for k in alive:
                     advance(k, i + 1, done > 0)
-            except _OutOfTime:
+            except (_OutOfTime, Stopped):
                 # the time is up inside world i (read before every solve): its
                 # solves are dropped, so every candidate is compared on the
                 # same `done` worlds, and the probe's cut is undone

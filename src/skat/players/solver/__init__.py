@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 
 from . import python as _python
-from .api import ExactFn, TestFn, make_api
+from .api import ExactFn, Stopped, TestFn, limit, make_api
 from .position import Position, card_orders, trick_winner
 
 IMPLEMENTATION = "python"
@@ -33,7 +33,6 @@ if os.environ.get("SKAT_SOLVER", "").lower() != "python":
 
 _api = make_api(_test, _exact)
 best_points = _api.best_points
-best_points_within = _api.best_points_within
 reaches = _api.reaches
 takes_all = _api.takes_all
 null_wins = _api.null_wins
@@ -42,10 +41,11 @@ card_values = _api.card_values
 __all__ = [
     "IMPLEMENTATION",
     "Position",
+    "Stopped",
     "best_points",
-    "best_points_within",
     "card_values",
     "clear",
+    "limit",
     "null_wins",
     "reaches",
     "takes_all",

@@ -63,7 +63,7 @@ typedef struct {
     int trick[3];
     int nt;
     int decl, mode;
-    /* exact's time limit: stopped is set once the clock passes deadline_ns
+    /* the call's limits: stopped is set once the clock passes deadline_ns
      * (read every STOP_EVERY nodes); a stopped search returns garbage and
      * stores nothing, so the table holds only finished results */
     int64_t deadline_ns;
@@ -454,8 +454,8 @@ static uint32_t remap(const Game *G, uint32_t m) {
 }
 
 /* want_extra: 1, test's mode and threshold; 0, exact's optional first guess
- * (-1: none) in *extra, then its limits (seconds of wall clock, nodes; 0 for
- * none). */
+ * (-1: none) in *extra. Both then take optional limits (seconds of wall
+ * clock, nodes; 0 for none). */
 static int parse_position(PyObject *args, Search *s, int *leader, int *extra, int want_extra) {
     int game, decl, mode = POINTS_MODE, thr = 0, guess = -1;
     double seconds = 0;
@@ -464,8 +464,8 @@ static int parse_position(PyObject *args, Search *s, int *leader, int *extra, in
     PyObject *trick;
     int ok;
     if (want_extra)
-        ok = PyArg_ParseTuple(args, "iIIIiiO!ii", &game, &h0, &h1, &h2, &decl, leader,
-                              &PyTuple_Type, &trick, &mode, &thr);
+        ok = PyArg_ParseTuple(args, "iIIIiiO!ii|dl", &game, &h0, &h1, &h2, &decl, leader,
+                              &PyTuple_Type, &trick, &mode, &thr, &seconds, &max_nodes);
     else
         ok = PyArg_ParseTuple(args, "iIIIiiO!|idl", &game, &h0, &h1, &h2, &decl, leader,
                               &PyTuple_Type, &trick, &guess, &seconds, &max_nodes);
@@ -531,6 +531,7 @@ static PyObject *py_test(PyObject *self, PyObject *args) {
         failed = 1;
     Py_END_ALLOW_THREADS;
     if (failed) return PyErr_NoMemory();
+    if (s.stopped) Py_RETURN_NONE;
     return PyBool_FromLong(v >= thr);
 }
 
@@ -653,7 +654,8 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"init", py_init, METH_VARARGS, "init(orders): the card order of each game type"},
     {"test", py_test, METH_VARARGS,
-     "test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool"},
+     "test(game, h0, h1, h2, declarer, leader, trick, mode, threshold, seconds=0.0, max_nodes=0)"
+     " -> bool, None if a limit stopped it"},
     {"exact", py_exact, METH_VARARGS,
      "exact(game, h0, h1, h2, declarer, leader, trick, guess=-1, seconds=0.0, max_nodes=0)"
      " -> future declarer card points, -1 if a limit stopped it"},

@@ -11,8 +11,10 @@ def test(
     trick: tuple[int, ...],
     mode: int,
     threshold: int,
+    seconds: float = 0.0,
+    max_nodes: int = 0,
     /,
-) -> bool: ...
+) -> bool | None: ...
 def exact(
     game: int,
     h0: int,

@@ -9,24 +9,59 @@ exact card-point value (MTD(f) over zero-window searches).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import NamedTuple
 
 from ...engine import GameType
 from ...engine.cards import mask_points
 from .position import ALL_MODE, NULL_MODE, POINTS_MODE, Position
 
-# test(game, h0, h1, h2, declarer, leader, trick, mode, threshold) -> bool
-TestFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, int], bool]
+# test(game, h0, h1, h2, declarer, leader, trick, mode, threshold, seconds)
+# -> bool, or None when ``seconds`` (0: no limit) ran out first
+TestFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, int, float], bool | None]
 # exact(game, h0, h1, h2, declarer, leader, trick, guess, seconds) -> future
 # declarer card points (guess: where the search starts, -1 for none; never
-# changes the answer), or -1 when ``seconds`` (0: no limit) ran out first
+# changes the answer), or -1 when ``seconds`` ran out first
 ExactFn = Callable[[int, int, int, int, int, int, tuple[int, ...], int, float], int]
+
+
+class Stopped(Exception):
+    """A question was not answered within the time `limit` gave."""
+
+
+_local = threading.local()
+
+
+@contextmanager
+def limit(seconds: float | None) -> Iterator[None]:
+    """Within it, every question this thread asks either core must be answered
+    within ``seconds`` from now (None: no limit); one that is not raises
+    `Stopped`. A search reads the clock every 1,024 nodes or so, and what a
+    stopped search learnt is not kept, so every later answer stays exact."""
+    before = getattr(_local, "deadline", None)
+    _local.deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _local.deadline = before
+
+
+def _seconds_left() -> float:
+    """The time a question may take (0.0: no limit); `Stopped` if none is left."""
+    deadline: float | None = getattr(_local, "deadline", None)
+    if deadline is None:
+        return 0.0
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise Stopped
+    return left
 
 
 class Api(NamedTuple):
     best_points: Callable[..., int]
-    best_points_within: Callable[..., int | None]
     reaches: Callable[[Position, int], bool]
     takes_all: Callable[[Position], bool]
     null_wins: Callable[[Position], bool]
@@ -57,20 +92,16 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         if pos.tricks_left == 0:
             return pos.declarer_points
         guess = -1 if near is None else max(0, near - pos.declarer_points)
-        return pos.declarer_points + exact(*_args(pos), guess, 0.0)
+        v = exact(*_args(pos), guess, _seconds_left())
+        if v < 0:
+            raise Stopped
+        return pos.declarer_points + v
 
-    def best_points_within(pos: Position, seconds: float, near: int | None = None) -> int | None:
-        """`best_points`, or None when it takes longer than ``seconds`` of wall
-        clock (read every thousand nodes or so). What the stopped search
-        learnt is thrown away, so later answers stay exact."""
-        _not_null(pos, "best_points")
-        if pos.tricks_left == 0:
-            return pos.declarer_points
-        if not seconds > 0:
-            return None
-        guess = -1 if near is None else max(0, near - pos.declarer_points)
-        v = exact(*_args(pos), guess, seconds)
-        return None if v < 0 else pos.declarer_points + v
+    def _test(pos: Position, mode: int, threshold: int) -> bool:
+        got = test(*_args(pos), mode, threshold, _seconds_left())
+        if got is None:
+            raise Stopped
+        return got
 
     def reaches(pos: Position, points: int) -> bool:
         """Whether the declarer ends with at least ``points`` card points (61, 90, 31)."""
@@ -80,7 +111,7 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
             return True
         if need > _left_points(pos):
             return False
-        return test(*_args(pos), POINTS_MODE, need)
+        return _test(pos, POINTS_MODE, need)
 
     def takes_all(pos: Position) -> bool:
         """Whether the declarer has taken and can take every trick (Schwarz)."""
@@ -88,7 +119,7 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         if pos.defender_tricks:
             return False
         n = pos.tricks_left
-        return n == 0 or test(*_args(pos), ALL_MODE, n)
+        return n == 0 or _test(pos, ALL_MODE, n)
 
     def null_wins(pos: Position) -> bool:
         """Null: whether the declarer has avoided and can avoid every trick."""
@@ -97,7 +128,7 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
         if pos.declarer_tricks:
             return False
         n = pos.tricks_left
-        return n == 0 or test(*_args(pos), NULL_MODE, n)
+        return n == 0 or _test(pos, NULL_MODE, n)
 
     def card_values(pos: Position) -> dict[int, int]:
         """Each legal card of `to_move` -> best_points after it (Null: 1 win, 0 loss)."""
@@ -109,4 +140,4 @@ def make_api(test: TestFn, exact: ExactFn) -> Api:
             near = out[c] = best_points(pos.play(c), near)
         return out
 
-    return Api(best_points, best_points_within, reaches, takes_all, null_wins, card_values)
+    return Api(best_points, reaches, takes_all, null_wins, card_values)

@@ -19,7 +19,6 @@ from .position import NULL_MODE, POINTS_MODE
 
 __all__ = [
     "best_points",
-    "best_points_within",
     "card_values",
     "clear",
     "null_wins",
@@ -323,10 +322,25 @@ def test(
     trick: tuple[int, ...],
     mode: int,
     threshold: int,
-) -> bool:
-    """Zero-window search: does the declarer's future score reach ``threshold``?"""
-    s = _setup(game, h0, h1, h2, declarer, trick, mode)
-    return s.root(leader, threshold - 1, threshold) >= threshold
+    seconds: float = 0.0,
+    max_nodes: int = 0,
+) -> bool | None:
+    """Zero-window search: does the declarer's future score reach ``threshold``?
+    None when ``seconds`` or ``max_nodes`` (0: none) stopped it first."""
+    s = _limited(_setup(game, h0, h1, h2, declarer, trick, mode), seconds, max_nodes)
+    try:
+        v = s.root(leader, threshold - 1, threshold)
+        return None if s.stopped else v >= threshold
+    finally:
+        s.deadline, s.max_nodes = 0.0, 0
+
+
+def _limited(s: _Search, seconds: float, max_nodes: int) -> _Search:
+    if not seconds >= 0 or max_nodes < 0:
+        raise ValueError("seconds and max_nodes must not be negative")
+    s.max_nodes = max_nodes
+    s.deadline = time.monotonic() + min(seconds, 1e6) if seconds > 0 else 0.0
+    return s
 
 
 def exact(
@@ -345,11 +359,7 @@ def exact(
     search starting at ``guess`` when one is given (a near position's value:
     fewer passes, the same answer). ``seconds`` and ``max_nodes`` (0: none)
     stop it early; it then answers -1."""
-    if not seconds >= 0 or max_nodes < 0:
-        raise ValueError("seconds and max_nodes must not be negative")
-    s = _setup(game, h0, h1, h2, declarer, trick, POINTS_MODE)
-    s.max_nodes = max_nodes
-    s.deadline = time.monotonic() + min(seconds, 1e6) if seconds > 0 else 0.0
+    s = _limited(_setup(game, h0, h1, h2, declarer, trick, POINTS_MODE), seconds, max_nodes)
     try:
         return _mtdf(s, leader, guess)
     finally:
@@ -379,7 +389,6 @@ def clear() -> None:
 
 _api = make_api(test, exact)
 best_points = _api.best_points
-best_points_within = _api.best_points_within
 reaches = _api.reaches
 takes_all = _api.takes_all
 null_wins = _api.null_wins
