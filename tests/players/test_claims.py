@@ -56,6 +56,17 @@ def test_a_claim_that_holds_in_every_world_is_conceded() -> None:
     assert result is not None and result.ended == "defenders_conceded" and result.won
 
 
+def test_a_claim_not_settled_in_time_is_played_on() -> None:
+    """The server gives the answer a budget: when the solver cannot prove the
+    claim in time (it stops its search), the defender plays on rather than
+    concede unproven or answer late."""
+    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal.apply(CLAIM, seat=0)
+    view = deal.view(1)
+    assert answer(view, budget=1e-9) is None
+    assert answer(view, budget=60.0) == CONCEDE
+
+
 def test_a_claim_the_defence_can_beat_is_played_on() -> None:
     deal = _declared(WEAK, ["DA", "DT"], "grand")
     deal.apply(CLAIM, seat=0)

@@ -29,7 +29,7 @@ import time
 
 from ..engine import Action, GameType, View
 from ..engine.actions import CONCEDE
-from .solver import null_wins, reaches, takes_all
+from .solver import Stopped, limit, null_wins, reaches, takes_all
 from .worlds import Knowledge, Sampler, World, solver_positions
 
 #: Share of sampled worlds the declarer must win before a partner gives up too.
@@ -84,7 +84,16 @@ def claim_worlds(know: Knowledge) -> list[World]:
 def answer(view: View, seed: int = 0, budget: float | None = None) -> Action | None:
     """``concede`` when this computer defender agrees (see the module
     docstring), None to play on. Only for a seat that may concede now.
-    With a ``budget`` in seconds, a question not settled by then plays on."""
+    With a ``budget`` in seconds, a question not settled by then plays on
+    (the solver stops a search running then)."""
+    try:
+        with limit(budget):
+            return _answer(view, seed, budget)
+    except Stopped:
+        return None
+
+
+def _answer(view: View, seed: int, budget: float | None) -> Action | None:
     deadline = None if budget is None else time.perf_counter() + budget
 
     def late() -> bool:
