@@ -26,13 +26,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--player", default="search")
+    parser.add_argument(
+        "--player", default="search", help="a player, or a variant such as search@worlds=10"
+    )
     parser.add_argument("--src", help="import skat from this source tree")
     args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
     from skat.engine import Deal
     from skat.players import make_player
+
+    from .arena_plays import variant
+
+    variant(args.player)
 
     rng = random.Random(args.seed)
     seconds: dict[str, float] = collections.defaultdict(float)

@@ -494,6 +494,33 @@ def test_the_points_tie_break_stops_inside_a_solve_once_the_time_is_up(
     assert len(calls) == 12
 
 
+def test_tiebreak_worlds_limits_the_points_tie_break_to_the_first_worlds() -> None:
+    """``tiebreak_worlds`` (4 by default; the tie-break's exact solves are
+    the largest share of the strong player's CPU): only the first worlds
+    are solved, and their points decide."""
+    from skat.players import search as search_module
+
+    solved: list[tuple[int, int]] = []
+
+    class Recorder:
+        @staticmethod
+        def best_points(pos: tuple[int, int], near: int | None = None) -> int:
+            solved.append(pos)
+            world, card = pos
+            return 70 + card if world < 2 else 100 - 10 * card  # later worlds favour card 1
+
+    tied = [1, 2, 3]
+    done = [(1, 0, {c: (True, (w, c)) for c in tied}) for w in range(5)]
+    clock = search_module._Clock(None)
+    p = SearchPlayer(random.Random(1), tiebreak_worlds=2)
+    assert p._by_points(tied, done, True, Recorder, clock) == [3]  # type: ignore[arg-type]
+    assert sorted({w for w, _ in solved}) == [0, 1] and len(solved) == 6
+    solved.clear()
+    everything = SearchPlayer(random.Random(1), tiebreak_worlds=None)
+    assert everything._by_points(tied, done, True, Recorder, clock) == [1]  # type: ignore[arg-type]
+    assert len(solved) == 15
+
+
 def _discard_views(count: int) -> Iterator[Any]:
     """Views of declarers about to put two cards away (R3.2), from deals
     bid by `heuristic`."""

@@ -151,6 +151,10 @@ SCHNEIDER_CURVE: tuple[tuple[int, float], ...] = ((90, 0.85), (75, 0.65), (0, 0.
 #: Kontra when the declarer wins at most this share of the worlds; Re when at least.
 KONTRA_P = 0.35
 RE_P = 0.8
+#: The points tie-break solves the first this many worlds of a card
+#: decision: level in play against three opponents with all of them (8-20),
+#: at 0.82 times the CPU of a whole deal (docs/lab/strength-log.md).
+TIEBREAK_WORLDS = 4
 #: With a ``time_budget`` the solver stops any search at this multiple of
 #: it, when the server stops waiting (it gives the search 3/4 of its own).
 HARD_LIMIT = 4 / 3
@@ -226,6 +230,7 @@ class SearchPlayer(BasePlayer):
         lookahead: bool = False,
         evaluator_auction: bool = True,
         evaluator_discard: bool = False,
+        tiebreak_worlds: int | None = TIEBREAK_WORLDS,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -266,7 +271,9 @@ class SearchPlayer(BasePlayer):
         ``points_tiebreak``: cards tied on the expected entry go to the one
         with the best open-card card points over the worlds (the declarer's
         most, the defenders' least) before `heuristic` is asked (off: straight
-        to `heuristic`, the rule until 2026-12-02); ``evaluator_prior``: the
+        to `heuristic`, the rule until 2026-12-02); ``tiebreak_worlds``: the
+        tie-break solves only the first this many worlds (None: all, the
+        rule until 2026-12-05); ``evaluator_prior``: the
         prior of every game (Hand ones too, and after the discard) is the
         learned evaluator's win and Schneider chance (`handeval`; off:
         `heuristic`'s win chance of the pickup games, the rule until
@@ -309,6 +316,7 @@ class SearchPlayer(BasePlayer):
         self.lookahead = lookahead
         self.evaluator_auction = evaluator_auction
         self.evaluator_discard = evaluator_discard
+        self.tiebreak_worlds = tiebreak_worlds
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -491,7 +499,7 @@ class SearchPlayer(BasePlayer):
         can take seconds: the solver stops it when the time is up)."""
         sign = 1 if me_declarer else -1
         totals = dict.fromkeys(tied, 0)
-        for mult, _, per in done:
+        for mult, _, per in done[: self.tiebreak_worlds]:
             near: int | None = None  # the last card's value: the next one's is often close
             for card in tied:
                 if clock.over:
