@@ -521,23 +521,29 @@ def test_tiebreak_worlds_limits_the_points_tie_break_to_the_first_worlds() -> No
     assert len(solved) == 15
 
 
-def _discard_views(count: int) -> Iterator[Any]:
-    """Views of declarers about to put two cards away (R3.2), from deals
-    bid by `heuristic`."""
+def _first_views(phase: Phase, seed: int, count: int) -> Iterator[Any]:
+    """The first views in ``phase`` of deals bid by `heuristic`: DISCARD, a
+    declarer about to put two cards away (R3.2); PLAY, the first card of a
+    suit or Grand game."""
     found = 0
     for number in itertools.count(1):
-        deal = Deal(deal_deck(_seed(43), number))
+        deal = Deal(deal_deck(_seed(seed), number))
         players = [make_player("heuristic", random.Random(s)) for s in range(3)]
-        while not deal.is_terminal() and deal.phase is not Phase.PLAY:
+        while not deal.is_terminal() and deal.phase not in (phase, Phase.PLAY):
             seat = deal.current_seat
             assert seat is not None
-            if deal.phase is Phase.DISCARD:
-                yield deal.view(seat)
-                found += 1
-                if found == count:
-                    return
-                break
             deal.apply(players[seat].choose(deal.view(seat)), seat)
+        c = deal.contract
+        if deal.is_terminal() or deal.phase is not phase:
+            continue
+        if phase is Phase.PLAY and (c is None or c.game in (GameType.NULL, GameType.RAMSCH)):
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        yield deal.view(seat)
+        found += 1
+        if found == count:
+            return
 
 
 def test_the_discard_stops_inside_a_world_once_the_time_is_up(
@@ -560,7 +566,7 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
             with solver_module.limit(None):  # the real solve: not under the real clock
                 return super()._solve_start(solver, game, hands, me, skat_points)
 
-    for view in _discard_views(4):
+    for view in _first_views(Phase.DISCARD, 43, 4):
         for budget in (0.35, 1.0, 2.0):
             p = Slow(random.Random(1), time_budget=budget, strict=True)
             p.solves = 0
@@ -572,32 +578,11 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
             assert fake.now <= budget + 0.1 + 1e-9 or p.solves <= 6, (budget, fake.now)
 
 
-def _first_trick_views(count: int) -> Iterator[Any]:
-    """Views of the first card of suit and Grand games bid by `heuristic`."""
-    found = 0
-    for number in itertools.count(1):
-        deal = Deal(deal_deck(_seed(44), number))
-        players = [make_player("heuristic", random.Random(s)) for s in range(3)]
-        while not deal.is_terminal() and deal.phase is not Phase.PLAY:
-            seat = deal.current_seat
-            assert seat is not None
-            deal.apply(players[seat].choose(deal.view(seat)), seat)
-        c = deal.contract
-        if deal.is_terminal() or c is None or c.game in (GameType.NULL, GameType.RAMSCH):
-            continue
-        seat = deal.current_seat
-        assert seat is not None
-        yield deal.view(seat)
-        found += 1
-        if found == count:
-            return
-
-
 def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> None:
     """The solver stops a search at the hard limit even inside the first world
     of a decision (a zero-window test from the first trick can take seconds);
     the decision is then `heuristic`'s, not late."""
-    for view in _first_trick_views(3):
+    for view in _first_views(Phase.PLAY, 44, 3):
         p = SearchPlayer(random.Random(1), time_budget=1e-6)
         action = p.choose(view)
         assert action == make_player("heuristic", random.Random(0)).choose(view)
@@ -612,7 +597,7 @@ def test_a_world_stopped_by_the_solver_is_left_out_of_the_card_decision(
     from skat.players import search as search_module
 
     original = search_module._Evaluator.primary
-    for view in _first_trick_views(3):
+    for view in _first_views(Phase.PLAY, 44, 3):
         cards = sum(isinstance(a, Play) for a in view.legal_actions)
         calls = 0
 
