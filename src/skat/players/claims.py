@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 
 from ..engine import Action, GameType, View
 from ..engine.actions import CONCEDE
@@ -88,17 +87,12 @@ def answer(view: View, seed: int = 0, budget: float | None = None) -> Action | N
     (the solver stops a search running then)."""
     try:
         with limit(budget):
-            return _answer(view, seed, budget)
-    except Stopped:
+            return _answer(view, seed)
+    except Stopped:  # any question asked after the budget is up stops too
         return None
 
 
-def _answer(view: View, seed: int, budget: float | None) -> Action | None:
-    deadline = None if budget is None else time.perf_counter() + budget
-
-    def late() -> bool:
-        return deadline is not None and time.perf_counter() > deadline
-
+def _answer(view: View, seed: int) -> Action | None:
     if CONCEDE not in view.offers or view.contract is None or view.seat is None:
         return None
     know = Knowledge.from_view(view)
@@ -107,17 +101,14 @@ def _answer(view: View, seed: int, budget: float | None) -> Action | None:
     partner_seat = view.seats[3 - know.me - know.declarer]
     if _claimed(view) and view.open_cards is not None:
         worlds = claim_worlds(know)
-        if worlds and all(not late() and declarer_wins(view, know, w) for w in worlds):
+        if worlds and all(declarer_wins(view, know, w) for w in worlds):
             return CONCEDE
         if not _conceded(view, partner_seat):
             return None
     if _conceded(view, partner_seat):
         rng = random.Random(seed)
         sampler = Sampler(know)
-        wins = sum(
-            not late() and declarer_wins(view, know, sampler.sample(rng))
-            for _ in range(GIVE_UP_WORLDS)
-        )
+        wins = sum(declarer_wins(view, know, sampler.sample(rng)) for _ in range(GIVE_UP_WORLDS))
         if wins >= GIVE_UP_SHARE * GIVE_UP_WORLDS:
             return CONCEDE
     return None

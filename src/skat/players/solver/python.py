@@ -83,7 +83,7 @@ class _Search:
         self.hands = [0, 0, 0]
         self.trick: list[int] = []
         self.best_move = -1
-        # exact's limits (as in the C core): a stopped search stores nothing
+        # a call's limits (as in the C core): a stopped search stores nothing
         self.nodes = 0
         self.deadline = 0.0
         self.max_nodes = 0
