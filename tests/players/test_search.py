@@ -1264,3 +1264,144 @@ def test_cards_tied_on_the_entry_go_to_the_best_open_card_points() -> None:
         split += len(set(expected.values())) > 1
         assert isinstance(done[0][2][cards[0]][1], Position)
     assert decided >= 15 and split >= 5, (decided, split)
+
+
+def _mask(text: str) -> int:
+    return sum(1 << int(Card.parse(x)) for x in text.split())
+
+
+def test_equivalent_cards_join_only_cards_nothing_can_come_between() -> None:
+    """Two cards are one class when every card between them in their suit's
+    order is gone (finished tricks, a known skat) and their card points are
+    equal (Null: no points); a card still in play, another seat's or in the
+    current trick, keeps them apart."""
+    from skat.players.search import equivalent_cards
+
+    def classes(game: GameType, cards: str, gone: str = "") -> set[frozenset[str]]:
+        mine = [int(Card.parse(x)) for x in cards.split()]
+        first = equivalent_cards(game, mine, _mask(gone) if gone else 0)
+        out: dict[int, set[str]] = {}
+        for card, rep in first.items():
+            out.setdefault(rep, set()).add(str(Card(card)))
+        return {frozenset(v) for v in out.values()}
+
+    # Grand: CJ and HJ apart while SJ is in play, one class once it is gone
+    assert classes(GameType.GRAND, "CJ HJ") == {frozenset({"CJ"}), frozenset({"HJ"})}
+    assert classes(GameType.GRAND, "CJ HJ", "SJ") == {frozenset({"CJ", "HJ"})}
+    # held in a row: one class; the jacks are trumps in Clubs, apart from CA
+    assert classes(GameType.CLUBS, "CJ SJ CA") == {frozenset({"CJ", "SJ"}), frozenset({"CA"})}
+    # equal points needed: SK (4) and S9 (0) stay apart with SQ gone; S9 and S7 join over S8
+    assert classes(GameType.CLUBS, "SK S9 S7", "SQ S8") == {
+        frozenset({"SK"}),
+        frozenset({"S9", "S7"}),
+    }
+    # Null orders A K Q J T 9 8 7 and counts no points: HT and H9 are one class
+    assert classes(GameType.NULL, "HT H9 HA") == {frozenset({"HT", "H9"}), frozenset({"HA"})}
+    assert classes(GameType.DIAMONDS, "HT H9") == {frozenset({"HT"}), frozenset({"H9"})}
+
+
+def test_cards_of_one_class_have_the_same_open_card_value_in_every_world() -> None:
+    """What lets `search` solve one card of a class for all: in real deals,
+    Null too, every card of a class of the seat to move (`card_classes`)
+    gives the same exact outcome as its class's first card in the true world
+    and in sampled worlds (the declarer's points, or in Null whether he
+    takes no trick)."""
+    from skat.players import search as search_module
+    from skat.players.solver import best_points, null_wins
+
+    joined = 0
+    for number, deal, rng in _in_play(45, range(1, 70), null=True):
+        _advance(deal, 6 + number % 15, rng)
+        if deal.is_terminal():
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        view = deal.view(seat)
+        first_of = search_module.card_classes(view)
+        pairs = [(card, first) for card, first in first_of.items() if card != first]
+        if not pairs:
+            continue
+        know = Knowledge.from_view(view)
+        worlds = [_truth(deal), *(w for w, _ in Sampler(know).weighted(random.Random(number), 2))]
+        d = deal.declarer
+        assert d is not None
+        c = deal.contract
+        assert c is not None
+        p = search_module.SearchPlayer(random.Random(1))
+        for pos, _, _ in p._positions(view, know, [(w, 1) for w in worlds], solver_module):
+            for card, first in pairs:
+                a, b = pos.play(card), pos.play(first)
+                if c.game == GameType.NULL:
+                    assert null_wins(a) == null_wins(b), (number, card, first)
+                else:
+                    assert best_points(a) == best_points(b), (number, card, first)
+                joined += 1
+    assert joined >= 30
+
+
+def test_search_chooses_the_same_cards_with_one_solve_per_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Solving one card per class changes no decision: the same views give
+    the same cards as with every card solved on its own."""
+    from skat.players import search as search_module
+
+    views = []
+    for number, deal, rng in _in_play(46, range(1, 40), null=True):
+        _advance(deal, 3 + number % 12, rng)
+        if deal.is_terminal():
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        view = deal.view(seat)
+        if any(k != v for k, v in search_module.card_classes(view).items()):
+            views.append(view)
+    assert len(views) >= 10
+
+    def choices() -> list[str]:
+        return [str(SearchPlayer(random.Random(7), worlds=6).choose(v)) for v in views]
+
+    merged = choices()
+    monkeypatch.setattr(
+        search_module,
+        "equivalent_cards",
+        lambda game, cards, gone: {card: card for card in cards},
+    )
+    assert choices() == merged
+
+
+def test_a_card_in_the_current_trick_keeps_two_cards_apart() -> None:
+    """A card on the table between two of the seat's cards (it follows S8
+    holding S9 and S7) is not gone: one of them beats it, the other does not.
+    `card_classes` keeps such cards apart, and in real deals their exact
+    values do differ."""
+    from skat.players import search as search_module
+    from skat.players.solver import best_points
+
+    apart = differ = 0
+    for _number, deal, rng in _in_play(47, range(1, 400), null=False):
+        for _ in range(30):
+            _advance(deal, 1, rng)
+            if deal.is_terminal() or not deal.view(deal.current_seat or 0).trick:
+                continue
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            c = view.contract
+            assert c is not None
+            table = sum(1 << int(x) for _, x in view.trick)
+            gone = table | sum(1 << int(x) for t in view.tricks for x in t.cards)
+            cards = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+            loose = search_module.equivalent_cards(c.game, cards, gone)
+            first_of = search_module.card_classes(view)
+            pairs = [(k, v) for k, v in loose.items() if k != v and first_of[k] != first_of[v]]
+            if not pairs:
+                continue
+            apart += 1
+            know = Knowledge.from_view(view)
+            p = SearchPlayer(random.Random(1))
+            ((pos, _, _),) = p._positions(view, know, [(_truth(deal), 1)], solver_module)
+            differ += any(best_points(pos.play(a)) != best_points(pos.play(b)) for a, b in pairs)
+        if differ >= 3:
+            break
+    assert apart >= 3 and differ >= 3, (apart, differ)

@@ -90,6 +90,7 @@ from .heuristic import HeuristicPlayer
 from .registry import register
 from .solver.api import Stopped
 from .solver.api import limit as solver_limit
+from .solver.position import card_orders
 from .strength import Plan, counted_games, game_score, null_risk, plans
 from .worlds import (
     BID_MISS,
@@ -420,6 +421,8 @@ class SearchPlayer(BasePlayer):
         if len(plays) == 1 and kontra is None:
             return plays[0]
         cards = [int(a.card) for a in plays]
+        first_of = card_classes(view)  # one solve per class of equal cards
+        solved = list(dict.fromkeys(first_of[card] for card in cards))
         worlds = self._card_worlds(view, know)
         evaluator = _Evaluator(view, know, solver, c)
         me_declarer = know.me == know.declarer
@@ -436,7 +439,7 @@ class SearchPlayer(BasePlayer):
                 break
             per: dict[int, tuple[bool, Any]] = {}
             try:
-                for card in cards:
+                for card in solved if partner is None else cards:
                     after = pos.play(card)
                     if partner is not None:
                         after = partner.reply(after, card)
@@ -445,6 +448,9 @@ class SearchPlayer(BasePlayer):
                 if not done:
                     raise
                 break
+            for card in cards:
+                if card not in per:
+                    per[card] = per[first_of[card]]
             done.append((mult, evaluator.cards12(world), per))
         if not done:
             return None
@@ -471,7 +477,11 @@ class SearchPlayer(BasePlayer):
             outs: dict[int, Any] = {}
             if refine:
                 try:
-                    outs = {card: evaluator.outcome(*per[card]) for card in running}
+                    for card in running:
+                        first = first_of[card] if partner is None else card
+                        if first not in outs:
+                            outs[first] = evaluator.outcome(*per[first])
+                        outs[card] = outs[first]
                 except Stopped:
                     refine = False
             if not refine:
@@ -481,7 +491,9 @@ class SearchPlayer(BasePlayer):
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
         if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL:
-            tied = self._by_points(tied, done, me_declarer, solver, clock)
+            tied = self._by_points(
+                tied, done, me_declarer, solver, clock, first_of if partner is None else None
+            )
         choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
 
@@ -492,23 +504,28 @@ class SearchPlayer(BasePlayer):
         me_declarer: bool,
         solver: ModuleType,
         clock: _Clock,
+        first_of: dict[int, int] | None = None,
     ) -> list[int]:
         """Of cards tied on the expected entry, those with the best expected
         open-card points (the declarer's most, the defenders' least); all of
         them if the time runs out first (one exact solve from the first trick
-        can take seconds: the solver stops it when the time is up)."""
+        can take seconds: the solver stops it when the time is up). A card
+        of ``first_of`` takes the value of its class's first card."""
         sign = 1 if me_declarer else -1
         totals = dict.fromkeys(tied, 0)
         for mult, _, per in done[: self.tiebreak_worlds]:
             near: int | None = None  # the last card's value: the next one's is often close
+            values: dict[int, int] = {}
             for card in tied:
-                if clock.over:
-                    return tied
-                try:
-                    near = solver.best_points(per[card][1], near)
-                except Stopped:
-                    return tied
-                totals[card] += sign * mult * near
+                first = card if first_of is None else first_of.get(card, card)
+                if first not in values:
+                    if clock.over:
+                        return tied
+                    try:
+                        near = values[first] = solver.best_points(per[first][1], near)
+                    except Stopped:
+                        return tied
+                totals[card] += sign * mult * values[first]
         top = max(totals.values())
         return [card for card in tied if totals[card] == top]
 
@@ -1209,6 +1226,52 @@ class _Continuation:
             played = (*played, choice)
             after = after.play(choice)
         return after
+
+
+#: Per game type, its effective suits (trumps first), each strongest card first.
+_ORDERS = card_orders()
+
+
+def equivalent_cards(game: GameType, cards: Sequence[int], gone: int) -> dict[int, int]:
+    """Each of ``cards`` (one seat's legal cards) mapped to the first card of
+    its class: cards of one effective suit with no card between them in that
+    suit's order but ``gone`` ones (played, or put away) or cards of the same
+    class, and the same card points (not needed in Null). In every world the
+    open-card solver gives them the same value: swapping them changes no
+    trick's winner and no points (the solver merges them the same way)."""
+    mine = 0
+    for c in cards:
+        mine |= 1 << c
+    null = game == GameType.NULL
+    out: dict[int, int] = {}
+    for group in _ORDERS[int(game)]:
+        first = -1  # the open class's first card, -1 when none is open
+        for card in group:
+            if gone >> card & 1:
+                continue
+            if not mine >> card & 1:
+                first = -1
+                continue
+            if first >= 0 and (null or POINTS[card] == POINTS[first]):
+                out[card] = first
+            else:
+                first = card
+                out[card] = card
+    return out
+
+
+def card_classes(view: View) -> dict[int, int]:
+    """`equivalent_cards` of the cards ``view``'s seat may play: the cards of
+    finished tricks and a skat the seat knows are gone; the current trick's
+    are not (a card between two of ours may be the one to beat)."""
+    c = view.contract
+    assert c is not None
+    gone = view.skat.mask if view.skat is not None else 0
+    for t in view.tricks:
+        for x in t.cards:
+            gone |= 1 << int(x)
+    cards = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    return equivalent_cards(c.game, cards, gone)
 
 
 class _Evaluator:
