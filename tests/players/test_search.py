@@ -1405,3 +1405,26 @@ def test_a_card_in_the_current_trick_keeps_two_cards_apart() -> None:
         if differ >= 3:
             break
     assert apart >= 3 and differ >= 3, (apart, differ)
+
+
+def test_the_likelihood_with_limits_kept_across_worlds_is_the_same() -> None:
+    """`Sampler.weighted` keeps each hand's bidding limit for the next world
+    of the same view (late in a deal most of its pool are repeats): the
+    weights are those of every world judged on its own, for the forehand's
+    own rule (`exact`, which differs by position) and the plain one."""
+    judged = 0
+    for number, deal, rng in _in_play(48, range(1, 20), null=True):
+        _advance(deal, 3 + number % 20, rng)
+        if deal.is_terminal():
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        know = Knowledge.from_view(deal.view(seat))
+        worlds = [Sampler(know).sample(random.Random(i % 7)) for i in range(30)]
+        for exact in (True, False):
+            limits: dict[tuple[int, int], int] = {}
+            kept = [likelihood(know, w, 0.3, 0.2, exact, limits) for w in worlds]
+            alone = [likelihood(know, w, 0.3, 0.2, exact) for w in worlds]
+            assert kept == alone
+            judged += len(limits)
+    assert judged > 0

@@ -14,6 +14,20 @@ from ..engine import (
 from ..engine.cards import ALL_CARDS, POINTS, mask_cards
 from ..engine.game import EFFECTIVE, TRICK_KEY, TRUMP, TRUMPS
 
+#: _NOT_BELOW[g][card]: the cards whose strength is at least ``card``'s when
+#: ``card``'s effective suit is led (itself included), for `is_master`.
+_NOT_BELOW: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(
+            1 << o
+            for o in range(32)
+            if keys[EFFECTIVE[g][card]][o] >= keys[EFFECTIVE[g][card]][card]
+        )
+        for card in range(32)
+    )
+    for g, keys in enumerate(TRICK_KEY)
+)
+
 SMEAR_KEEPS_MASTERS = True
 DEFENCE_LEADS = True  # defenders keep aces the declarer would ruff, lead into the partner's void
 
@@ -58,6 +72,23 @@ class CardPlay:
         else:
             self.declarer_cards = -1
 
+    def holding(self, hand: int, skat: int, open_cards: int) -> CardPlay:
+        """The same decision for the same seat with another ``hand`` (and the
+        skat it knows, the declarer's open cards; -1 for none): the public part
+        read once serves every world of the play inference. Only the fields
+        made from the hidden cards are set again; ``view`` stays the first
+        one's (its hand is not read after ``__init__``)."""
+        other = object.__new__(CardPlay)
+        other.__dict__.update(self.__dict__)
+        other.hand = hand
+        known = skat if skat >= 0 else 0
+        other.outside = ALL_CARDS & ~self.played & ~hand & ~known
+        if open_cards >= 0 and self.declarer >= 0 and self.me != self.declarer:
+            other.declarer_cards = open_cards
+        else:
+            other.declarer_cards = -1
+        return other
+
     # helpers
     def key(self, led_suit: int, card: int) -> int:
         return TRICK_KEY[self.g][led_suit][card]
@@ -70,9 +101,7 @@ class CardPlay:
 
     def is_master(self, card: int) -> bool:
         """No card outside beats it when led."""
-        eff = EFFECTIVE[self.g][card]
-        k = self.key(eff, card)
-        return all(self.key(eff, o) < k for o in mask_cards(self.outside))
+        return not self.outside & _NOT_BELOW[self.g][card]
 
     def partner_of(self, p: int) -> bool:
         return self.declarer >= 0 and p != self.declarer and self.me != self.declarer

@@ -73,6 +73,8 @@ class Knowledge:
     view: View | None = None  # the view read (the public part is reused by the play inference)
     # `heuristic`'s card at a play given the hidden cards it depends on (per decision)
     _choices: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
+    # `heuristic`'s card play at each play, its public part read once (per decision)
+    _readings: dict[int, CardPlay] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View) -> Knowledge:
@@ -302,18 +304,22 @@ class Sampler:
         inf = inference or Inference()
         n = candidates if candidates is not None else 3 * count
         pool = [self.sample(rng) for _ in range(max(n, count))]
-        weights = [likelihood(self.know, w, inf.bid_miss, inf.pass_miss, inf.exact) for w in pool]
+        # late in a deal most of the pool are repeats (at three cards a hand,
+        # 60% of it): each world and each hand's bidding limit is judged once
+        limits: dict[tuple[int, int], int] = {}
+        of = {
+            x: likelihood(self.know, x, inf.bid_miss, inf.pass_miss, inf.exact, limits)
+            for x in pool
+        }
         if inf.play_miss is not None and self.know.plays:
             miss = inf.play_miss
-            weights = [w * play_fit(self.know, x, miss) for w, x in zip(weights, pool, strict=True)]
+            of = {x: w * play_fit(self.know, x, miss) for x, w in of.items()}
         if inf.discard_miss is not None and _reads_discard(self.know):
             # only worlds that still matter are checked (the rule costs 1-2 ms a world)
-            floor = DISCARD_RELEVANT * max(weights)
+            floor = DISCARD_RELEVANT * max(of.values())
             dm = inf.discard_miss
-            weights = [
-                w * discard_fit(self.know, x, dm) if w >= floor else w
-                for w, x in zip(weights, pool, strict=True)
-            ]
+            of = {x: w * discard_fit(self.know, x, dm) if w >= floor else w for x, w in of.items()}
+        weights = [of[x] for x in pool]
         total = sum(weights)
         out: dict[World, int] = {}
         for _ in range(count):
@@ -376,6 +382,7 @@ def likelihood(
     bid_miss: float = BID_MISS,
     pass_miss: float = PASS_MISS,
     exact: bool = False,
+    limits: dict[tuple[int, int], int] | None = None,
 ) -> float:
     """How well the hidden hands of ``world`` fit the auction and the game chosen.
 
@@ -387,11 +394,17 @@ def likelihood(
     picked up, his final ten cards instead). The limit is the value of the
     best game `heuristic` sees in the hand, or with ``exact`` its own bidding
     rule (`heuristic.bid_limit`: only games whose expectation beats passing,
-    the forehand's Grand bonus)."""
+    the forehand's Grand bonus). ``limits`` keeps the limits found, by
+    (position, ten cards), for the next world of the same view."""
     w = 1.0
 
     def limit_of(p: int, ten: int) -> int:
-        return heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+        if limits is None:
+            return heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+        got = limits.get((p, ten))
+        if got is None:
+            got = limits[(p, ten)] = heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+        return got
 
     for p in range(3):
         if p == know.me:
@@ -473,6 +486,7 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
     hands = list(world.hands)
     w = 1.0
     choices = know._choices
+    readings = know._readings
     for i in range(len(know.plays) - 1, -1, -1):
         p, card, n, before = know.plays[i]
         hands[p] |= 1 << card  # the hand before this card
@@ -491,8 +505,13 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
         key = (i, hand, skat, open_cards)
         choice = choices.get(key)
         if choice is None:
-            seen = seat_view(view, p, hand, skat, open_cards, before, view.tricks[:n])
-            choice = CardPlay(seen).choose([x for x in range(32) if legal >> x & 1])
+            reading = readings.get(i)
+            if reading is None:
+                seen = seat_view(view, p, hand, skat, open_cards, before, view.tricks[:n])
+                reading = readings[i] = CardPlay(seen)
+            else:
+                reading = reading.holding(hand, skat, open_cards)
+            choice = reading.choose([x for x in range(32) if legal >> x & 1])
             choices[key] = choice
         if choice != card:
             w *= miss
