@@ -1407,11 +1407,13 @@ def test_a_card_in_the_current_trick_keeps_two_cards_apart() -> None:
     assert apart >= 3 and differ >= 3, (apart, differ)
 
 
-def test_the_likelihood_with_limits_kept_across_worlds_is_the_same() -> None:
-    """`Sampler.weighted` keeps each hand's bidding limit for the next world
-    of the same view (late in a deal most of its pool are repeats): the
-    weights are those of every world judged on its own, for the forehand's
-    own rule (`exact`, which differs by position) and the plain one."""
+def test_the_likelihood_with_the_limits_kept_is_the_same() -> None:
+    """`likelihood` keeps each ten cards' bidding limit for later worlds and
+    decisions (`worlds._LIMITS`): the weights are those of limits found
+    afresh, for the forehand's own rule (`exact`, which differs by
+    position) and the plain one."""
+    from skat.players import worlds as worlds_module
+
     judged = 0
     for number, deal, rng in _in_play(48, range(1, 20), null=True):
         _advance(deal, 3 + number % 20, rng)
@@ -1422,9 +1424,11 @@ def test_the_likelihood_with_limits_kept_across_worlds_is_the_same() -> None:
         know = Knowledge.from_view(deal.view(seat))
         worlds = [Sampler(know).sample(random.Random(i % 7)) for i in range(30)]
         for exact in (True, False):
-            limits: dict[tuple[int, int], int] = {}
-            kept = [likelihood(know, w, 0.3, 0.2, exact, limits) for w in worlds]
-            alone = [likelihood(know, w, 0.3, 0.2, exact) for w in worlds]
-            assert kept == alone
-            judged += len(limits)
+            kept = [likelihood(know, w, 0.3, 0.2, exact) for w in worlds]
+            afresh = []
+            for w in worlds:
+                worlds_module._LIMITS.clear()
+                afresh.append(likelihood(know, w, 0.3, 0.2, exact))
+            assert kept == afresh
+            judged += sum(x < 1.0 for x in kept)
     assert judged > 0

@@ -305,12 +305,8 @@ class Sampler:
         n = candidates if candidates is not None else 3 * count
         pool = [self.sample(rng) for _ in range(max(n, count))]
         # late in a deal most of the pool are repeats (at three cards a hand,
-        # 60% of it): each world and each hand's bidding limit is judged once
-        limits: dict[tuple[int, int], int] = {}
-        of = {
-            x: likelihood(self.know, x, inf.bid_miss, inf.pass_miss, inf.exact, limits)
-            for x in pool
-        }
+        # 60% of it): each world is judged once
+        of = {x: likelihood(self.know, x, inf.bid_miss, inf.pass_miss, inf.exact) for x in pool}
         if inf.play_miss is not None and self.know.plays:
             miss = inf.play_miss
             of = {x: w * play_fit(self.know, x, miss) for x, w in of.items()}
@@ -376,13 +372,17 @@ def _next_bid(value: int) -> int:
     return 10_000
 
 
+#: The bidding limit of ten cards by (cards, rule: 0 `bid_limit`, 1
+#: `heuristic`'s own, 2 its own in forehand): pure functions, shared by all players.
+_LIMITS: dict[tuple[int, int], int] = {}
+
+
 def likelihood(
     know: Knowledge,
     world: World,
     bid_miss: float = BID_MISS,
     pass_miss: float = PASS_MISS,
     exact: bool = False,
-    limits: dict[tuple[int, int], int] | None = None,
 ) -> float:
     """How well the hidden hands of ``world`` fit the auction and the game chosen.
 
@@ -394,16 +394,18 @@ def likelihood(
     picked up, his final ten cards instead). The limit is the value of the
     best game `heuristic` sees in the hand, or with ``exact`` its own bidding
     rule (`heuristic.bid_limit`: only games whose expectation beats passing,
-    the forehand's Grand bonus). ``limits`` keeps the limits found, by
-    (position, ten cards), for the next world of the same view."""
+    the forehand's Grand bonus). The limits are kept (`_LIMITS`): the same
+    ten cards come back in world after world of a deal."""
     w = 1.0
 
     def limit_of(p: int, ten: int) -> int:
-        if limits is None:
-            return heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
-        got = limits.get((p, ten))
+        kind = (2 if p == 0 else 1) if exact else 0
+        got = _LIMITS.get((ten, kind))
         if got is None:
-            got = limits[(p, ten)] = heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+            if len(_LIMITS) > 200_000:
+                _LIMITS.clear()
+            got = heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+            _LIMITS[(ten, kind)] = got
         return got
 
     for p in range(3):
