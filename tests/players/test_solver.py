@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from skat.engine import Deal, GameType, deck_from_hands
 from skat.engine.cards import CardSet
+from skat.engine.game import TRUMPS
 from skat.players import solver
 from skat.players.solver import Position
 from skat.players.solver import python as pysolver
@@ -92,6 +93,27 @@ def test_a_first_guess_never_changes_the_best_points(core: Any, seed: int, near:
     deal = random_ending(seed, [*SUITS_AND_GRAND, GameType.GRAND], (1, 4))
     pos = Position.from_deal(deal)
     assert core.best_points(pos, near) == minimax(deal, "points")
+
+
+@pytest.mark.parametrize("core", _cores())
+def test_every_threshold_is_answered_right_in_endings_with_trumps_left(core: Any) -> None:
+    """The compiled core bounds a trick start by the run of the highest
+    trumps left that one side holds (their points are that side's). Every
+    zero-window question, at every threshold from 0 to 120, agrees with
+    minimax in endings where trumps are left, and so does Schwarz."""
+    rng = random.Random(77)
+    checked = 0
+    while checked < 40:
+        deal = random_ending(rng.randrange(2**32), [*SUITS_AND_GRAND, GameType.GRAND], (2, 4))
+        pos = Position.from_deal(deal)
+        trumps = TRUMPS[pos.game]
+        if not (pos.hands[0] | pos.hands[1] | pos.hands[2]) & trumps:
+            continue
+        best = minimax(deal, "points")
+        for t in range(121):
+            assert core.reaches(pos, t) == (best >= t), (t, best, pos)
+        assert core.takes_all(pos) == bool(minimax(deal, "all")), pos
+        checked += 1
 
 
 @pytest.mark.parametrize("core", _cores())

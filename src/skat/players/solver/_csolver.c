@@ -182,6 +182,37 @@ static int future_max(const Search *s) {
     return (popc(rest) + s->nt) / 3;
 }
 
+/* Bounds from the run of the highest trumps left that one side holds: a
+ * trick with one of them is won by that side (every higher trump is its
+ * own), so their points (POINTS_MODE) are the declarer's at least, or the
+ * defenders'; in tricks (ALL_MODE), the declarer takes one trick per card
+ * of his run, the defenders at least one per two of theirs. */
+static inline void top_trumps(const Search *s, uint32_t rest, int *lo, int *hi) {
+    const Game *G = s->G;
+    if (G->trump < 0) return;
+    uint32_t tr = rest & G->group_mask[G->trump];
+    if (!tr) return;
+    uint32_t decl = s->h[s->decl];
+    uint32_t mine = (decl >> lowest(tr)) & 1;
+    int pts = 0, run = 0;
+    for (; tr; tr &= tr - 1) {
+        int c = lowest(tr);
+        if (((decl >> c) & 1) != mine) break;
+        pts += G->pts[c];
+        run++;
+    }
+    if (s->mode == POINTS_MODE) {
+        if (mine)
+            *lo = pts;
+        else
+            *hi -= pts;
+    } else if (mine) {
+        *lo = run;
+    } else {
+        *hi -= (run + 1) / 2;
+    }
+}
+
 /* Can a player holding hq beat x, the card winning a trick led in group led? */
 static inline int can_beat(const Game *G, uint32_t hq, int led, int x) {
     uint32_t f = hq & G->group_mask[led];
@@ -407,7 +438,9 @@ static int start(Search *s, int leader, int alpha, int beta) {
         lo = 0;
         s->nt = 0;
         hi = future_max(s);
+        if (s->mode != NULL_MODE) top_trumps(s, rest, &lo, &hi);
         if (hi <= alpha) return hi;
+        if (lo >= beta) return lo;
         if (beta <= 0) return 0;
     }
     int a = alpha > lo ? alpha : lo;
