@@ -1432,3 +1432,42 @@ def test_the_likelihood_with_the_limits_kept_is_the_same() -> None:
             assert kept == afresh
             judged += sum(x < 1.0 for x in kept)
     assert judged > 0
+
+
+def test_the_points_tie_break_waits_for_the_third_trick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``early_tiebreak_worlds`` (0 by default): while nine or ten cards are
+    in hand, tied cards go to `heuristic` without an exact solve (those are
+    the longest); from eight cards on the tie-break solves its worlds. None
+    brings back the tie-break at every trick."""
+    from skat.players import search as search_module
+
+    calls: list[tuple[int, int]] = []  # (cards in hand, worlds given to the tie-break)
+    hand_size = [0]
+    original = search_module.SearchPlayer._by_points
+
+    def recording(self: SearchPlayer, tied: list[int], done: list[Any], *rest: Any) -> list[int]:
+        calls.append((hand_size[0], len(done)))
+        return original(self, tied, done, *rest)
+
+    monkeypatch.setattr(search_module.SearchPlayer, "_by_points", recording)
+
+    def decide(early: int | None) -> None:
+        for number, deal, rng in _in_play(49, range(1, 12), null=False):
+            for _ in range(8):
+                if deal.is_terminal():
+                    break
+                seat = deal.current_seat
+                assert seat is not None
+                view = deal.view(seat)
+                hand_size[0] = len(view.hand)
+                player = SearchPlayer(random.Random(number), worlds=6, early_tiebreak_worlds=early)
+                deal.apply(player.choose(view), seat)
+                _advance(deal, 2, rng)
+
+    decide(0)
+    assert any(n >= 9 for n, _ in calls) and any(n <= 8 for n, _ in calls)
+    assert all(worlds == 0 for n, worlds in calls if n >= 9)
+    assert all(worlds > 0 for n, worlds in calls if n <= 8)
+    calls.clear()
+    decide(None)
+    assert any(worlds > 0 for n, worlds in calls if n >= 9)

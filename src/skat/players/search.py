@@ -156,6 +156,11 @@ RE_P = 0.8
 #: decision: level in play against three opponents with all of them (8-20),
 #: at 0.82 times the CPU of a whole deal (docs/lab/strength-log.md).
 TIEBREAK_WORLDS = 4
+#: The same while nine or ten cards are in hand, where its solves are the
+#: longest: none (`heuristic` takes the tied cards there). Level in play
+#: against three opponents at 0.73 times the CPU of a whole deal
+#: (docs/lab/strength-log.md).
+EARLY_TIEBREAK_WORLDS = 0
 #: With a ``time_budget`` the solver stops any search at this multiple of
 #: it, when the server stops waiting (it gives the search 3/4 of its own).
 HARD_LIMIT = 4 / 3
@@ -232,6 +237,7 @@ class SearchPlayer(BasePlayer):
         evaluator_auction: bool = True,
         evaluator_discard: bool = False,
         tiebreak_worlds: int | None = TIEBREAK_WORLDS,
+        early_tiebreak_worlds: int | None = EARLY_TIEBREAK_WORLDS,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -274,6 +280,9 @@ class SearchPlayer(BasePlayer):
         most, the defenders' least) before `heuristic` is asked (off: straight
         to `heuristic`, the rule until 2026-12-02); ``tiebreak_worlds``: the
         tie-break solves only the first this many worlds (None: all, the
+        rule until 2026-12-05); ``early_tiebreak_worlds``: the same while
+        nine or ten cards are in hand, where its solves are the longest
+        (0, the default: no tie-break there; None: ``tiebreak_worlds``, the
         rule until 2026-12-05); ``evaluator_prior``: the
         prior of every game (Hand ones too, and after the discard) is the
         learned evaluator's win and Schneider chance (`handeval`; off:
@@ -318,6 +327,7 @@ class SearchPlayer(BasePlayer):
         self.evaluator_auction = evaluator_auction
         self.evaluator_discard = evaluator_discard
         self.tiebreak_worlds = tiebreak_worlds
+        self.early_tiebreak_worlds = early_tiebreak_worlds
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -491,8 +501,14 @@ class SearchPlayer(BasePlayer):
         top = max(scores.values())
         tied = [card for card in running if scores[card] >= top - 1e-9]
         if len(tied) > 1 and self.points_tiebreak and c.game != GameType.NULL:
+            early = len(view.hand) >= 9 and self.early_tiebreak_worlds is not None
             tied = self._by_points(
-                tied, done, me_declarer, solver, clock, first_of if partner is None else None
+                tied,
+                done[: self.early_tiebreak_worlds] if early else done,
+                me_declarer,
+                solver,
+                clock,
+                first_of if partner is None else None,
             )
         choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
