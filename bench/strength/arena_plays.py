@@ -119,6 +119,7 @@ def _club(name: str, settings: dict[str, Any]) -> None:
                 rng,
                 worlds=int(settings.get("worlds", player.cards.worlds)),
                 time_budget=budget or None,  # 0: no clock, the same plays on any load
+                early_tiebreak_worlds=player.cards.early_tiebreak_worlds,
             )
         return player
 

@@ -58,8 +58,12 @@ class ClubPlayer(HeuristicPlayer):
         self.floor = BID_FLOOR
         self.margin = HAND_MARGIN
         # the card play: a short search over a few worlds (heuristic's card
-        # when the compiled solver is missing or the time is up)
-        self.cards = SearchPlayer(rng, worlds=CARD_WORLDS, time_budget=CARD_BUDGET)
+        # when the compiled solver is missing or the time is up); its clock
+        # bounds the points tie-break, which stays in the first tricks too
+        # (without it: -1.28 per game on 284 deals without the clock)
+        self.cards = SearchPlayer(
+            rng, worlds=CARD_WORLDS, time_budget=CARD_BUDGET, early_tiebreak_worlds=None
+        )
 
     def choose(self, view: View) -> Action:
         c = view.contract
