@@ -82,6 +82,21 @@ def _in_play(seed: int, numbers: range, *, null: bool) -> Iterator[tuple[int, De
         yield number, deal, rng
 
 
+def _views_in_play(
+    seed: int, numbers: range, steps: int, spread: int, *, null: bool
+) -> Iterator[tuple[int, Deal, Any]]:
+    """The view of the seat to move in the deals of `_in_play`, after
+    ``steps + number % spread`` more `heuristic` actions (finished deals
+    left out): (number, deal, view)."""
+    for number, deal, rng in _in_play(seed, numbers, null=null):
+        _advance(deal, steps + number % spread, rng)
+        if deal.is_terminal():
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        yield number, deal, deal.view(seat)
+
+
 def _voids_from_deal(deal: Deal) -> list[int]:
     """Cards each position cannot hold, worked out from the deal's tricks (R4.2)."""
     voids = [0, 0, 0]
@@ -1235,13 +1250,7 @@ def test_cards_tied_on_the_entry_go_to_the_best_open_card_points() -> None:
     p = SearchPlayer(random.Random(1), points_tiebreak=True)
     clock = search_module._Clock(None)
     decided = split = 0
-    for number, deal, rng in _in_play(44, range(1, 40), null=False):
-        _advance(deal, 15 + number % 6, rng)
-        if deal.is_terminal():
-            continue
-        seat = deal.current_seat
-        assert seat is not None
-        view = deal.view(seat)
+    for number, deal, view in _views_in_play(44, range(1, 40), 15, 6, null=False):
         cards = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
         if len(cards) < 2:
             continue
@@ -1310,13 +1319,7 @@ def test_cards_of_one_class_have_the_same_open_card_value_in_every_world() -> No
     from skat.players.solver import best_points, null_wins
 
     joined = 0
-    for number, deal, rng in _in_play(45, range(1, 70), null=True):
-        _advance(deal, 6 + number % 15, rng)
-        if deal.is_terminal():
-            continue
-        seat = deal.current_seat
-        assert seat is not None
-        view = deal.view(seat)
+    for number, deal, view in _views_in_play(45, range(1, 70), 6, 15, null=True):
         first_of = search_module.card_classes(view)
         pairs = [(card, first) for card, first in first_of.items() if card != first]
         if not pairs:
@@ -1347,13 +1350,7 @@ def test_search_chooses_the_same_cards_with_one_solve_per_class(
     from skat.players import search as search_module
 
     views = []
-    for number, deal, rng in _in_play(46, range(1, 40), null=True):
-        _advance(deal, 3 + number % 12, rng)
-        if deal.is_terminal():
-            continue
-        seat = deal.current_seat
-        assert seat is not None
-        view = deal.view(seat)
+    for _, _, view in _views_in_play(46, range(1, 40), 3, 12, null=True):
         if any(k != v for k, v in search_module.card_classes(view).items()):
             views.append(view)
     assert len(views) >= 10
@@ -1415,13 +1412,8 @@ def test_the_likelihood_with_the_limits_kept_is_the_same() -> None:
     from skat.players import worlds as worlds_module
 
     judged = 0
-    for number, deal, rng in _in_play(48, range(1, 20), null=True):
-        _advance(deal, 3 + number % 20, rng)
-        if deal.is_terminal():
-            continue
-        seat = deal.current_seat
-        assert seat is not None
-        know = Knowledge.from_view(deal.view(seat))
+    for _, _, view in _views_in_play(48, range(1, 20), 3, 20, null=True):
+        know = Knowledge.from_view(view)
         worlds = [Sampler(know).sample(random.Random(i % 7)) for i in range(30)]
         for exact in (True, False):
             kept = [likelihood(know, w, 0.3, 0.2, exact) for w in worlds]
