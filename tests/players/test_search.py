@@ -1443,23 +1443,25 @@ def test_the_points_tie_break_waits_for_the_third_trick(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(search_module.SearchPlayer, "_by_points", recording)
 
-    def decide(early: int | None) -> None:
-        for number, deal, rng in _in_play(49, range(1, 12), null=False):
-            for _ in range(8):
+    def decide(early: int | None, numbers: range, decisions: int) -> None:
+        for number, deal, rng in _in_play(49, numbers, null=False):
+            for _ in range(decisions):
                 if deal.is_terminal():
                     break
                 seat = deal.current_seat
                 assert seat is not None
                 view = deal.view(seat)
                 hand_size[0] = len(view.hand)
-                player = SearchPlayer(random.Random(number), worlds=6, early_tiebreak_worlds=early)
+                player = SearchPlayer(
+                    random.Random(number), worlds=4, tiebreak_worlds=2, early_tiebreak_worlds=early
+                )
                 deal.apply(player.choose(view), seat)
                 _advance(deal, 2, rng)
 
-    decide(0)
+    decide(0, range(1, 8), 6)
     assert any(n >= 9 for n, _ in calls) and any(n <= 8 for n, _ in calls)
     assert all(worlds == 0 for n, worlds in calls if n >= 9)
     assert all(worlds > 0 for n, worlds in calls if n <= 8)
     calls.clear()
-    decide(None)
+    decide(None, range(1, 6), 2)
     assert any(worlds > 0 for n, worlds in calls if n >= 9)
