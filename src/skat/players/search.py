@@ -431,8 +431,6 @@ class SearchPlayer(BasePlayer):
         if len(plays) == 1 and kontra is None:
             return plays[0]
         cards = [int(a.card) for a in plays]
-        first_of = card_classes(view)  # one solve per class of equal cards
-        solved = list(dict.fromkeys(first_of[card] for card in cards))
         worlds = self._card_worlds(view, know)
         evaluator = _Evaluator(view, know, solver, c)
         me_declarer = know.me == know.declarer
@@ -442,6 +440,9 @@ class SearchPlayer(BasePlayer):
             partner = _Continuation(view, know)
         elif self.partner_model and not me_declarer:
             partner = _Partner(view, know)
+        # one solve per class of equal cards (a partner's reply depends on the card itself)
+        first_of = card_classes(view) if partner is None else {card: card for card in cards}
+        solved = list(dict.fromkeys(first_of[card] for card in cards))
         # pass 1: the deciding threshold for every card in every world
         done: list[tuple[int, int, dict[int, tuple[bool, Any]]]] = []  # (mult, cards12, per card)
         for pos, world, mult in self._positions(view, know, worlds, solver):
@@ -449,7 +450,7 @@ class SearchPlayer(BasePlayer):
                 break
             per: dict[int, tuple[bool, Any]] = {}
             try:
-                for card in solved if partner is None else cards:
+                for card in solved:
                     after = pos.play(card)
                     if partner is not None:
                         after = partner.reply(after, card)
@@ -488,7 +489,7 @@ class SearchPlayer(BasePlayer):
             if refine:
                 try:
                     for card in running:
-                        first = first_of[card] if partner is None else card
+                        first = first_of[card]
                         if first not in outs:
                             outs[first] = evaluator.outcome(*per[first])
                         outs[card] = outs[first]
@@ -508,7 +509,7 @@ class SearchPlayer(BasePlayer):
                 me_declarer,
                 solver,
                 clock,
-                first_of if partner is None else None,
+                first_of,
             )
         choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
         return next(a for a in plays if a.card == choice)
