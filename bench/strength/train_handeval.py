@@ -155,24 +155,34 @@ def _tier(pos: Position, curve: Sequence[tuple[int, float]]) -> tuple[int, float
     return len(curve), 0.0
 
 
-def solved_labels(deal: Deal, game: GameType) -> tuple[float, float]:
+Curve = tuple[tuple[int, float], ...]
+#: The curves the solved labels are read through: suit games, Grand.
+CURVES: tuple[Curve, Curve] = (WIN_CURVE, GRAND_CURVE)
+
+
+def solved_labels(
+    deal: Deal, game: GameType, curves: tuple[Curve, Curve] = CURVES
+) -> tuple[float, float]:
     """(win chance, Schneider chance) of the game by the open-card solve of
     the true hands, read through the curves measured on `search`'s real
-    games (`search.WIN_CURVE`, `GRAND_CURVE`, `SCHNEIDER_CURVE`; a plain
-    Null the solve loses counts `NULL_HIDDEN` won, as `search` counts it):
-    soft labels, what `search`'s auction expects of the game."""
+    games (`search.WIN_CURVE`, `GRAND_CURVE`, or ``curves``, and
+    `SCHNEIDER_CURVE`; a plain Null the solve loses counts `NULL_HIDDEN`
+    won, as `search` counts it): soft labels, what `search`'s auction
+    expects of the game."""
     pos = Position.from_deal(deal)
     if game == GameType.NULL:
         ouvert = deal.contract is not None and deal.contract.ouvert
         return (1.0 if solver.null_wins(pos) else 0.0 if ouvert else NULL_HIDDEN), 0.0
-    tier, win = _tier(pos, GRAND_CURVE if game == GameType.GRAND else WIN_CURVE)
+    tier, win = _tier(pos, curves[1] if game == GameType.GRAND else curves[0])
     if tier > 0:
         return win, 0.0
     _, schneider = _tier(pos, SCHNEIDER_CURVE)
     return win, min(win, schneider)
 
 
-def labels_of(deal: Deal, game: GameType, mode: float) -> tuple[float, float]:
+def labels_of(
+    deal: Deal, game: GameType, mode: float, curves: tuple[Curve, Curve] = CURVES
+) -> tuple[float, float]:
     """The labels of a forced game: ``mode`` is the solved labels' share of
     a suit game's or Grand's (0: played out by `heuristic` only, 1: solved
     only, between: blended). A Null is always played out: the open-card
@@ -181,7 +191,7 @@ def labels_of(deal: Deal, game: GameType, mode: float) -> tuple[float, float]:
     two nines, which nobody can beat, a coin toss)."""
     if mode <= 0 or game == GameType.NULL:
         return played_labels(deal, game)
-    s = solved_labels(deal, game)
+    s = solved_labels(deal, game, curves)
     out = (mode * s[0], mode * s[1])
     if mode < 1:
         p = played_labels(deal, game)
@@ -189,7 +199,9 @@ def labels_of(deal: Deal, game: GameType, mode: float) -> tuple[float, float]:
     return out
 
 
-def examples_of_deal(seed: int, number: int, mode: float = 0.0) -> list[Example]:
+def examples_of_deal(
+    seed: int, number: int, mode: float = 0.0, curves: tuple[Curve, Curve] = CURVES
+) -> list[Example]:
     rng = random.Random(f"{seed}/{number}")
     deck = list(Card)
     rng.shuffle(deck)
@@ -203,27 +215,29 @@ def examples_of_deal(seed: int, number: int, mode: float = 0.0) -> list[Example]
                 continue
             kind = kind_of(game)
             deal, _ = force(deck, dealer, position, game, True)
-            won, schneider = labels_of(deal, game, mode)
+            won, schneider = labels_of(deal, game, mode, curves)
             out.append((kind, "hand", features(dealt, game, position), won, schneider))
             deal, pts = force(deck, dealer, position, game, False)
             kept = deal.hand(deal.seat_of(position)).mask
-            won, schneider = labels_of(deal, game, mode)
+            won, schneider = labels_of(deal, game, mode, curves)
             out.append((kind, "pickup", features(dealt, game, position), won, schneider))
             out.append((kind, "counted", features(kept, game, position, pts), won, schneider))
     return out
 
 
-def _chunk(args: tuple[int, int, int, float]) -> list[Example]:
-    seed, lo, hi, mode = args
+def _chunk(args: tuple[int, int, int, float, tuple[Curve, Curve]]) -> list[Example]:
+    seed, lo, hi, mode, curves = args
     out: list[Example] = []
     for n in range(lo, hi):
-        out += examples_of_deal(seed, n, mode)
+        out += examples_of_deal(seed, n, mode, curves)
     return out
 
 
-def generate(deals: int, seed: int, jobs: int, mode: float = 0.0) -> Iterator[Example]:
+def generate(
+    deals: int, seed: int, jobs: int, mode: float = 0.0, curves: tuple[Curve, Curve] = CURVES
+) -> Iterator[Example]:
     step = 50
-    chunks = [(seed, lo, min(deals, lo + step), mode) for lo in range(0, deals, step)]
+    chunks = [(seed, lo, min(deals, lo + step), mode, curves) for lo in range(0, deals, step)]
     if jobs <= 1:
         for c in chunks:
             yield from _chunk(c)
@@ -254,10 +268,15 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 30) -> np.nd
 
 
 def train(
-    deals: int, seed: int, jobs: int, l2: float = 1.0, solved: float = 0.0
+    deals: int,
+    seed: int,
+    jobs: int,
+    l2: float = 1.0,
+    solved: float = 0.0,
+    curves: tuple[Curve, Curve] = CURVES,
 ) -> dict[str, object]:
     rows: dict[tuple[str, str], tuple[list[list[float]], list[float], list[float]]] = {}
-    for kind, stage, f, won, schneider in generate(deals, seed, jobs, solved):
+    for kind, stage, f, won, schneider in generate(deals, seed, jobs, solved, curves):
         xs, ws, ss = rows.setdefault((kind, stage), ([], [], []))
         xs.append(f)
         ws.append(won)
@@ -281,6 +300,25 @@ def train(
     return {"examples": counts, "weights": weights}
 
 
+def _curve(text: str) -> Curve:
+    """A curve on the command line: ``61:0.96/53:0.74/41:0.52/0:0.1``
+    (thresholds of open-card points falling, each with its win chance)."""
+    try:
+        pairs = tuple((int(t), float(c)) for t, c in (p.split(":") for p in text.split("/")))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a curve: {text!r}") from None
+    thresholds = [t for t, _ in pairs]
+    if not pairs or thresholds != sorted(thresholds, reverse=True) or thresholds[-1] != 0:
+        raise argparse.ArgumentTypeError("thresholds must fall and end at 0")
+    if any(not 0.0 <= c <= 1.0 for _, c in pairs):
+        raise argparse.ArgumentTypeError("chances are between 0 and 1")
+    return pairs
+
+
+def _text(curve: Curve) -> str:
+    return "/".join(f"{t}:{c:g}" for t, c in curve)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=4000)
@@ -294,16 +332,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the share of a suit game's or Grand's labels from the open-card solve"
         " (0: played out by heuristic; a Null always is)",
     )
+    ap.add_argument(
+        "--win-curve",
+        type=_curve,
+        default=WIN_CURVE,
+        help="the solved labels' curve of a suit game, as 53:0.97/41:0.65/0:0.25"
+        " (search.WIN_CURVE by default)",
+    )
+    ap.add_argument(
+        "--grand-curve",
+        type=_curve,
+        default=GRAND_CURVE,
+        help="the same for Grand (search.GRAND_CURVE by default)",
+    )
     ap.add_argument("--out", default="-")
     args = ap.parse_args(argv)
     if not 0.0 <= args.solved <= 1.0:
         ap.error("--solved is a share between 0 and 1")
     start = time.perf_counter()
-    data = train(args.deals, args.seed, args.jobs, args.l2, args.solved)
+    curves = (args.win_curve, args.grand_curve)
+    data = train(args.deals, args.seed, args.jobs, args.l2, args.solved, curves)
     command = (
         f"python -m bench.strength.train_handeval --deals {args.deals} --seed {args.seed}"
         f" --l2 {args.l2}"
     )
+    if curves != CURVES:
+        command += f" --win-curve {_text(args.win_curve)} --grand-curve {_text(args.grand_curve)}"
     players = "heuristic (card play of all three seats)"
     if args.solved > 0:
         command += f" --solved {args.solved}"

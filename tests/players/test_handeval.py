@@ -6,7 +6,7 @@ way any Skat player would (R5 for the values, R9.5 for the expectation).
 from __future__ import annotations
 
 import pytest
-from bench.strength.train_handeval import force, solved_labels, train
+from bench.strength.train_handeval import force, main, solved_labels, train
 
 from skat.engine import Card, Deal, GameType, parse_action
 from skat.engine.actions import Pass
@@ -88,6 +88,30 @@ def test_solved_labels_read_the_open_card_outcome_through_searchs_curves() -> No
     # (the defenders do not see the cards)
     deal, _ = force(_deck(STRONG, "strong"), 2, 1, GameType.NULL, True)
     assert solved_labels(deal, GameType.NULL) == (NULL_HIDDEN, 0.0)
+
+
+def test_solved_labels_follow_the_curves_given() -> None:
+    """`train_handeval --win-curve`/`--grand-curve`: the labels read the
+    same open-card outcome through other curves (a calibration against
+    other defenders)."""
+    curve = ((61, 0.9), (53, 0.7), (0, 0.2))
+    grand = ((61, 0.8), (0, 0.1))
+    deal, _ = force(_deck(STRONG, "strong"), 2, 0, GameType.CLUBS, True)
+    assert solved_labels(deal, GameType.CLUBS, (curve, grand)) == (0.9, SCHNEIDER_CURVE[0][1])
+    deal, _ = force(_deck(MIDDLING, "middling"), 2, 0, GameType.HEARTS, True)
+    assert solved_labels(deal, GameType.HEARTS, (curve, grand)) == (0.2, 0.0)
+    deal, _ = force(_deck(MIDDLING, "middling"), 2, 0, GameType.GRAND, True)
+    assert solved_labels(deal, GameType.GRAND, (curve, grand)) == (0.1, 0.0)
+
+
+@pytest.mark.parametrize("text", ["53:0.9/61:0.5/0:0.1", "61:0.9/41:0.5", "61:1.5/0:0.1", "x"])
+def test_a_bad_curve_is_refused_with_a_reason(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--deals", "1", "--win-curve", text])
+    assert exit_.value.code == 2
+    assert "--win-curve" in capsys.readouterr().err
 
 
 def test_four_jacks_and_six_clubs_win_clubs() -> None:
