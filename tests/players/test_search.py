@@ -1465,3 +1465,39 @@ def test_the_points_tie_break_waits_for_the_third_trick(monkeypatch: pytest.Monk
     calls.clear()
     decide(None, range(1, 6), 2)
     assert any(worlds > 0 for n, worlds in calls if n >= 9)
+
+
+def test_the_schneider_pass_can_wait_for_the_third_trick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``early_schneider=False``: while nine or ten cards are in hand a card
+    decision asks only won or lost (no Schneider or Schwarz solves, the
+    first tricks' longest after the first pass); from eight cards on it
+    asks them. On (the default) it asks them at every trick."""
+    from skat.players import search as search_module
+
+    sizes: list[int] = []  # cards in hand at each Schneider/Schwarz question
+    original = search_module._Evaluator.outcome
+
+    def recording(self: Any, won: bool, pos: Any) -> tuple[int, int]:
+        sizes.append(len(self.view.hand))
+        return original(self, won, pos)
+
+    monkeypatch.setattr(search_module._Evaluator, "outcome", recording)
+
+    def decide(early: bool, numbers: range, decisions: int) -> None:
+        for number, deal, rng in _in_play(51, numbers, null=False):
+            for _ in range(decisions):
+                if deal.is_terminal():
+                    break
+                seat = deal.current_seat
+                assert seat is not None
+                player = SearchPlayer(
+                    random.Random(number), worlds=4, tiebreak_worlds=0, early_schneider=early
+                )
+                deal.apply(player.choose(deal.view(seat)), seat)
+                _advance(deal, 2, rng)
+
+    decide(False, range(1, 8), 6)
+    assert sizes and all(n <= 8 for n in sizes)
+    sizes.clear()
+    decide(True, range(1, 5), 2)
+    assert any(n >= 9 for n in sizes)

@@ -238,6 +238,7 @@ class SearchPlayer(BasePlayer):
         evaluator_discard: bool = False,
         tiebreak_worlds: int | None = TIEBREAK_WORLDS,
         early_tiebreak_worlds: int | None = EARLY_TIEBREAK_WORLDS,
+        early_schneider: bool = True,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -283,7 +284,9 @@ class SearchPlayer(BasePlayer):
         rule until 2026-12-05); ``early_tiebreak_worlds``: the same while
         nine or ten cards are in hand, where its solves are the longest
         (0, the default: no tie-break there; None: ``tiebreak_worlds``, the
-        rule until 2026-12-05); ``evaluator_prior``: the
+        rule until 2026-12-05); ``early_schneider``: the Schneider and
+        Schwarz pass (pass 2) while nine or ten cards are in hand (off: won
+        or lost only there); ``evaluator_prior``: the
         prior of every game (Hand ones too, and after the discard) is the
         learned evaluator's win and Schneider chance (`handeval`; off:
         `heuristic`'s win chance of the pickup games, the rule until
@@ -328,6 +331,7 @@ class SearchPlayer(BasePlayer):
         self.evaluator_discard = evaluator_discard
         self.tiebreak_worlds = tiebreak_worlds
         self.early_tiebreak_worlds = early_tiebreak_worlds
+        self.early_schneider = early_schneider
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -481,7 +485,7 @@ class SearchPlayer(BasePlayer):
         # pass 2: Schneider and Schwarz for the cards still in the running,
         # world by world (a world not refined in time keeps its coarse class)
         scores = dict.fromkeys(running, 0.0)
-        refine = len(running) > 1
+        refine = len(running) > 1 and (self.early_schneider or len(view.hand) < 9)
         for mult, cards12, per in done:
             if refine and clock.over:
                 refine = False
