@@ -25,8 +25,10 @@
 enum { POINTS_MODE = 0, ALL_MODE = 1, NULL_MODE = 2 };
 #define NGAMES 6
 #define NULL_GAME 5
+/* 2^19 entries of 16 bytes, 8 MB a thread: measured faster than 16 MB
+ * (fewer cache and TLB misses) and than 4 MB (more entries lost) */
 #ifndef TT_BITS
-#define TT_BITS 20
+#define TT_BITS 19
 #endif
 #define TT_SIZE (1u << TT_BITS)
 #define MAX_GEN 63
