@@ -554,6 +554,19 @@ def test_calculator_and_rules_pages(clients: Callable[..., Client]) -> None:
         c.goto("/calculator")
 
 
+def _enabled_now(page: Page, selector: str) -> bool:
+    """Is there an enabled element for ``selector`` at this moment? One look
+    inside the page: a locator's ``count()`` then ``is_enabled()`` races a
+    redraw between the two, and the second then waits for an element that
+    has gone."""
+    return bool(
+        page.evaluate(
+            "s => { const b = document.querySelector(s); return !!b && !b.matches(':disabled'); }",
+            selector,
+        )
+    )
+
+
 def _ramsch_words(lang: str, key: str, **params: str) -> str:
     text = DICTS[lang][key]
     for k, v in params.items():
@@ -1076,8 +1089,7 @@ def test_schieberamsch_the_skat_goes_round_and_doubles(clients: Callable[..., Cl
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
             for pg in pages:
-                button = pg.locator(f"#controls [data-testid={testid}]")
-                if button.count() and button.is_enabled():
+                if _enabled_now(pg, f"#controls [data-testid={testid}]"):
                     return pg
             time.sleep(0.05)
         raise AssertionError(f"nobody may {testid}")
@@ -1135,9 +1147,11 @@ def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client
             moved = False
             for pg, policy in zip(pages, policies, strict=True):
                 for say in ("kontra", "re") if policy != "pass" else ():
-                    button = pg.locator(f"#controls [data-testid={say}]")
-                    if button.count() and button.is_enabled():
-                        button.click()
+                    selector = f"#controls [data-testid={say}]"
+                    if _enabled_now(pg, selector):
+                        # the page may redraw between the look and the click
+                        with contextlib.suppress(PlaywrightTimeout):
+                            pg.locator(selector).click(timeout=2000)
                         moved = True
                 ph = phase(pg)
                 if ph not in ("done", "wait"):
