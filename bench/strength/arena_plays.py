@@ -44,10 +44,16 @@ from skat.players.registry import make_player
 from skat.series import ListOptions
 
 
+def parse_curve(text: str) -> tuple[tuple[int, float], ...]:
+    """A curve as written in a setting: ``53:0.97/41:0.6/0:0.2`` (thresholds
+    of open-card points, each with its chance); ValueError if it is not."""
+    pairs = (part.split(":") for part in text.split("/"))
+    return tuple((int(t), float(c)) for t, c in pairs)
+
+
 def _setting(text: str) -> float | int | bool | tuple[tuple[int, float], ...] | None:
-    if ":" in text:  # a curve: 53:0.97/41:0.6/0:0.2
-        pairs = (part.split(":") for part in text.split("/"))
-        return tuple((int(t), float(c)) for t, c in pairs)
+    if ":" in text:  # a curve
+        return parse_curve(text)
     if text in ("None", "none"):
         return None
     if text in ("True", "False"):

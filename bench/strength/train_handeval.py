@@ -42,6 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from bench.strength.arena_plays import parse_curve
 from skat.engine import (
     Announce,
     Bid,
@@ -304,7 +305,7 @@ def _curve(text: str) -> Curve:
     """A curve on the command line: ``61:0.96/53:0.74/41:0.52/0:0.1``
     (thresholds of open-card points falling, each with its win chance)."""
     try:
-        pairs = tuple((int(t), float(c)) for t, c in (p.split(":") for p in text.split("/")))
+        pairs = parse_curve(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a curve: {text!r}") from None
     thresholds = [t for t, _ in pairs]

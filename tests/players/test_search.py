@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -1426,6 +1426,29 @@ def test_the_likelihood_with_the_limits_kept_is_the_same() -> None:
     assert judged > 0
 
 
+def _decide_some(
+    seed: int,
+    numbers: range,
+    decisions: int,
+    make: Callable[[int], SearchPlayer],
+    seen: Callable[[Any], None] | None = None,
+) -> None:
+    """In the deals of `_in_play`, ``decisions`` times: the seat to move
+    decides with ``make(number)`` (``seen`` shown its view first), then
+    `heuristic` plays two more actions."""
+    for number, deal, rng in _in_play(seed, numbers, null=False):
+        for _ in range(decisions):
+            if deal.is_terminal():
+                break
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            if seen is not None:
+                seen(view)
+            deal.apply(make(number).choose(view), seat)
+            _advance(deal, 2, rng)
+
+
 def test_the_points_tie_break_waits_for_the_third_trick(monkeypatch: pytest.MonkeyPatch) -> None:
     """``early_tiebreak_worlds`` (0 by default): while nine or ten cards are
     in hand, tied cards go to `heuristic` without an exact solve (those are
@@ -1444,19 +1467,15 @@ def test_the_points_tie_break_waits_for_the_third_trick(monkeypatch: pytest.Monk
     monkeypatch.setattr(search_module.SearchPlayer, "_by_points", recording)
 
     def decide(early: int | None, numbers: range, decisions: int) -> None:
-        for number, deal, rng in _in_play(49, numbers, null=False):
-            for _ in range(decisions):
-                if deal.is_terminal():
-                    break
-                seat = deal.current_seat
-                assert seat is not None
-                view = deal.view(seat)
-                hand_size[0] = len(view.hand)
-                player = SearchPlayer(
-                    random.Random(number), worlds=4, tiebreak_worlds=2, early_tiebreak_worlds=early
-                )
-                deal.apply(player.choose(view), seat)
-                _advance(deal, 2, rng)
+        def make(number: int) -> SearchPlayer:
+            return SearchPlayer(
+                random.Random(number), worlds=4, tiebreak_worlds=2, early_tiebreak_worlds=early
+            )
+
+        def seen(view: Any) -> None:
+            hand_size[0] = len(view.hand)
+
+        _decide_some(49, numbers, decisions, make, seen)
 
     decide(0, range(1, 8), 6)
     assert any(n >= 9 for n, _ in calls) and any(n <= 8 for n, _ in calls)
@@ -1484,17 +1503,12 @@ def test_the_schneider_pass_can_wait_for_the_third_trick(monkeypatch: pytest.Mon
     monkeypatch.setattr(search_module._Evaluator, "outcome", recording)
 
     def decide(early: bool, numbers: range, decisions: int) -> None:
-        for number, deal, rng in _in_play(51, numbers, null=False):
-            for _ in range(decisions):
-                if deal.is_terminal():
-                    break
-                seat = deal.current_seat
-                assert seat is not None
-                player = SearchPlayer(
-                    random.Random(number), worlds=4, tiebreak_worlds=0, early_schneider=early
-                )
-                deal.apply(player.choose(deal.view(seat)), seat)
-                _advance(deal, 2, rng)
+        def make(number: int) -> SearchPlayer:
+            return SearchPlayer(
+                random.Random(number), worlds=4, tiebreak_worlds=0, early_schneider=early
+            )
+
+        _decide_some(51, numbers, decisions, make)
 
     decide(False, range(1, 8), 6)
     assert sizes and all(n <= 8 for n in sizes)
