@@ -104,28 +104,31 @@ def _club(name: str, settings: dict[str, Any]) -> None:
     casual level with another card search (worlds, seconds), bid floor, Hand
     margin or hand evaluator (a file `train_handeval` wrote); ``budget=0``
     searches every world without a clock (``club@worlds=20,budget=0`` plays
-    its cards as ``search`` does)."""
+    its cards as ``search`` does); any other key is a `SearchPlayer` setting
+    of the card search (``club@tiebreak_worlds=8``)."""
     from skat.players.club import ClubPlayer
     from skat.players.search import SearchPlayer
 
-    unknown = set(settings) - {"worlds", "budget", "floor", "margin", "evaluator"}
-    if unknown:
-        raise SystemExit(
-            f"club takes worlds, budget, floor, margin, evaluator; not {sorted(unknown)}"
-        )
+    own = {"worlds", "budget", "floor", "margin", "evaluator"}
+    search = {k: v for k, v in settings.items() if k not in own}
+    SearchPlayer(None, **search)  # a wrong key fails here, at once
     evaluator = _evaluator(settings.get("evaluator"))
 
     def make(rng: Any) -> ClubPlayer:
         player = ClubPlayer(rng, evaluator)
         player.floor = float(settings.get("floor", player.floor))
         player.margin = float(settings.get("margin", player.margin))
-        if "worlds" in settings or "budget" in settings:
+        if "worlds" in settings or "budget" in settings or search:
             budget = float(settings.get("budget", player.cards.time_budget or 0.015))
+            card_search: dict[str, Any] = {
+                "early_tiebreak_worlds": player.cards.early_tiebreak_worlds,
+                **search,
+            }
             player.cards = SearchPlayer(
                 rng,
                 worlds=int(settings.get("worlds", player.cards.worlds)),
                 time_budget=budget or None,  # 0: no clock, the same plays on any load
-                early_tiebreak_worlds=player.cards.early_tiebreak_worlds,
+                **card_search,
             )
         return player
 
