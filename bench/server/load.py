@@ -24,7 +24,9 @@ pause), so that the human tables' latency is measured while they think.
 strong computer players (issue 30: how many such tables one core carries
 with every decision in its budget): printed beside the person's latency,
 the decisions that fell back to `heuristic` and the search processes'
-counts from ``/healthz``.
+counts from ``/healthz``. ``--level casual`` makes those computer players
+(of both options) the casual level's instead: how many tables of a
+person and two casual players a core carries.
 
 Not a test: the figures depend on the machine (docs/benchmarks.md).
 """
@@ -429,7 +431,9 @@ class Load:
             batch = min(CREATE_PARALLEL, n - len(self.tables) - len(new))
             created = await asyncio.gather(
                 *(
-                    loop.run_in_executor(None, lambda: self.server.create_table(level="strong"))
+                    loop.run_in_executor(
+                        None, lambda: self.server.create_table(level=self.args.level)
+                    )
                     for _ in range(batch)
                 ),
                 return_exceptions=True,
@@ -501,13 +505,15 @@ class Load:
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
-async def start_strong_tables(server: Server, n: int) -> list[ClientConnection]:
-    """Tables of three strong computer players, started by their creator; the
-    connections stay open (and are never read) for the run."""
+async def start_strong_tables(
+    server: Server, n: int, level: str = "strong"
+) -> list[ClientConnection]:
+    """Tables of three computer players of ``level``, started by their
+    creator; the connections stay open (and are never read) for the run."""
     loop = asyncio.get_running_loop()
     conns = []
     for _ in range(n):
-        made = await loop.run_in_executor(None, lambda: server.create_table(level="strong"))
+        made = await loop.run_in_executor(None, lambda: server.create_table(level=level))
         ws = await connect(f"ws://127.0.0.1:{server.port}/ws/{made['id']}", max_size=None)
         await ws.send(json.dumps({"type": "hello"}))
         await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
@@ -526,10 +532,10 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
     monitor = asyncio.create_task(lag_monitor(stats))
     load = Load(server, args, stats)
     results: list[Result] = []
-    strong = await start_strong_tables(server, args.strong_tables)
+    strong = await start_strong_tables(server, args.strong_tables, args.level)
     readers = [asyncio.create_task(drain(ws)) for ws in strong]
     if strong:
-        print(f"[{len(strong)} tables of strong computer players started]", flush=True)
+        print(f"[{len(strong)} tables of {args.level} computer players started]", flush=True)
     try:
         n = args.tables
         while True:
@@ -549,7 +555,7 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
             print(result.line(), flush=True)
             if args.strong_people:
                 print(
-                    f"  strong computer players: {server.fallbacks() - fallbacks0} decisions "
+                    f"  {args.level} computer players: {server.fallbacks() - fallbacks0} decisions "
                     f"fell back to heuristic (late or failed) since this step's tables were "
                     f"added; search processes: {server.searches()}",
                     flush=True,
@@ -603,6 +609,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="each table: one person at --pace and two strong computer players (--tables of "
         "them, a ramp with --ramp)",
+    )
+    parser.add_argument(
+        "--level",
+        choices=("strong", "casual"),
+        default="strong",
+        help="the computer players of --strong-tables and --strong-people",
     )
     parser.add_argument(
         "--workers",
