@@ -47,8 +47,9 @@ from .search import SearchPlayer
 
 # worlds the card play asks for (`SearchPlayer._count`: half of them at nine or
 # ten cards in hand, three quarters at seven or eight, where the clock cuts
-# them short anyway); 16 in place of 4: +2.94 a game against `heuristic` on
-# 600 deals, the p95 unchanged (docs/lab/strength-log.md, 2026-12-05)
+# them short anyway); 16 in place of 4: +1.22 a game against `heuristic` on
+# 1,500 deals, ahead of the other opponents too, the p95 unchanged, 1.4 times
+# the CPU (docs/lab/strength-log.md, 2026-12-05)
 CARD_WORLDS = 16
 CARD_BUDGET = 0.015  # seconds a card decision searches (the solver stops at 4/3 of it)
 
