@@ -210,6 +210,11 @@ class Sampler:
             groups.setdefault(pattern, []).append(c)
         self.groups = sorted(groups.items())
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        # per (group, cards still needed): the splits of the group with their
+        # numbers of completions, and their sum (every `sample` walks the same)
+        self._options: dict[
+            tuple[int, tuple[int, ...]], tuple[list[tuple[int, tuple[int, ...]]], int]
+        ] = {}
         if self.ways(0, tuple(self.need)) == 0:
             raise ValueError("no deal fits the view")
 
@@ -254,19 +259,32 @@ class Sampler:
         self._ways[key] = total
         return total
 
-    def sample(self, rng: random.Random) -> World:
-        """One world, uniformly among those consistent with the view."""
-        know = self.know
-        rem = tuple(self.need)
-        got = [0] * len(self.holders)
-        for g, (pattern, cards) in enumerate(self.groups):
+    def _splits_of(
+        self, g: int, rem: tuple[int, ...]
+    ) -> tuple[list[tuple[int, tuple[int, ...]]], int]:
+        """The splits of group ``g`` that leave a completion, each with its
+        number of worlds, and their sum (kept: every sample asks again)."""
+        key = (g, rem)
+        got = self._options.get(key)
+        if got is None:
+            pattern, cards = self.groups[g]
             options: list[tuple[int, tuple[int, ...]]] = []
             for split in self._splits(pattern, len(cards), rem):
                 rest = tuple(r - k for r, k in zip(rem, split, strict=True))
                 w = self.ways(g + 1, rest)
                 if w:
                     options.append((_multinomial(len(cards), split) * w, split))
-            pick = rng.randrange(sum(w for w, _ in options))
+            got = self._options[key] = (options, sum(w for w, _ in options))
+        return got
+
+    def sample(self, rng: random.Random) -> World:
+        """One world, uniformly among those consistent with the view."""
+        know = self.know
+        rem = tuple(self.need)
+        got = [0] * len(self.holders)
+        for g, (_, cards) in enumerate(self.groups):
+            options, total = self._splits_of(g, rem)
+            pick = rng.randrange(total)
             chosen = options[-1][1]
             for w, option in options:
                 if pick < w:
