@@ -209,9 +209,8 @@ class Sampler:
                     pattern |= 1 << i
             groups.setdefault(pattern, []).append(c)
         self.groups = sorted(groups.items())
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        # per (group, cards still needed): the splits of the group with their
-        # numbers of completions, and their sum (every `sample` walks the same)
+        # per (group, cards still needed): the splits of the group that leave
+        # a completion, each with its number of worlds, and their sum
         self._options: dict[
             tuple[int, tuple[int, ...]], tuple[list[tuple[int, tuple[int, ...]]], int]
         ] = {}
@@ -245,25 +244,13 @@ class Sampler:
         """Number of completions from group ``g`` on with ``rem`` cards still needed."""
         if g == len(self.groups):
             return 1 if not any(rem) else 0
-        key = (g, rem)
-        got = self._ways.get(key)
-        if got is not None:
-            return got
-        pattern, cards = self.groups[g]
-        total = 0
-        for split in self._splits(pattern, len(cards), rem):
-            rest = tuple(r - k for r, k in zip(rem, split, strict=True))
-            w = self.ways(g + 1, rest)
-            if w:
-                total += _multinomial(len(cards), split) * w
-        self._ways[key] = total
-        return total
+        return self._splits_of(g, rem)[1]
 
     def _splits_of(
         self, g: int, rem: tuple[int, ...]
     ) -> tuple[list[tuple[int, tuple[int, ...]]], int]:
         """The splits of group ``g`` that leave a completion, each with its
-        number of worlds, and their sum (kept: every sample asks again)."""
+        number of worlds, and their sum (kept: `ways` and every sample ask again)."""
         key = (g, rem)
         got = self._options.get(key)
         if got is None:
