@@ -80,3 +80,67 @@ def test_one_reading_of_a_play_holds_every_world_of_the_inference() -> None:
                     compared += 1
             deal.apply(players[seat].choose(view), seat)
     assert compared > 500
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    game=st.sampled_from([g for g in GameType if g not in (GameType.NULL, GameType.RAMSCH)]),
+    pool=st.integers(0, (1 << 32) - 1),
+    led=st.integers(0, 4),
+    card=st.integers(0, 31),
+    void_led=st.booleans(),
+    void_trump=st.booleans(),
+)
+def test_an_unbeatable_card_is_one_no_card_the_next_seat_may_hold_beats(
+    game: GameType, pool: int, led: int, card: int, void_led: bool, void_trump: bool
+) -> None:
+    """`_unbeatable` (by a mask of the stronger cards): the next seat cannot
+    beat the trick's best card when no card it may hold is stronger, or,
+    void in the led suit, no trump it may hold is."""
+    play = object.__new__(CardPlay)
+    play.g = game
+    play.declarer = 0
+    play.declarer_cards = -1
+    play.outside = pool
+    play.voids = {0: set(), 1: set(), 2: set()}
+    if void_led:
+        play.voids[1].add(led)
+    if void_trump:
+        play.voids[1].add(4)
+    keys = TRICK_KEY[game][led]
+    key = keys[card]
+    cards = [c for c in range(32) if pool >> c & 1]
+    if led in play.voids[1]:
+        expected = 4 in play.voids[1] or all(
+            keys[c] <= key for c in cards if EFFECTIVE[game][c] == 4
+        )
+    else:
+        expected = all(keys[c] <= key for c in cards)
+    assert play._unbeatable(led, key, 1) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    game=st.sampled_from(list(GameType)),
+    hand=st.integers(1, (1 << 32) - 1),
+    short=st.booleans(),
+)
+def test_the_lowest_card_is_the_cheapest_by_points_length_and_rank(
+    game: GameType, hand: int, short: bool
+) -> None:
+    """`_lowest`: fewest points (a trump counts 15 more), then the shortest
+    suit (or the longest) in the hand, then the weakest card."""
+    play = object.__new__(CardPlay)
+    play.g = game
+    play.hand = hand
+    cards = [c for c in range(32) if hand >> c & 1]
+    eff = EFFECTIVE[game]
+
+    def cost(c: int) -> tuple[int, int, int]:
+        length = sum(1 for o in cards if eff[o] == eff[c])
+        points = (11, 10, 4, 3, 2, 0, 0, 0)[c & 7]
+        trump = 15 if eff[c] == 4 else 0
+        return (points + trump, length if short else -length, TRICK_KEY[game][eff[c]][c])
+
+    assert play._lowest(cards, short) == min(cards, key=cost)
+    assert SUIT_OF[game][eff[cards[0]]] >> cards[0] & 1

@@ -11,8 +11,8 @@ from ..engine import (
     GameType,
     View,
 )
-from ..engine.cards import ALL_CARDS, POINTS, mask_cards
-from ..engine.game import EFFECTIVE, TRICK_KEY, TRUMP, TRUMPS
+from ..engine.cards import ALL_CARDS, POINTS
+from ..engine.game import EFFECTIVE, SUIT_OF, TRICK_KEY, TRUMP, TRUMPS
 
 #: _NOT_BELOW[g][card]: the cards whose strength is at least ``card``'s when
 #: ``card``'s effective suit is led (itself included), for `is_master`.
@@ -27,6 +27,19 @@ _NOT_BELOW: tuple[tuple[int, ...], ...] = tuple(
     )
     for g, keys in enumerate(TRICK_KEY)
 )
+
+#: (game, led suit, key) -> the cards whose strength in a trick of that led
+#: suit is above ``key``, for `_unbeatable` (filled as asked: a few hundred).
+_ABOVE: dict[tuple[int, int, int], int] = {}
+
+
+def _above(g: int, led: int, key: int) -> int:
+    got = _ABOVE.get((g, led, key))
+    if got is None:
+        keys = TRICK_KEY[g][led]
+        got = _ABOVE[(g, led, key)] = sum(1 << c for c in range(32) if keys[c] > key)
+    return got
+
 
 SMEAR_KEEPS_MASTERS = True
 DEFENCE_LEADS = True  # defenders keep aces the declarer would ruff, lead into the partner's void
@@ -215,23 +228,25 @@ class CardPlay:
             pool = self.declarer_cards
         else:
             pool = self.outside
-        eff = EFFECTIVE[self.g]
         if led in self.voids[pos]:
             if TRUMP in self.voids[pos] or led == TRUMP:
                 return True
-            return all(self.key(led, c) <= key for c in mask_cards(pool) if eff[c] == TRUMP)
-        return all(self.key(led, c) <= key for c in mask_cards(pool))
+            return not pool & TRUMPS[self.g] & _above(self.g, led, key)
+        return not pool & _above(self.g, led, key)
 
     def _lowest(self, cards: list[int], prefer_short: bool) -> int:
         eff = EFFECTIVE[self.g]
+        suits = SUIT_OF[self.g]
+        keys = TRICK_KEY[self.g]
+        hand = self.hand
 
         def cost(c: int) -> tuple[int, int, int]:
-            trump = eff[c] == TRUMP
-            length = sum(1 for o in mask_cards(self.hand) if eff[o] == eff[c])
+            e = eff[c]
+            length = (hand & suits[e]).bit_count()  # the hand's cards of c's suit
             return (
-                POINTS[c] + (15 if trump else 0),
+                POINTS[c] + (15 if e == TRUMP else 0),
                 length if prefer_short else -length,
-                self.key(eff[c], c),
+                keys[e][c],
             )
 
         return min(cards, key=cost)

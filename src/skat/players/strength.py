@@ -286,6 +286,13 @@ def plans(hand: int, with_hand_option: bool, forehand: bool = False) -> list[Pla
 
     Pickup games count on the average gain of the skat; a Hand game adds a
     level but no skat. The value counts Schneider when it is likely."""
+    return _trump_plans(hand, with_hand_option, forehand) + _null_plans(
+        hand, with_hand_option, forehand
+    )
+
+
+def _trump_plans(hand: int, with_hand_option: bool, forehand: bool) -> list[Plan]:
+    """The suit and Grand games of `plans`."""
     out: list[Plan] = []
     for g in (*SUITS, GameType.GRAND):
         if g.is_suit and (hand & TRUMPS[g]).bit_count() < 4:
@@ -305,18 +312,32 @@ def plans(hand: int, with_hand_option: bool, forehand: bool = False) -> list[Pla
             hwin = win_chance(st, curve)
             hlevels = mult + 1 + (1 if _schneider_chance(st, curve) > 0.6 else 0)
             out.append(Plan(g, st, hlevels * base, hand=True, win=hwin))
+    return out
+
+
+def _null_plans(hand: int, with_hand_option: bool, forehand: bool, above: int = -1) -> list[Plan]:
+    """The Null games of `plans`; with ``above``, only those worth more than
+    that (a bidding limit already there does not need the others, and their
+    danger after shedding is the dearest part of `plans`)."""
+    out: list[Plan] = []
     remove, danger = null_profile(hand)
     if danger <= 1.5:
         # a pickup Null sheds two cards; the skat may bring its own danger
-        pdanger = null_danger_after_shedding(hand, 2) + 0.12
-        out.append(Plan(GameType.NULL, 8.0, NULL_VALUES[False, False], win=null_win(pdanger)))
-        if remove <= 1 and null_danger_after_shedding(hand, 1) == 0:
+        if NULL_VALUES[False, False] > above:
+            pdanger = null_danger_after_shedding(hand, 2) + 0.12
+            out.append(Plan(GameType.NULL, 8.0, NULL_VALUES[False, False], win=null_win(pdanger)))
+        if (
+            NULL_VALUES[False, True] > above
+            and remove <= 1
+            and null_danger_after_shedding(hand, 1) == 0
+        ):
             out.append(Plan(GameType.NULL, 8.0, NULL_VALUES[False, True], win=0.8, ouvert=True))
     if with_hand_option and danger <= 0.5:
-        out.append(
-            Plan(GameType.NULL, 8.0, NULL_VALUES[True, False], hand=True, win=null_win(danger))
-        )
-        if danger == 0 and _ouvert_ok(hand, forehand):
+        if NULL_VALUES[True, False] > above:
+            out.append(
+                Plan(GameType.NULL, 8.0, NULL_VALUES[True, False], hand=True, win=null_win(danger))
+            )
+        if NULL_VALUES[True, True] > above and danger == 0 and _ouvert_ok(hand, forehand):
             out.append(
                 Plan(GameType.NULL, 8.0, NULL_VALUES[True, True], hand=True, win=0.88, ouvert=True)
             )
@@ -331,15 +352,23 @@ def best_plan(hand: int, bid: int, with_hand_option: bool, forehand: bool = Fals
     return max(candidates, key=lambda p: expected_score(p.win, max(bid, p.value)))
 
 
+def top_value(hand: int) -> int:
+    """The value of the highest game of ``plans(hand, True)``, whatever its chance."""
+    best = max((p.value for p in _trump_plans(hand, True, False)), default=0)
+    return max((p.value for p in _null_plans(hand, True, False, best)), default=best)
+
+
 def bid_limit(hand: int, forehand: bool = False, aggression: float = 0.0) -> int:
     """The highest bid the hand is worth: the value of the best game whose
     expected score beats passing."""
-    best = 0
-    for p in plans(hand, True, forehand):
+
+    def worth(p: Plan) -> bool:
         floor = BID_EV_HAND if p.hand else BID_EV
-        if expected_score(min(1.0, p.win + aggression), p.value) > floor:
-            best = max(best, p.value)
-    return best
+        return expected_score(min(1.0, p.win + aggression), p.value) > floor
+
+    # the Null games only where they could raise the limit (the same limit)
+    best = max((p.value for p in _trump_plans(hand, True, forehand) if worth(p)), default=0)
+    return max((p.value for p in _null_plans(hand, True, forehand, best) if worth(p)), default=best)
 
 
 def counted_games(hand10: int, cards12: int, skat_points: int) -> list[tuple[Plan, Contract]]:

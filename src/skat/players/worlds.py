@@ -38,7 +38,7 @@ from ..engine.cards import ALL_CARDS, JACKS, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
 from .cardplay import CardPlay
 from .solver import Position
-from .strength import best_discard, null_risk, plans
+from .strength import best_discard, null_risk, top_value
 from .strength import bid_limit as heuristic_limit
 
 
@@ -367,7 +367,7 @@ class Inference:
 
 def bid_limit(hand10: int) -> int:
     """The highest value `heuristic` would bid with these ten cards (its own rule)."""
-    return max((p.value for p in plans(hand10, True)), default=0)
+    return top_value(hand10)
 
 
 def _next_bid(value: int) -> int:
@@ -475,6 +475,23 @@ def seat_view(
     )
 
 
+#: The card indices of each byte of a mask, by byte and its place (for `_indices`).
+_BYTE_INDICES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(8 * k + i for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
+)
+
+
+def _indices(mask: int) -> list[int]:
+    """The card indices of ``mask`` in order, as plain ints."""
+    b = _BYTE_INDICES
+    return [
+        *b[mask & 255],
+        *b[256 + (mask >> 8 & 255)],
+        *b[512 + (mask >> 16 & 255)],
+        *b[768 + (mask >> 24 & 255)],
+    ]
+
+
 def play_fit(know: Knowledge, world: World, miss: float) -> float:
     """How well the cards the other seats played fit ``world``: a factor of
     ``miss`` for every card that `heuristic`'s card play, given that seat's
@@ -518,7 +535,7 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
                 reading = readings[i] = CardPlay(seen)
             else:
                 reading = reading.holding(hand, skat, open_cards)
-            choice = reading.choose([x for x in range(32) if legal >> x & 1])
+            choice = reading.choose(_indices(legal))
             choices[key] = choice
         if choice != card:
             w *= miss
