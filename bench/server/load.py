@@ -122,8 +122,9 @@ def spawn_server(
 
 
 class Server:
-    """`skat serve` in a subprocess on a fresh SQLite file (``env``: its
-    environment, for example another source tree on PYTHONPATH)."""
+    """`skat serve` in a subprocess on a fresh SQLite file, or on the
+    database at ``db_url`` (``env``: its environment, for example another
+    source tree on PYTHONPATH)."""
 
     def __init__(
         self,
@@ -132,6 +133,7 @@ class Server:
         db: str = "load.db",
         env: dict[str, str] | None = None,
         flags: Sequence[str] = (),
+        db_url: str | None = None,
     ) -> None:
         self.port = free_port()
         self.log = folder / "server.log"
@@ -139,7 +141,7 @@ class Server:
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite+aiosqlite:///{self.db}",
+            "--db", db_url or f"sqlite+aiosqlite:///{self.db}",
             "--bot-delay", "0", "--next-delay", str(next_delay),
             "--log-level", "warning",
             # one generator on one address makes every table: lift the limits
@@ -623,7 +625,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="a cluster of this many workers behind nginx (0: one `skat serve`, no proxy)",
     )
     parser.add_argument(
-        "--store", choices=("sqlite", "postgres"), default="sqlite", help="the cluster's database"
+        "--store",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the database (of the cluster, or of the one server without --workers)",
     )
     args = parser.parse_args(argv)
     most = args.max_tables if args.ramp else args.tables
@@ -638,11 +643,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     gc.disable()
     with tempfile.TemporaryDirectory(prefix="skat-load-") as tmp:
         server: Any
+        pg: Any = None
         if args.workers:
             from bench.server.cluster_server import ClusterServer
 
             server = ClusterServer(Path(tmp), args.workers, args.store, server_args(args))
             print(f"[cluster: {args.workers} worker(s) on {args.store} behind nginx]", flush=True)
+        elif args.store == "postgres":
+            # one `skat serve` on PostgreSQL with no proxy: the direct path
+            # that the cluster's path through nginx is compared with
+            from skat.server.services import Postgres
+
+            pg = Postgres()
+            pg.start()
+            pg.create_database("load")
+            try:
+                server = Server(Path(tmp), args.next_delay, db_url=pg.url("load"))
+            except BaseException:
+                pg.stop()
+                raise
+            print("[one server on postgres, no proxy]", flush=True)
         else:
             server = Server(Path(tmp), args.next_delay)
         try:
@@ -651,6 +671,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             results = []
         finally:
             server.stop()
+            if pg is not None:
+                pg.stop()
     if not results:
         return
     ok = [r for r in results if r.p99 * 1000 < args.target_ms]

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import signal
 import time
 import urllib.request
@@ -466,3 +467,64 @@ def test_a_tournament_goes_on_when_its_tables_worker_is_killed(cluster: Cluster)
         }
     ]
     assert done["seed"] is not None
+
+
+#: More websockets than nginx's old 4,096 connections a process allowed in
+#: all (two processes here, two connections a proxied websocket).
+MANY_SOCKETS = 4_400
+
+
+def test_the_proxy_carries_thousands_of_websockets_at_once(tmp_path: Path, db_url: str) -> None:
+    """A club night's viewers through one proxy: 4,400 websockets to one
+    table at once are all welcomed, and a person can still sit down and
+    play beside them. Before, nginx's processes took 4,096 connections
+    each, and a cluster seated no more than about 4,000 websockets (the
+    load benchmark could not seat 1,500 tables of three)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < MANY_SOCKETS + 1024:
+        pytest.skip(f"only {hard} open files allowed")
+    # the workers and nginx inherit the limit: raised before they start
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, MANY_SOCKETS + 1024), hard))
+    from websockets.asyncio.client import ClientConnection, connect
+
+    async def scenario(base: str, ws_base: str) -> None:
+        table, _ = post(base, "/api/tables", {"rounds": 1, "players": 3})
+        url = f"{ws_base}/ws/{table['id']}"
+        gate = asyncio.Semaphore(200)
+        opened: list[ClientConnection] = []
+        failed: list[str] = []
+
+        async def viewer() -> None:
+            async with gate:
+                try:
+                    ws = await connect(url, open_timeout=30)
+                    opened.append(ws)
+                    await ws.send(json.dumps({"type": "hello"}))
+                    while (m := json.loads(await asyncio.wait_for(ws.recv(), 30)))["type"] not in (
+                        "welcome",
+                        "error",
+                    ):
+                        pass
+                    if m["type"] != "welcome":
+                        failed.append(m.get("code", "?"))
+                except Exception as e:
+                    failed.append(type(e).__name__)
+
+        try:
+            await asyncio.gather(*(viewer() for _ in range(MANY_SOCKETS)))
+            assert not failed, f"{len(failed)} not welcomed, e.g. {failed[:3]}"
+            # beside them a person still sits down and is told the table's state
+            h = Human("Anna", random.Random(5))
+            await seated(url, h, time.monotonic() + 20)
+            await h.sit()
+            await h.close()
+        finally:
+            await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+
+    try:
+        with two_workers(tmp_path / "cluster", db_url) as cluster:
+            asyncio.run(scenario(cluster.address, cluster.address.replace("http", "ws")))
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

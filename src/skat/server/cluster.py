@@ -56,6 +56,21 @@ ANALYSIS_TIMEOUT = 120
 #: that long; the page itself pings when it hears nothing (docs/protocol.md).
 WS_TIMEOUT = 4
 WS_PING = 1.5
+#: Connections an nginx process may hold (a proxied websocket takes two). At
+#: 4,096 a cluster seated about 4,000 websockets and no more (1,330 tables
+#: of three people; docs/benchmarks.md, "Through nginx").
+WORKER_CONNECTIONS = 16_384
+
+
+def _open_files() -> int:
+    """Files an nginx process asks for: two a connection and some, but no
+    more than the hard limit nginx inherits from us (an unprivileged nginx
+    cannot go beyond it, and would say so in its log at every start)."""
+    import resource  # POSIX only, as nginx here
+
+    want = 2 * WORKER_CONNECTIONS + 1024
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return want if hard == resource.RLIM_INFINITY else min(want, hard)
 
 
 def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
@@ -89,11 +104,15 @@ def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
             proxy_next_upstream_tries 3;"""
     return f"""# made by skat.server.cluster; see docs/deploy.md
 worker_processes auto;
+# a websocket through the proxy holds two connections (and two files) in
+# one nginx process, and the accepting process is not chosen evenly: 4,096
+# a process seated no more than about 4,000 websockets in all
+worker_rlimit_nofile {_open_files()};
 daemon off;
 pid {folder / "nginx.pid"};
 error_log {folder / "error.log"} warn;
 events {{
-    worker_connections 4096;
+    worker_connections {WORKER_CONNECTIONS};
 }}
 http {{
     access_log off;
