@@ -26,7 +26,11 @@ with every decision in its budget): printed beside the person's latency,
 the decisions that fell back to `heuristic` and the search processes'
 counts from ``/healthz``. ``--level casual`` makes those computer players
 (of both options) the casual level's instead: how many tables of a
-person and two casual players a core carries.
+person and two casual players a core carries. ``--workers N`` puts a
+cluster of N workers behind nginx in place of the one server (on SQLite,
+or on PostgreSQL with ``--store postgres``); ``--store postgres`` without
+``--workers`` is one server on PostgreSQL with no proxy, the direct path
+the proxy's is compared with.
 
 Not a test: the figures depend on the machine (docs/benchmarks.md).
 """
