@@ -63,12 +63,12 @@ WORKER_CONNECTIONS = 16_384
 
 
 def _open_files() -> int:
-    """Files an nginx process asks for: two a connection and some, but no
+    """Files an nginx process asks for: one a connection and some, but no
     more than the hard limit nginx inherits from us (an unprivileged nginx
     cannot go beyond it, and would say so in its log at every start)."""
     import resource  # POSIX only, as nginx here
 
-    want = 2 * WORKER_CONNECTIONS + 1024
+    want = WORKER_CONNECTIONS + 1024
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     return want if hard == resource.RLIM_INFINITY else min(want, hard)
 
