@@ -111,6 +111,9 @@ _BYTE_POINTS = tuple(
 _BYTE_CARDS = tuple(
     tuple(CARDS[8 * k + i] for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
 )
+_BYTE_INDICES = tuple(
+    tuple(8 * k + i for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
+)
 
 
 def mask_points(mask: int) -> int:
@@ -128,6 +131,18 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         + b[512 + (mask >> 16 & 255)]
         + b[768 + (mask >> 24 & 255)]
     )
+
+
+def mask_indices(mask: int) -> list[int]:
+    """The card indices of a mask in index order, as plain ints (for the
+    hot loops of search, where a `Card` would cost its enum lookups)."""
+    b = _BYTE_INDICES
+    return [
+        *b[mask & 255],
+        *b[256 + (mask >> 8 & 255)],
+        *b[512 + (mask >> 16 & 255)],
+        *b[768 + (mask >> 24 & 255)],
+    ]
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import Deal, GameType, Phase, Play
-from ..engine.cards import CARDS, Card
+from ..engine.cards import CARDS, Card, mask_indices
 from ..engine.game import SORT_KEY
 from .solver import Position, best_points, card_values, null_wins, reaches, takes_all
 
@@ -256,7 +256,7 @@ def deal_board(deal: Deal, rid: str | None = None) -> dict[str, Any]:
     swings = {(t.trick, t.card) for t in verdict.turning_cards}
 
     def cards(mask: int) -> list[str]:
-        return [str(CARDS[c]) for c in sorted(_bits(mask), key=lambda c: order[c])]
+        return [str(CARDS[c]) for c in sorted(mask_indices(mask), key=lambda c: order[c])]
 
     def value(p: Position) -> int:
         return int(null_wins(p)) if null else best_points(p)
@@ -306,7 +306,3 @@ def deal_board(deal: Deal, rid: str | None = None) -> dict[str, Any]:
         "steps": steps,
         "verdict": verdict.to_dict(),
     }
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]

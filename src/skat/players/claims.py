@@ -28,6 +28,7 @@ import random
 
 from ..engine import Action, GameType, View
 from ..engine.actions import CONCEDE
+from ..engine.cards import mask_indices
 from .solver import Stopped, limit, null_wins, reaches, takes_all
 from .worlds import Knowledge, Sampler, World, solver_positions
 
@@ -67,7 +68,7 @@ def claim_worlds(know: Knowledge) -> list[World]:
         raise ValueError("the declarer's cards are not all shown")
     unknown = know.unknown
     skat_need = 0 if know.skat is not None else 2
-    cards = [c for c in range(32) if unknown >> c & 1]
+    cards = mask_indices(unknown)
     worlds = []
     for skat in itertools.combinations(cards, skat_need):
         s = sum(1 << c for c in skat)

@@ -34,7 +34,7 @@ from math import comb
 from typing import Any
 
 from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
-from ..engine.cards import ALL_CARDS, JACKS, mask_points
+from ..engine.cards import ALL_CARDS, JACKS, mask_indices, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
 from .cardplay import CardPlay
 from .solver import Position
@@ -475,23 +475,6 @@ def seat_view(
     )
 
 
-#: The card indices of each byte of a mask, by byte and its place (for `_indices`).
-_BYTE_INDICES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(8 * k + i for i in range(8) if b >> i & 1) for k in range(4) for b in range(256)
-)
-
-
-def _indices(mask: int) -> list[int]:
-    """The card indices of ``mask`` in order, as plain ints."""
-    b = _BYTE_INDICES
-    return [
-        *b[mask & 255],
-        *b[256 + (mask >> 8 & 255)],
-        *b[512 + (mask >> 16 & 255)],
-        *b[768 + (mask >> 24 & 255)],
-    ]
-
-
 def play_fit(know: Knowledge, world: World, miss: float) -> float:
     """How well the cards the other seats played fit ``world``: a factor of
     ``miss`` for every card that `heuristic`'s card play, given that seat's
@@ -535,7 +518,7 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
                 reading = readings[i] = CardPlay(seen)
             else:
                 reading = reading.holding(hand, skat, open_cards)
-            choice = reading.choose(_indices(legal))
+            choice = reading.choose(mask_indices(legal))
             choices[key] = choice
         if choice != card:
             w *= miss

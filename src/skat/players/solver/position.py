@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine import Deal, GameType, Phase
-from ...engine.cards import POINTS
+from ...engine.cards import POINTS, mask_indices
 from ...engine.game import EFFECTIVE, FOLLOW, TRICK_KEY
 
 #: Search modes shared by both cores: what one trick is worth to the declarer.
@@ -83,7 +83,7 @@ class Position:
             follow = hand & FOLLOW[self.game][self.trick[0]]
             if follow:
                 hand = follow
-        return [c for c in range(32) if hand >> c & 1]
+        return mask_indices(hand)
 
     def play(self, card: int) -> Position:
         """The position after `to_move` plays ``card`` (assumed legal)."""
