@@ -14,6 +14,7 @@ players against one opponent is measured without the luck of the cards.
     .venv/bin/python -m bench.strength.arena_plays search heuristic --deals 150 --out new.jsonl
     .venv/bin/python -m bench.strength.arena_plays --paired old.jsonl new.jsonl
     .venv/bin/python -m bench.strength.arena_plays --lost-won new.jsonl  # lost, won open-card
+    .venv/bin/python -m bench.strength.arena_plays --breakdown new.jsonl  # card play, game, auction
 
 A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
@@ -213,6 +214,92 @@ def lost_won(path: Path) -> None:
         )
 
 
+def _side_of_declarer(r: dict[str, Any]) -> int | None:
+    """Who declared in a row of this script (0 = A, 1 = B), None without a
+    declarer (thrown in, Ramsch)."""
+    seat = r.get("declarer_seat")
+    if r.get("kind") != "game" or seat is None or r.get("contract") is None:
+        return None
+    return int(r["owner"][seat])
+
+
+def _entry_sum(r: dict[str, Any], per: float) -> float:
+    """A's entries minus B's in one play, over the seat-plays of a deal."""
+    total = 0.0
+    for s, e in enumerate(r["seeger_fabian"]):
+        total += float(e) if r["owner"][s] == 0 else -float(e)
+    return total / per
+
+
+#: The parts of `breakdown`, in the order printed.
+PARTS = (
+    "card play: the same game from the same seat",
+    "game choice: another game from the same seat",
+    "auction: another declarer, or one side passed",
+    "no declarer in either",
+)
+
+
+def breakdown(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Where A's points over B come from, per game (the parts add up to the
+    paired result of `per_deal`). The two arrangements with the same lone
+    seat (A alone there, then B) hold the same cards with every seat's player
+    swapped, so they pair as in duplicate bridge:
+
+    - the same seat declares the same game in both: the difference is card
+      play (A declaring against B's defence, then B against A's);
+    - the same seat declares another game: the choice of the game (Hand or
+      pickup, the discard, the suit);
+    - another seat declares, or one arrangement has no declarer: the auction;
+    - neither has a declarer.
+
+    Per part: the pairs, A - B per game (``per_game``), and for the card
+    play part how often A's and B's declarers won."""
+    seats = len(rows[0]["owner"]) if rows else 3
+    per = len(arrangements(seats)) * seats / 2
+    pairs: dict[tuple[int, int], dict[int, dict[str, Any]]] = defaultdict(dict)
+    for r in rows:
+        pairs[r["number"], r["alone"]][r["who"]] = r
+    deals = len({n for n, _ in pairs})
+    out = {p: {"pairs": 0.0, "per_game": 0.0} for p in PARTS}
+    won = {0: [0, 0], 1: [0, 0]}  # side: [declared, won] in the card play part
+    for pair in pairs.values():
+        if len(pair) != 2:
+            continue
+        a, b = pair[0], pair[1]
+        da, db = _side_of_declarer(a), _side_of_declarer(b)
+        if da is None and db is None:
+            part = PARTS[3]
+        elif da is None or db is None or a["declarer_seat"] != b["declarer_seat"]:
+            part = PARTS[2]
+        elif a["contract"].split()[0] == b["contract"].split()[0]:
+            part = PARTS[0]
+            for r, side in ((a, da), (b, db)):
+                won[side][0] += 1
+                won[side][1] += int(bool(r["won"]))
+        else:
+            part = PARTS[1]
+        out[part]["pairs"] += 1
+        out[part]["per_game"] += (_entry_sum(a, per) + _entry_sum(b, per)) / max(1, deals)
+    for side, key in ((0, "a_won"), (1, "b_won")):
+        n, w = won[side]
+        out[PARTS[0]][key] = w / n if n else 0.0
+    return out
+
+
+def print_breakdown(path: Path) -> None:
+    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    if not rows or "owner" not in rows[0]:
+        raise SystemExit(f"{path}: not a log of this script (it needs every play)")
+    parts = breakdown(rows)
+    for name, p in parts.items():
+        extra = ""
+        if "a_won" in p:
+            extra = f"; declarer won: A {100 * p['a_won']:.1f}%, B {100 * p['b_won']:.1f}%"
+        print(f"{name}: {int(p['pairs'])} pairs, A - B {p['per_game']:+.2f} a game{extra}")
+    print(f"all: A - B {sum(p['per_game'] for p in parts.values()):+.2f} a game")
+
+
 def per_deal(path: Path) -> dict[int, float]:
     """A's Seeger-Fabian points per seat and play minus B's, per complete deal,
     from a log of this script or of ``search_arena.py``."""
@@ -255,14 +342,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument(
         "--lost-won", type=Path, metavar="LOG", help="report games lost but won open-card"
     )
+    ap.add_argument(
+        "--breakdown",
+        type=Path,
+        metavar="LOG",
+        help="where A's points over B come from: card play, game choice, auction",
+    )
     args = ap.parse_args(argv)
+    if args.breakdown:
+        print_breakdown(args.breakdown)
+        return
     if args.paired:
         paired(*args.paired)
         return
     if args.lost_won:
         lost_won(args.lost_won)
         return
-    write_lines(ap, args, plays, "--paired OLD NEW or --lost-won LOG")
+    write_lines(ap, args, plays, "--paired OLD NEW, --lost-won LOG or --breakdown LOG")
 
 
 def arena_parser(out: str, jobs: int) -> argparse.ArgumentParser:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,69 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):
         variant("search@no_such_setting=1")
+
+
+def _row(
+    number: int,
+    alone: int,
+    who: int,
+    seat: int | None,
+    contract: str | None,
+    won: bool,
+    sf: list[int],
+) -> dict[str, object]:
+    owner = [who if s == alone else 1 - who for s in range(3)]
+    kind = "game" if seat is not None else "passed"
+    return {
+        "number": number,
+        "alone": alone,
+        "who": who,
+        "owner": owner,
+        "kind": kind,
+        "declarer_seat": seat,
+        "contract": contract,
+        "won": won,
+        "seeger_fabian": sf,
+    }
+
+
+def test_the_breakdown_splits_a_paired_result_into_card_play_game_and_auction(
+    tmp_path: Path,
+) -> None:
+    """Two deals, every arrangement: the two arrangements with the same lone
+    seat pair as in duplicate; the parts add up to the paired result."""
+    from bench.strength.arena_plays import PARTS, breakdown, per_deal, print_breakdown
+
+    rows = [
+        # deal 1, seat 0 declares spades both times: A wins it, B loses it
+        _row(1, 0, 0, 0, "spades", True, [74, 0, 0]),
+        _row(1, 0, 1, 0, "spades", False, [-138, 40, 40]),
+        # seat 1 (A) declares Grand; with the seats swapped seat 2 (A) clubs
+        _row(1, 1, 0, 1, "grand", True, [0, 96, 0]),
+        _row(1, 1, 1, 2, "clubs", True, [0, 0, 60]),
+        # thrown in; with the seats swapped A at seat 0 loses hearts
+        _row(1, 2, 0, None, None, False, [0, 0, 0]),
+        _row(1, 2, 1, 0, "hearts", False, [-110, 40, 40]),
+        # deal 2, seat 0: A takes Grand Hand where B takes spades
+        _row(2, 0, 0, 0, "grand hand", True, [96, 0, 0]),
+        _row(2, 0, 1, 0, "spades", True, [60, 0, 0]),
+        *(_row(2, s, w, None, None, False, [0, 0, 0]) for s in (1, 2) for w in (0, 1)),
+    ]
+    parts = breakdown(rows)
+    card, game, auction, none = (parts[p] for p in PARTS)
+    # A's entries minus B's, over nine seat-plays a deal, over two deals
+    assert card["per_game"] == pytest.approx((74 + 138 + 40 + 40) / 9 / 2)
+    assert (card["pairs"], card["a_won"], card["b_won"]) == (1, 1.0, 0.0)
+    assert game["per_game"] == pytest.approx((96 - 60) / 9 / 2)
+    assert auction["per_game"] == pytest.approx((96 + 60 - 110 + 40 - 40) / 9 / 2)
+    assert (auction["pairs"], none["pairs"], none["per_game"]) == (2, 2, 0.0)
+    log = tmp_path / "plays.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    deals = per_deal(log)
+    total = sum(p["per_game"] for p in parts.values())
+    assert total == pytest.approx(sum(deals.values()) / len(deals))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        print_breakdown(log)
+    assert "declarer won: A 100.0%, B 0.0%" in out.getvalue()
+    assert f"all: A - B {total:+.2f} a game" in out.getvalue()
