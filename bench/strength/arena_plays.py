@@ -103,14 +103,16 @@ def _evaluator(path: object) -> Any:
 def _club(name: str, settings: dict[str, Any]) -> None:
     """``club@worlds=6,budget=0.02,floor=5,margin=0,evaluator=FILE``: the
     casual level with another card search (worlds, seconds), bid floor, Hand
-    margin or hand evaluator (a file `train_handeval` wrote); ``budget=0``
+    margin or hand evaluator (a file `train_handeval` wrote);
+    ``contest=24:-1.0/36:-0.3`` the bidding's shifts for what the other seats
+    bid (`handeval.contested`); ``budget=0``
     searches every world without a clock (``club@worlds=20,budget=0`` plays
     its cards as ``search`` does); any other key is a `SearchPlayer` setting
     of the card search (``club@tiebreak_worlds=8``)."""
     from skat.players.club import ClubPlayer
     from skat.players.search import SearchPlayer
 
-    own = {"worlds", "budget", "floor", "margin", "evaluator"}
+    own = {"worlds", "budget", "floor", "margin", "evaluator", "contest"}
     search = {k: v for k, v in settings.items() if k not in own}
     SearchPlayer(None, **search)  # a wrong key fails here, at once
     evaluator = _evaluator(settings.get("evaluator"))
@@ -119,6 +121,8 @@ def _club(name: str, settings: dict[str, Any]) -> None:
         player = ClubPlayer(rng, evaluator)
         player.floor = float(settings.get("floor", player.floor))
         player.margin = float(settings.get("margin", player.margin))
+        if "contest" in settings:  # None: not lowered, the rule before 2026-12-05
+            player.contest = tuple(settings["contest"] or ())
         if "worlds" in settings or "budget" in settings or search:
             budget = float(settings.get("budget", player.cards.time_budget or 0.015))
             card_search: dict[str, Any] = {

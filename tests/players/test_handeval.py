@@ -200,3 +200,66 @@ def test_the_put_aways_are_ranked_best_first_and_the_best_is_clubs() -> None:
     only_grand = put_aways(ev, twelve, 0, 18, (GameType.GRAND,))
     assert only_grand and {g for _, _, g in only_grand} == {GameType.GRAND}
     assert [r for r in ranked if r[2] == GameType.GRAND] == only_grand
+
+
+# A hand whose best game (Clubs with one jack, with two missing: 3 x 12) the
+# evaluator takes to 36 when nobody bids against it.
+CONTESTED = ["C7", "C9", "CQ", "CT", "D7", "D9", "DA", "HJ", "S7", "SQ"]
+SHIFTS = ((24, -1.0), (36, -0.3), (48, -0.6))
+
+
+def test_a_bid_against_the_hand_lowers_its_chances_on_the_logistic_scale() -> None:
+    import math
+
+    from skat.players.handeval import contested
+
+    ch = Chances(0.8, 0.3)
+    assert contested(ch, 0, SHIFTS) == ch
+    assert contested(ch, 23, SHIFTS) == ch  # below the first threshold
+    assert contested(ch, 48, ()) == ch
+    assert contested(Chances(0.0, 0.0), 48, SHIFTS) == Chances(0.0, 0.0)
+    # 0.8 is log-odds ln 4; a bid of 24 against it moves that by -1
+    assert contested(ch, 24, SHIFTS).win == pytest.approx(1 / (1 + math.exp(1.0 - math.log(4))))
+    last = ch
+    for shown in (24, 36, 48):  # each threshold reached adds its shift
+        c = contested(ch, shown, SHIFTS)
+        assert c.win < last.win and c.schneider < last.schneider <= last.win
+        assert c.schneider <= c.win
+        last = c
+    assert contested(ch, 60, SHIFTS) == contested(ch, 48, SHIFTS)
+
+
+def test_a_contested_auction_lowers_the_limit_of_a_middling_hand_only() -> None:
+    from skat.players.handeval import bid_limit
+
+    ev = default()
+    hand = _mask(CONTESTED)
+    assert bid_limit(ev, hand, 0) == 36
+    assert bid_limit(ev, hand, 0, shown=0, shifts=SHIFTS) == 36  # nobody bid
+    assert bid_limit(ev, hand, 0, shown=24, shifts=SHIFTS) == 0
+    # four jacks and six clubs go on over whatever was shown
+    strong = _mask(STRONG[0])
+    assert bid_limit(ev, strong, 0) >= bid_limit(ev, strong, 0, shown=48, shifts=SHIFTS) > 96
+
+
+def test_club_passes_a_middling_hand_when_another_seat_bids_against_it() -> None:
+    """Middlehand bids 24 to forehand (R4.2); forehand's hand is worth 36
+    alone, but a seat that bids 24 holds what will sit against it."""
+    from skat.players.worlds import Knowledge
+
+    rest = [str(c) for c in Card if str(c) not in CONTESTED]
+    hands = [CONTESTED, rest[:10], rest[10:20]]
+    deal = Deal(deck_from_hands(hands, rest[20:]))
+    assert deal.current_seat == 1
+    deal.apply(parse_action("bid 24"), seat=1)
+    view = deal.view(0)
+    assert Knowledge.from_view(view).shown_by_others == 24
+    assert Knowledge.from_view(deal.view(1)).shown_by_others == 0
+    wary = ClubPlayer()  # the shipped shifts (handeval.CONTEST)
+    assert isinstance(wary.choose(view), Pass)
+    plain = ClubPlayer()
+    plain.contest = ()  # the rule before: the hand alone
+    assert not isinstance(plain.choose(view), Pass)  # holds 24
+    # the third seat sees both: forehand held 24, middlehand bid it
+    deal.apply(parse_action("hold"), seat=0)
+    assert Knowledge.from_view(deal.view(2)).shown_by_others == 24

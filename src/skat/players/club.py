@@ -9,7 +9,8 @@ the card play by the learned hand evaluator (`skat.players.handeval`'s
 - bidding: it holds as long as some game of its ten cards is worth the bid
   and its expected Seeger-Fabian result is above ``BID_FLOOR``: the
   evaluator's chances of winning and of Schneider before the skat (pickup)
-  or without it (Hand);
+  or without it (Hand), lowered once another seat has bid or held 24, 36
+  or 48 (``handeval.CONTEST``: what it showed will sit against the hand);
 - Hand or pickup: Hand when the best Hand game promises ``HAND_MARGIN``
   more than the best pickup game;
 - the discard and the game: every pair put away with every game it can
@@ -31,6 +32,7 @@ from ..engine import Action, Announce, Contract, Discard, GameType, Phase, Picku
 from ..engine.cards import POINTS, mask_cards
 from .handeval import (
     BID_FLOOR,
+    CONTEST,
     GAMES,
     HAND_MARGIN,
     Evaluator,
@@ -44,6 +46,7 @@ from .handeval import (
 from .heuristic import HeuristicPlayer
 from .registry import register
 from .search import SearchPlayer
+from .worlds import Knowledge
 
 # worlds the card play asks for (`SearchPlayer._count`: half of them at nine or
 # ten cards in hand, three quarters at seven or eight, where the clock cuts
@@ -62,6 +65,10 @@ class ClubPlayer(HeuristicPlayer):
         self.evaluator = evaluator or default()
         self.floor = BID_FLOOR
         self.margin = HAND_MARGIN
+        # the bidding's chances lowered by what the other seats bid or held
+        # (`handeval.contested`): +1.05 a game against `heuristic` on 3,600
+        # deals (docs/lab/strength-log.md, 2026-12-05); () bids as before
+        self.contest: tuple[tuple[int, float], ...] = CONTEST
         # the card play: a short search over a few worlds (heuristic's card
         # when the compiled solver is missing or the time is up); its clock
         # bounds the points tie-break, which stays in the first tricks too
@@ -83,7 +90,10 @@ class ClubPlayer(HeuristicPlayer):
         return super().choose(view)
 
     def _limit(self, view: View) -> int:
-        return bid_limit(self.evaluator, view.hand.mask, view.position or 0, self.floor)
+        shown = Knowledge.from_view(view).shown_by_others if self.contest else 0
+        return bid_limit(
+            self.evaluator, view.hand.mask, view.position or 0, self.floor, shown, self.contest
+        )
 
     def _skat(self, view: View, legal: tuple[Action, ...]) -> Action:
         game = hand_game(self.evaluator, view.hand.mask, view.position or 0, view.bid, self.margin)

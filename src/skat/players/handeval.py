@@ -239,6 +239,37 @@ def expected_result(chances: Chances, game: GameType, value: int, bid: int = 0) 
     )
 
 
+#: What a bid against the hand costs its chances: (value, shift) adds
+#: ``shift`` to the log-odds of winning (and of Schneider) once another seat
+#: has bid or held ``value`` (`contested`). The evaluator learned from games
+#: in which the others passed at once; these were fitted on 3,520 games
+#: `club` declared against `heuristic`, with the evaluator's own log-odds as
+#: an offset (standard errors 0.13, 0.15, 0.21; `bench/strength/fit_contest.py`,
+#: docs/lab/strength-log.md, 2026-12-05).
+CONTEST: tuple[tuple[int, float], ...] = ((24, -1.01), (36, -0.29), (48, -0.62))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
+def contested(chances: Chances, shown: int, shifts: Sequence[tuple[int, float]]) -> Chances:
+    """The chances of a game when another seat has bid or held ``shown``:
+    the evaluator learned from games in which the others passed at once, but
+    a seat that bids shows strength that will sit against the declarer.
+    Each ``(value, shift)`` of ``shifts`` that ``shown`` reaches moves both
+    chances by ``shift`` on the logistic scale."""
+    shift = sum(d for t, d in shifts if shown >= t)
+    if not shift or chances.win <= 0.0:
+        return chances
+    win = _logistic(_logit(chances.win) + shift)
+    schneider = 0.0
+    if chances.schneider > 0.0:
+        schneider = min(win, _logistic(_logit(chances.schneider) + shift))
+    return Chances(win, schneider)
+
+
 # ------------------------------------------------ decisions before the card play
 BID_FLOOR = 0.0  # expected result a game must promise for a bid (passing scores 0)
 HAND_MARGIN = 5.0  # how much more a Hand game must promise than picking up
@@ -268,18 +299,26 @@ def considered(hand: int, game: GameType, counted: bool = False) -> bool:
 
 
 def options(
-    evaluator: Evaluator, hand: int, position: int, stage: str, bid: int = 0
+    evaluator: Evaluator,
+    hand: int,
+    position: int,
+    stage: str,
+    bid: int = 0,
+    shown: int = 0,
+    shifts: Sequence[tuple[int, float]] = (),
 ) -> list[tuple[float, GameType, int]]:
     """(expected result at ``bid``, game, the value it may bid to) of every
     game considered with the ten cards ``hand`` before the skat (stage
-    ``pickup`` or ``hand``). The value counts Schneider only where it is
-    likely (over 0.6)."""
+    ``pickup`` or ``hand``), the chances lowered by what another seat showed
+    in the auction (`contested`; fitted on suit games and Grand, applied to
+    Null as well, as measured). The value counts Schneider only where it
+    is likely (over 0.6)."""
     out = []
     is_hand = stage == "hand"
     for game in GAMES:
         if not considered(hand, game):
             continue
-        ch = evaluator.chances(hand, game, position, stage)
+        ch = contested(evaluator.chances(hand, game, position, stage), shown, shifts)
         value = game_value(game, hand, hand=is_hand)
         score = expected_result(ch, game, value, bid)
         if game != GameType.NULL and ch.schneider > 0.6:
@@ -288,12 +327,21 @@ def options(
     return out
 
 
-def bid_limit(evaluator: Evaluator, hand: int, position: int, floor: float = BID_FLOOR) -> int:
+def bid_limit(
+    evaluator: Evaluator,
+    hand: int,
+    position: int,
+    floor: float = BID_FLOOR,
+    shown: int = 0,
+    shifts: Sequence[tuple[int, float]] = (),
+) -> int:
     """The highest value to bid or hold with ``hand``: that of the best game
-    (pickup or Hand) whose expected result is above ``floor``; 0 to pass."""
+    (pickup or Hand) whose expected result is above ``floor``; 0 to pass.
+    ``shown``: the highest value another seat bid or held, which lowers the
+    chances by ``shifts`` (see `contested`)."""
     best = 0
     for stage in ("pickup", "hand"):
-        for score, _game, value in options(evaluator, hand, position, stage):
+        for score, _game, value in options(evaluator, hand, position, stage, 0, shown, shifts):
             if score > floor:
                 best = max(best, value)
     return best
@@ -376,6 +424,7 @@ def default() -> Evaluator:
 
 __all__ = [
     "BID_FLOOR",
+    "CONTEST",
     "GAMES",
     "HAND_MARGIN",
     "KINDS",
@@ -385,6 +434,7 @@ __all__ = [
     "best_put_away",
     "bid_limit",
     "considered",
+    "contested",
     "counted_result",
     "default",
     "expected_result",

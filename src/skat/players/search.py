@@ -239,6 +239,7 @@ class SearchPlayer(BasePlayer):
         tiebreak_worlds: int | None = TIEBREAK_WORLDS,
         early_tiebreak_worlds: int | None = EARLY_TIEBREAK_WORLDS,
         early_schneider: bool = True,
+        contest: Sequence[tuple[int, float]] = (),
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -302,7 +303,9 @@ class SearchPlayer(BasePlayer):
         after the pickup are the few the evaluator rates best
         (`_ranked_candidates`), all solved in every world (off: the quick
         score's best few of every plausible game, the games cut after
-        ``PROBE`` worlds)."""
+        ``PROBE`` worlds); ``contest``: with ``evaluator_auction``, the
+        evaluator's chances lowered by the highest value another seat bid or
+        held (`handeval.contested`; empty: not lowered)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -332,6 +335,7 @@ class SearchPlayer(BasePlayer):
         self.tiebreak_worlds = tiebreak_worlds
         self.early_tiebreak_worlds = early_tiebreak_worlds
         self.early_schneider = early_schneider
+        self.contest = tuple(contest)
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -841,7 +845,9 @@ class SearchPlayer(BasePlayer):
 
     def _bid(self, view: View, know: Knowledge, solver: ModuleType, clock: _Clock) -> Action:
         if self.evaluator_auction:
-            limit = bid_limit(self.evaluator or default_evaluator(), view.hand.mask, know.me)
+            ev = self.evaluator or default_evaluator()
+            shown = know.shown_by_others if self.contest else 0
+            limit = bid_limit(ev, view.hand.mask, know.me, shown=shown, shifts=self.contest)
         else:
             limit = self._limit(view, know, solver, clock)
         for a in view.legal_actions:

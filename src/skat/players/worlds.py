@@ -156,6 +156,11 @@ class Knowledge:
                 break  # the auction is over
 
     @property
+    def shown_by_others(self) -> int:
+        """The highest value another seat bid or held in the auction."""
+        return max((v for p, v in enumerate(self.named) if p != self.me), default=0)
+
+    @property
     def skat_need(self) -> int:
         """Unknown cards that lie in the skat."""
         return 0 if self.skat is not None or self.skat_in_hand else 2
