@@ -315,8 +315,7 @@ def per_deal(path: Path) -> dict[int, float]:
     for r in rows:
         seats = len(r["owner"])
         per = len(arrangements(seats)) * seats / 2
-        for s, entry in enumerate(r["seeger_fabian"]):
-            total[r["number"]] += entry * (1 if r["owner"][s] == 0 else -1) / per
+        total[r["number"]] += _entry_sum(r, per)
         count[r["number"]] += 1
     return {k: v for k, v in total.items() if count[k] == len(arrangements(3))}
 
