@@ -80,6 +80,8 @@ def variant(name: str) -> None:
     evaluator = _evaluator(settings.pop("evaluator", None))
     if evaluator is not None:
         settings["evaluator_prior"] = True
+    if "contest" in settings and settings["contest"] is None:
+        settings["contest"] = ()  # not lowered: the bidding before 2026-12-05
     SearchPlayer(None, **settings)  # type: ignore[arg-type]  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:

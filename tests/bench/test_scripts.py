@@ -71,6 +71,14 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     search = make_player("search@worlds=6,early_schneider=False")
     assert isinstance(search, SearchPlayer)
     assert search.worlds == 6 and search.early_schneider is False
+    from skat.players.handeval import CONTEST
+
+    assert search.contest == CONTEST  # the default bidding, lowered by what others bid
+    for name in ("search@contest=None", "club@contest=None"):
+        variant(name)
+        made = make_player(name)
+        assert isinstance(made, (SearchPlayer, ClubPlayer))
+        assert made.contest == ()  # the bidding before 2026-12-05
     with pytest.raises(TypeError):
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):

@@ -355,11 +355,13 @@ def test_the_evaluators_priors_decide_every_declaration_legally() -> None:
 
 def test_the_evaluator_auction_bids_and_picks_up_without_a_solve() -> None:
     """``evaluator_auction`` (the default): every bid, hold and pass
-    is the one `handeval.bid_limit` allows and Hand or pickup is
+    is the one `handeval.bid_limit` allows, lowered by what the other seats
+    bid (`handeval.CONTEST`, the default), and Hand or pickup is
     `handeval.hand_game`'s, with no auction simulated; the discard and the
     game are still solved, and whole deals finish strictly."""
     from skat.engine import Announce, Bid, Hold, Pass, Pickup
-    from skat.players.handeval import HAND_MARGIN, bid_limit, default, hand_game
+    from skat.players.handeval import CONTEST, HAND_MARGIN, bid_limit, default, hand_game
+    from skat.players.worlds import Knowledge
 
     class NoAuctionSolves(SearchPlayer):
         def _simulate(self, *args, **kwargs):  # type: ignore[no-untyped-def]
@@ -380,7 +382,10 @@ def test_the_evaluator_auction_bids_and_picks_up_without_a_solve() -> None:
             view = deal.view(seat)
             action = players[seat].choose(view)
             if view.phase is Phase.BIDDING and len(view.legal_actions) > 1:
-                limit = bid_limit(default(), view.hand.mask, view.position or 0)
+                shown = Knowledge.from_view(view).shown_by_others
+                limit = bid_limit(
+                    default(), view.hand.mask, view.position or 0, shown=shown, shifts=CONTEST
+                )
                 if isinstance(action, Bid):
                     assert action.value <= limit
                 elif isinstance(action, Hold):
