@@ -348,20 +348,12 @@ def bid_limit(
 
 
 def hand_game(
-    evaluator: Evaluator,
-    hand: int,
-    position: int,
-    bid: int,
-    margin: float,
-    shown: int = 0,
-    shifts: Sequence[tuple[int, float]] = (),
+    evaluator: Evaluator, hand: int, position: int, bid: int, margin: float
 ) -> GameType | None:
     """The game to play Hand when its expected result at ``bid`` beats the
-    best pickup game's by more than ``margin``; None: pick up the skat.
-    ``shown`` and ``shifts``: as for `bid_limit`."""
-    picks = options(evaluator, hand, position, "pickup", bid, shown, shifts)
-    pick = max((s for s, _, _ in picks), default=-1e9)
-    hands = options(evaluator, hand, position, "hand", bid, shown, shifts)
+    best pickup game's by more than ``margin``; None: pick up the skat."""
+    pick = max((s for s, _, _ in options(evaluator, hand, position, "pickup", bid)), default=-1e9)
+    hands = options(evaluator, hand, position, "hand", bid)
     if hands:
         score, game, _ = max(hands, key=lambda o: o[0])
         if score > pick + margin:

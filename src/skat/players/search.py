@@ -85,12 +85,12 @@ from ..engine.values import seeger_fabian_others, value_game
 from .base import BasePlayer
 from .cardplay import CardPlay
 from .handeval import (
+    BID_FLOOR,
     CONTEST,
     HAND_MARGIN,
     Chances,
     Evaluator,
     bid_limit,
-    contested,
     hand_game,
     put_aways,
 )
@@ -249,7 +249,7 @@ class SearchPlayer(BasePlayer):
         early_tiebreak_worlds: int | None = EARLY_TIEBREAK_WORLDS,
         early_schneider: bool = True,
         contest: Sequence[tuple[int, float]] = CONTEST,
-        contest_choice: bool = False,
+        bid_floor: float = BID_FLOOR,
     ) -> None:
         """``worlds``/``bid_worlds``: worlds per card-play and per auction or
         declaration decision (the most, with a ``time_budget``); ``strict``
@@ -316,9 +316,9 @@ class SearchPlayer(BasePlayer):
         ``PROBE`` worlds); ``contest``: with ``evaluator_auction``, the
         evaluator's chances lowered by the highest value another seat bid or
         held (`handeval.CONTEST`, as ``club``; empty: not lowered, the rule
-        until 2026-12-05); ``contest_choice``: the same shifts in the choice
-        of Hand or pickup and in the evaluator's prior of the discard and
-        game (off: only the bids are lowered)."""
+        until 2026-12-05); ``bid_floor``: with ``evaluator_auction``, the
+        expected result a game must promise for a bid (`handeval.BID_FLOOR`,
+        as ``club``)."""
         super().__init__(rng)
         self.worlds = worlds
         self.bid_worlds = bid_worlds
@@ -349,7 +349,7 @@ class SearchPlayer(BasePlayer):
         self.early_tiebreak_worlds = early_tiebreak_worlds
         self.early_schneider = early_schneider
         self.contest = tuple(contest)
-        self.contest_choice = contest_choice
+        self.bid_floor = bid_floor
         self._pickups: dict[tuple[int, int], _Pickups] = {}
         # per (hand, position): the auction's worlds with their likelihood when
         # drawn, and per option the world of every row (for `rejudge`)
@@ -861,7 +861,7 @@ class SearchPlayer(BasePlayer):
         if self.evaluator_auction:
             ev = self.evaluator or default_evaluator()
             shown = know.shown_by_others if self.contest else 0
-            limit = bid_limit(ev, view.hand.mask, know.me, shown=shown, shifts=self.contest)
+            limit = bid_limit(ev, view.hand.mask, know.me, self.bid_floor, shown, self.contest)
         else:
             limit = self._limit(view, know, solver, clock)
         for a in view.legal_actions:
@@ -877,9 +877,7 @@ class SearchPlayer(BasePlayer):
         legal = view.legal_actions
         if self.evaluator_auction:
             ev = self.evaluator or default_evaluator()
-            shifts = self.contest if self.contest_choice else ()
-            shown = know.shown_by_others if shifts else 0
-            game = hand_game(ev, view.hand.mask, know.me, view.bid, HAND_MARGIN, shown, shifts)
+            game = hand_game(ev, view.hand.mask, know.me, view.bid, HAND_MARGIN)
             if game is not None and Announce(Contract(game, hand=True)) in legal:
                 return Announce(Contract(game, hand=True))
             return next(a for a in legal if isinstance(a, Pickup))
@@ -961,16 +959,13 @@ class SearchPlayer(BasePlayer):
 
         counted: dict[int, dict[Contract, float]] = {}
         evaluator = self.evaluator
-        shifts = self.contest if self.contest_choice else ()
-        shown = know.shown_by_others if shifts else 0
 
         def prior(discard: int, contract: Contract) -> float | Chances | None:
             # `heuristic`'s win chance of the ten cards kept (few worlds are
             # noisy), or the evaluator's chances of them
             if evaluator is not None:
                 kept = hand12 & ~discard
-                ch = evaluator.chances(kept, contract.game, me, "counted", mask_points(discard))
-                return contested(ch, shown, shifts) if shifts else ch
+                return evaluator.chances(kept, contract.game, me, "counted", mask_points(discard))
             if discard not in counted:
                 games = counted_games(hand12 & ~discard, hand12, mask_points(discard))
                 counted[discard] = {c: plan.win for plan, c in games}
