@@ -31,12 +31,13 @@ from typing import Any
 
 import numpy as np
 
-from skat.engine import Bid, Card, Deal, Hold
+from skat.engine import Card, Deal
 from skat.players import handeval
 from skat.players.arena import _rng, arrangements, make_decks
 from skat.players.club import ClubPlayer
 from skat.players.loop import play_deal
 from skat.players.registry import make_player
+from skat.players.worlds import Knowledge
 from skat.series import ListOptions
 
 THRESHOLDS = (24, 36, 48)
@@ -46,16 +47,9 @@ Example = tuple[float, int, bool, bool]
 
 
 def shown_against(deal: Deal, declarer_seat: int) -> int:
-    """The highest value a seat other than the declarer bid or held."""
-    value = shown = 0
-    for seat, action in deal.history:
-        if isinstance(action, Bid):
-            value = action.value
-        elif not isinstance(action, Hold):
-            continue
-        if seat != declarer_seat:
-            shown = max(shown, value)
-    return shown
+    """The highest value a seat other than the declarer bid or held, read
+    from that seat's view as the players read it (`Knowledge.shown_by_others`)."""
+    return Knowledge.from_view(deal.view(declarer_seat)).shown_by_others
 
 
 def examples_of_deal(args: tuple[str, list[int], int, int]) -> list[Example]:
