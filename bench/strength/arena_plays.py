@@ -73,22 +73,17 @@ def variant(name: str) -> None:
     if kind not in ("search", "club"):
         raise SystemExit(f"only search and club take settings: {name}")
     raw = dict(part.split("=", 1) for part in spec.split(","))
-    settings = {k: v if k == "evaluator" else _setting(v) for k, v in raw.items()}
+    settings: dict[str, Any] = {k: v if k == "evaluator" else _setting(v) for k, v in raw.items()}
     if kind == "club":
         _club(name, settings)
         return
     evaluator = _evaluator(settings.pop("evaluator", None))
-    if evaluator is not None:
-        settings["evaluator_prior"] = True
     if "contest" in settings and settings["contest"] is None:
         settings["contest"] = ()  # not lowered: the bidding before 2026-12-05
-    SearchPlayer(None, **settings)  # type: ignore[arg-type]  # a wrong key fails here, at once
+    SearchPlayer(None, **settings)  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:
-        player = SearchPlayer(rng, **settings)  # type: ignore[arg-type]
-        if evaluator is not None:
-            player.evaluator = evaluator
-        return player
+        return SearchPlayer(rng, evaluator=evaluator, **settings)
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
 
@@ -126,16 +121,14 @@ def _club(name: str, settings: dict[str, Any]) -> None:
         if "contest" in settings:  # None: not lowered, the rule before 2026-12-05
             player.contest = tuple(settings["contest"] or ())
         if "worlds" in settings or "budget" in settings or search:
-            budget = float(settings.get("budget", player.cards.time_budget or 0.015))
-            card_search: dict[str, Any] = {
-                "early_tiebreak_worlds": player.cards.early_tiebreak_worlds,
-                **search,
-            }
+            now = player.cards.settings
+            budget = float(settings.get("budget", now.time_budget or 0.015))
             player.cards = SearchPlayer(
                 rng,
-                worlds=int(settings.get("worlds", player.cards.worlds)),
+                now,
+                worlds=int(settings.get("worlds", now.worlds)),
                 time_budget=budget or None,  # 0: no clock, the same plays on any load
-                **card_search,
+                **search,
             )
         return player
 

@@ -14,7 +14,7 @@ labelled with its chance to be won and won with Schneider, in one of two ways
   `heuristic`'s card play, which wins less than the casual level's search;
 - **solved** (``--solved 1``, the shipped file): the open-card solve of the
   true hands, read through the curves measured on `search`'s real games
-  (`search.WIN_CURVE`: a suit game reaching 53 open-card points won 97% of
+  (`search.settings.WIN_CURVE`: a suit game reaching 53 open-card points won 97% of
   the time; `GRAND_CURVE`, `SCHNEIDER_CURVE`): what `search`'s auction
   expects of the game, as chances. A Null is always played out (see
   `labels_of`).
@@ -61,7 +61,7 @@ from skat.engine.game import TRUMPS
 from skat.players import solver
 from skat.players.handeval import KINDS, STAGES, TARGETS, features, kind_of
 from skat.players.heuristic import HeuristicPlayer
-from skat.players.search import GRAND_CURVE, NULL_HIDDEN, SCHNEIDER_CURVE, WIN_CURVE
+from skat.players.search.settings import NULL_HIDDEN, WIN_CURVE
 from skat.players.solver import Position
 from skat.players.strength import null_profile, suit_strength
 
@@ -158,6 +158,14 @@ def _tier(pos: Position, curve: Sequence[tuple[int, float]]) -> tuple[int, float
 
 Curve = tuple[tuple[int, float], ...]
 #: The curves the solved labels are read through: suit games, Grand.
+#: The real win chance of a Grand by its open-card points from the first
+#: card (of `search`'s 181 Grands 53-60 won 67%, 41-52 58%, 61 or more 99%),
+#: and of Schneider in the games the top tier counts won (90 or more made
+#: Schneider in play in 77% (suit) and 93% (Grand), 75-89 in 67% and 66%).
+#: The labels' curves; the player itself was measured with them and kept
+#: neither (docs/lab/strength-log.md).
+GRAND_CURVE: Curve = ((61, 0.98), (53, 0.65), (41, 0.45), (0, 0.1))
+SCHNEIDER_CURVE: Curve = ((90, 0.85), (75, 0.65), (0, 0.25))
 CURVES: tuple[Curve, Curve] = (WIN_CURVE, GRAND_CURVE)
 
 
@@ -166,7 +174,7 @@ def solved_labels(
 ) -> tuple[float, float]:
     """(win chance, Schneider chance) of the game by the open-card solve of
     the true hands, read through the curves measured on `search`'s real
-    games (`search.WIN_CURVE`, `GRAND_CURVE`, or ``curves``, and
+    games (`search.settings.WIN_CURVE`, `GRAND_CURVE`, or ``curves``, and
     `SCHNEIDER_CURVE`; a plain Null the solve loses counts `NULL_HIDDEN`
     won, as `search` counts it): soft labels, what `search`'s auction
     expects of the game."""

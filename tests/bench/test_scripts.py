@@ -60,25 +60,27 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     variant("club@worlds=8,tiebreak_worlds=2,floor=3")
     club = make_player("club@worlds=8,tiebreak_worlds=2,floor=3")
     assert isinstance(club, ClubPlayer) and club.floor == 3.0
-    assert (club.cards.worlds, club.cards.tiebreak_worlds) == (8, 2)
+    assert (club.cards.settings.worlds, club.cards.settings.tiebreak_worlds) == (8, 2)
     assert club.cards.time_budget == CARD_BUDGET  # the clock kept
-    assert club.cards.early_tiebreak_worlds is None  # club's own setting kept
+    assert club.cards.settings.early_tiebreak_worlds is None  # club's own setting kept
     variant("club@budget=0")
     unclocked = make_player("club@budget=0")
     assert isinstance(unclocked, ClubPlayer)
-    assert unclocked.cards.time_budget is None and unclocked.cards.worlds == CARD_WORLDS
-    variant("search@worlds=6,early_schneider=False")
-    search = make_player("search@worlds=6,early_schneider=False")
+    assert unclocked.cards.time_budget is None and unclocked.cards.settings.worlds == CARD_WORLDS
+    variant("search@worlds=6,play_miss=0.1")
+    search = make_player("search@worlds=6,play_miss=0.1")
     assert isinstance(search, SearchPlayer)
-    assert search.worlds == 6 and search.early_schneider is False
+    assert search.settings.worlds == 6 and search.settings.play_miss == 0.1
     from skat.players.handeval import CONTEST
 
-    assert search.contest == CONTEST  # the default bidding, lowered by what others bid
+    assert search.settings.contest == CONTEST  # the default bidding, lowered by what others bid
     for name in ("search@contest=None", "club@contest=None"):
         variant(name)
         made = make_player(name)
         assert isinstance(made, (SearchPlayer, ClubPlayer))
-        assert made.contest == ()  # the bidding before 2026-12-05
+        assert (
+            made.settings if isinstance(made, SearchPlayer) else made
+        ).contest == ()  # the bidding before 2026-12-05
     with pytest.raises(TypeError):
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):

@@ -6,14 +6,14 @@ way any Skat player would (R5 for the values, R9.5 for the expectation).
 from __future__ import annotations
 
 import pytest
-from bench.strength.train_handeval import force, main, solved_labels, train
+from bench.strength.train_handeval import SCHNEIDER_CURVE, force, main, solved_labels, train
 
 from skat.engine import Card, Deal, GameType, parse_action
 from skat.engine.actions import Pass
 from skat.engine.deal import deck_from_hands
 from skat.players.club import ClubPlayer
 from skat.players.handeval import Chances, considered, default, expected_result, game_value
-from skat.players.search import NULL_HIDDEN, SCHNEIDER_CURVE, WIN_CURVE
+from skat.players.search.settings import NULL_HIDDEN, WIN_CURVE
 from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
 
 # Forehand (seat 0 with the dealer at seat 2) with four jacks and six clubs;

@@ -1,0 +1,299 @@
+"""The strong player's contract: the bid, Hand or pickup, the discard and the
+game (docs/players.md).
+
+The bid and the choice of Hand or pickup are the learned hand evaluator's,
+as ``club`` makes them (`handeval.bid_limit` with the value the other seats
+showed, `handeval.hand_game`). After the pickup the discard and the game are
+chosen together by solves: every plausible game with its best few discards
+by a quick score, in worlds of the opponents' hands, each world valued by
+the declarer's open-card points turned into a real win chance
+(``win_curve``; Grand is won where it reaches 61 plus ``margin``), with the
+evaluator's chances of the ten cards kept counting as ``prior_worlds`` more
+worlds; after ``PROBE`` worlds only the two best games go on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+
+from ...engine import Action, Announce, Bid, Contract, Discard, GameType, Hold, Pass, Pickup, View
+from ...engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
+from ...engine.game import NULL_VALUES, TRUMPS
+from ..handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
+from ..solver.api import Stopped
+from ..strength import null_risk
+from ..worlds import Inference, Knowledge, Sampler
+from .decision import Decision, OutOfTime
+from .entries import entry, prior_entry
+from .settings import DISCARD_SPREAD, DISCARDS, PROBE, SearchSettings
+
+_SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
+_ACES = sum(1 << (8 * s) for s in range(4))
+_NULL_RANK = (7, 3, 2, 4, 1, 0, -1, -2)  # A K Q J T 9 8 7: higher is more dangerous in Null
+
+#: Per solved world: (win chance, Schneider chance, the declarer's twelve cards).
+Row = tuple[float, float, int]
+
+
+def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSettings) -> Action:
+    """Bid or hold while the evaluator's best game is worth the bid."""
+    shown = know.shown_by_others if settings.contest else 0
+    limit = bid_limit(
+        evaluator, view.hand.mask, know.me, settings.bid_floor, shown, settings.contest
+    )
+    for a in view.legal_actions:
+        if isinstance(a, Hold):
+            return a if view.bid <= limit else Pass()
+        if isinstance(a, Bid):
+            return a if a.value <= limit else Pass()
+    return Pass()
+
+
+def hand_or_pickup(view: View, know: Knowledge, evaluator: Evaluator) -> Action:
+    """A Hand game where the evaluator's best beats picking up by ``HAND_MARGIN``."""
+    legal = view.legal_actions
+    game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN)
+    if game is not None and Announce(Contract(game, hand=True)) in legal:
+        return Announce(Contract(game, hand=True))
+    return next(a for a in legal if isinstance(a, Pickup))
+
+
+def options(hand: int) -> list[Contract]:
+    """Plausible games after a pickup (twelve cards, or ten with the skat known)."""
+    counts = sorted(((hand & TRUMPS[g]).bit_count(), -int(g), g) for g in _SUITS)
+    games: list[GameType] = [g for n, _, g in counts[-2:] if n >= 4]
+    jacks = (hand & JACKS).bit_count()
+    aces = (hand & _ACES).bit_count()
+    if jacks >= 2 or (jacks == 1 and aces >= 3):
+        games.append(GameType.GRAND)
+    out = [Contract(g) for g in games]
+    if null_risk(_best_null_ten(hand)) <= 2:
+        out += [Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True)]
+    return out
+
+
+def solve_start(
+    solver: ModuleType,
+    s: SearchSettings,
+    game: GameType,
+    hands: Sequence[int],
+    declarer: int,
+    points: int,
+) -> tuple[float, float]:
+    """(win chance, Schneider chance) of a game from its first card, all
+    cards open: the win chance by ``win_curve`` for a suit game, for Grand
+    1 or 0 at 61 plus ``margin``; Schneider where the curve's top tier (or
+    the cut) is reached and the solve reaches 90 plus ``schneider_margin``."""
+    if game == GameType.NULL:
+        pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0)
+        return float(bool(solver.null_wins(pos))), 0.0
+    pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
+    curve = ((61 + s.margin, 1.0), (0, 0.0)) if game == GameType.GRAND else s.win_curve
+    for i, (threshold, chance) in enumerate(curve):
+        if threshold <= 0 or solver.reaches(pos, threshold):
+            if i:
+                return chance, 0.0
+            return chance, float(bool(solver.reaches(pos, 90 + s.schneider_margin)))
+    return 0.0, 0.0
+
+
+def expected(
+    c: Contract, bid: int, rows: Sequence[Row], prior: Chances | None, prior_worlds: float
+) -> float:
+    """The declarer's expected Seeger-Fabian entry for ``c`` at ``bid``;
+    ``prior`` counts as ``prior_worlds`` more worlds."""
+    if not rows or (c.game == GameType.NULL and NULL_VALUES[c.hand, c.ouvert] < bid):
+        # a Null below the bid is no valid announcement (R3.5)
+        return -1000.0
+    s = 0.0
+    n = float(len(rows))
+    if prior is not None and prior_worlds > 0:
+        # the prior's entries, averaged over the worlds' twelve cards (the
+        # matadors depend on the skat)
+        s += prior_worlds * sum(prior_entry(c, bid, prior, cards12) for *_, cards12 in rows) / n
+        n += prior_worlds
+    for won, schneider, cards12 in rows:
+        s += entry(c, bid, won, schneider, cards12)
+    return s / n
+
+
+def discard(
+    d: Decision, evaluator: Evaluator, inference: Inference
+) -> tuple[Discard, Contract] | None:
+    """The discard and the game to announce with it, chosen together: every
+    plausible game with its best few discards by the quick score, solved in
+    worlds of the opponents' hands; after the first few worlds only the best
+    candidates go on (successive halving)."""
+    view, know, clock = d.view, d.know, d.clock
+    hand12 = view.hand.mask
+    games = [
+        c
+        for c in options(hand12)
+        if c.game != GameType.NULL or NULL_VALUES[False, c.ouvert] >= view.bid
+    ]
+    if not games:
+        return None
+    candidates: list[tuple[Contract, int]] = []
+    for c in games:
+        if c.game == GameType.NULL and c.ouvert and len(games) > 1:
+            if Contract(GameType.NULL) in games:
+                continue  # solved together with plain Null
+        for mask in best_discards(hand12, c.game, DISCARDS):
+            candidates.append((c, mask))
+    worlds = Sampler(know).weighted(d.rng, d.settings.discard_worlds, inference=inference)
+    me = know.me
+    rows: dict[tuple[Contract, int], list[Row]] = {k: [] for k in candidates}
+
+    def variants(c: Contract) -> list[Contract]:
+        if c.game == GameType.NULL:
+            return [
+                Contract(GameType.NULL, ouvert=ouvert)
+                for ouvert in (False, True)
+                if NULL_VALUES[False, ouvert] >= view.bid
+            ]
+        return [c]
+
+    def score(k: tuple[Contract, int]) -> tuple[float, Contract]:
+        c, mask = k
+        kept, pts = hand12 & ~mask, mask_points(mask)
+
+        def e(v: Contract) -> float:
+            prior = evaluator.chances(kept, v.game, me, "counted", pts)
+            return expected(v, view.bid, rows[k], prior, d.settings.prior_worlds)
+
+        best_v = max(variants(c), key=e)
+        return e(best_v) + pts / 100, best_v
+
+    solved_n = dict.fromkeys(candidates, 0)
+
+    def advance(k: tuple[Contract, int], upto: int, timed: bool) -> None:
+        c, mask = k
+        for world, mult in worlds[solved_n[k] : upto]:
+            if timed and clock.over:
+                raise OutOfTime
+            hands = list(world.hands)
+            hands[me] = hand12 & ~mask
+            res = solve_start(d.solver, d.settings, c.game, hands, me, mask_points(mask))
+            rows[k] += [(*res, hand12)] * mult
+        solved_n[k] = max(solved_n[k], upto)
+
+    # first the best quick discard of each game; after PROBE worlds the
+    # two best games go on with all their candidate discards
+    firsts = {c: best_discards(hand12, c.game, 1)[0] for c, _ in candidates}
+    alive = [k for k in candidates if k[1] == firsts[k[0]]]
+    done = 0
+    for i in range(len(worlds)):
+        if done and clock.over:
+            break
+        before = list(alive)
+        if i == PROBE:
+            alive.sort(key=lambda k: -score(k)[0])
+            top = score(alive[0])[0]
+            going = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
+            alive = [k for k in candidates if k[0] in going]
+        kept = {k: (len(rows[k]), solved_n[k]) for k in alive}
+        try:
+            for k in alive:
+                advance(k, i + 1, done > 0)
+        except (OutOfTime, Stopped):
+            # the time is up inside world i (read before every solve): its
+            # solves are dropped, so every candidate is compared on the
+            # same `done` worlds, and the probe's cut is undone
+            for k, (n, m) in kept.items():
+                del rows[k][n:]
+                solved_n[k] = m
+            alive = before
+            break
+        done = i + 1
+    if not done:
+        return None
+    chosen = max(alive, key=lambda k: score(k)[0])
+    cards = tuple(mask_cards(chosen[1]))
+    for a in view.legal_actions:
+        if isinstance(a, Discard) and a.cards == cards:
+            return a, score(chosen)[1]
+    return None
+
+
+def declare(d: Decision, inference: Inference) -> Contract | None:
+    """The game for a hand whose discard was not planned here (it fell back
+    to `heuristic`): each plausible game solved in worlds of the opponents'
+    hands, the best expected entry announced."""
+    view, know = d.view, d.know
+    hand = view.hand.mask
+    skat = view.skat.mask if view.skat is not None else 0
+    games = [c for c in options(hand | skat) if Announce(c) in view.legal_actions]
+    if not games:
+        return None
+    worlds = Sampler(know).weighted(d.rng, d.settings.discard_worlds, inference=inference)
+    rows: dict[Contract, list[Row]] = {c: [] for c in games}
+    me = know.me
+    for world, mult in worlds:
+        if rows[games[0]] and d.clock.over:
+            break
+        cache: dict[GameType, tuple[float, float]] = {}
+        for c in games:
+            if c.game not in cache:
+                hands = list(world.hands)
+                hands[me] = hand
+                cache[c.game] = solve_start(
+                    d.solver, d.settings, c.game, hands, me, mask_points(skat)
+                )
+            rows[c] += [(*cache[c.game], hand | skat)] * mult
+    return max(games, key=lambda c: expected(c, view.bid, rows[c], None, 0.0))
+
+
+# ------------------------------------------------------------------ discards
+def _keep_value(hand: int, card: int, game: GameType) -> float:
+    """How much a side card is worth keeping (an ace, a ten guarded by its ace)."""
+    rank = card & 7
+    suit_cards = hand & SUIT_MASKS[card >> 3] & ~TRUMPS[game]
+    if rank == 0:
+        return 14.0
+    if rank == 1:
+        return 9.0 if suit_cards & 1 << (card & ~7) else 0.0
+    if rank == 2 and suit_cards.bit_count() >= 3:
+        return 2.0
+    return 0.0
+
+
+def _discard_score(hand12: int, discard: int, game: GameType) -> float:
+    trumps = TRUMPS[game]
+    if game == GameType.NULL:
+        rest = hand12 & ~discard
+        danger = sum(_NULL_RANK[c & 7] for c in mask_cards(discard))
+        return -10.0 * null_risk(rest) + danger
+    score = float(mask_points(discard))
+    for c in mask_cards(discard):
+        if trumps >> c & 1:
+            score -= 25.0 + POINTS[c]
+        else:
+            score -= _keep_value(hand12, c, game)
+    rest = hand12 & ~discard
+    for s in range(4):
+        side = SUIT_MASKS[s] & ~trumps
+        if hand12 & side and not rest & side:
+            score += 10.0  # a new void
+        elif (rest & side).bit_count() == 1 and not rest & side & _ACES:
+            score -= 3.0  # a bare card left
+    return score
+
+
+def best_discards(hand12: int, game: GameType, k: int) -> list[int]:
+    """The ``k`` best two-card discards of twelve cards for ``game`` by a quick score."""
+    cards = mask_cards(hand12)
+    pairs = [(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1 :]]
+    pairs.sort(key=lambda m: (-_discard_score(hand12, m, game), m))
+    return pairs[:k]
+
+
+def quick_discard(hand12: int, game: GameType) -> int:
+    """The best two-card discard by the quick score."""
+    return best_discards(hand12, game, 1)[0]
+
+
+def _best_null_ten(hand: int) -> int:
+    if hand.bit_count() <= 10:
+        return hand
+    return hand & ~quick_discard(hand, GameType.NULL)

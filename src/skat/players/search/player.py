@@ -1,0 +1,137 @@
+"""`SearchPlayer`: the decisions of the strong level, dispatched by phase,
+each on its own clock and random stream, with `heuristic` behind it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from types import ModuleType
+from typing import Any
+
+from ...engine import Action, Announce, Contract, GameType, Kontra, NoKontra, NoRe, Phase, Re, View
+from ..base import BasePlayer
+from ..handeval import Evaluator
+from ..handeval import default as default_evaluator
+from ..heuristic import HeuristicPlayer
+from ..solver.api import Stopped
+from ..solver.api import limit as solver_limit
+from ..worlds import Inference, Knowledge
+from . import cards, contract
+from .decision import Clock, Decision, OutOfTime
+from .settings import HARD_LIMIT, KONTRA_P, RE_P, SearchSettings
+
+
+def _solver() -> ModuleType | None:
+    try:
+        from .. import solver
+    except ImportError:  # pragma: no cover - the solver ships with the package
+        return None
+    return solver
+
+
+class SearchPlayer(BasePlayer):
+    """The strong player (see the package's docstring). ``settings`` (or
+    keyword changes of the defaults: ``SearchPlayer(rng, worlds=4)``) say
+    how it searches; ``evaluator`` is the hand evaluator of its bids, its
+    Hand games and its discard's prior (the shipped one by default)."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        settings: SearchSettings | None = None,
+        *,
+        evaluator: Evaluator | None = None,
+        **changes: Any,
+    ) -> None:
+        super().__init__(rng)
+        self.settings = replace(settings or SearchSettings(), **changes)
+        self.evaluator = evaluator or default_evaluator()
+        self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
+        # every decision draws its worlds from its own stream, seeded by the
+        # player's seed and what the seat sees (the history's length, its
+        # hand): the same view draws the same worlds whatever was decided
+        # elsewhere, so two settings compared on the same deals differ only
+        # from the first decision that changed (common random numbers)
+        self._stream = self.rng.getrandbits(64)
+        # the game chosen with each discard: (ten cards kept, discard) -> game
+        self._plan: dict[tuple[int, int], Contract] = {}
+        self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
+
+    @property
+    def time_budget(self) -> float | None:
+        return self.settings.time_budget
+
+    @time_budget.setter
+    def time_budget(self, seconds: float | None) -> None:
+        self.settings = replace(self.settings, time_budget=seconds)
+
+    def _inference(self, play: bool) -> Inference:
+        """How the worlds are weighted: by the auction, and in card play by
+        the cards played too."""
+        s = self.settings
+        return Inference(s.bid_miss, s.pass_miss, s.play_miss if play else None, s.exact)
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if view.contract is not None and view.contract.game == GameType.RAMSCH:
+            return self.fallback.choose(view)  # the solver has no Ramsch
+        budget = self.settings.time_budget
+        clock = Clock.start(budget)
+        self.rng.seed(f"{self._stream}/{len(view.history)}/{view.hand.mask}")
+        action: Action | None
+        try:
+            # the solver stops any search (`Stopped`) at HARD_LIMIT times the
+            # budget; the soft clock, read between worlds and solves, lets the
+            # first world of a decision finish until then
+            with solver_limit(None if budget is None else HARD_LIMIT * budget):
+                action = self._choose(view, clock)
+        except (OutOfTime, Stopped):
+            action = None
+        except Exception:
+            if self.settings.strict:
+                raise
+            action = None
+        if action is None or action not in legal:
+            self.fallbacks += 1
+            return self.fallback.choose(view)
+        return action
+
+    def _choose(self, view: View, clock: Clock) -> Action | None:
+        solver = _solver()
+        if solver is None:
+            return None
+        know = Knowledge.from_view(view)
+        d = Decision(view, know, solver, clock, self.rng, self.settings)
+        ph = view.phase
+        legal = view.legal_actions
+        if ph is Phase.BIDDING:
+            return contract.bid(view, know, self.evaluator, self.settings)
+        if ph is Phase.SKAT:
+            return contract.hand_or_pickup(view, know, self.evaluator)
+        if ph is Phase.DISCARD:
+            got = contract.discard(d, self.evaluator, self._inference(play=False))
+            if got is None:
+                return None
+            action, planned = got
+            put = sum(1 << int(c) for c in action.cards)
+            self._plan[(view.hand.mask & ~put, put)] = planned
+            return action
+        if ph is Phase.DECLARE:
+            skat = view.skat.mask if view.skat is not None else 0
+            game = self._plan.get((view.hand.mask, skat))
+            if game is None:
+                game = contract.declare(d, self._inference(play=False))
+            return None if game is None else Announce(game)
+        if any(isinstance(a, (Re, NoRe)) for a in legal):
+            p = cards.win_probability(d, self._inference(play=True))
+            re_choice: type[Action] = Re if p >= RE_P else NoRe
+            return next(a for a in legal if isinstance(a, re_choice))
+        if ph is Phase.KONTRA:
+            p = cards.win_probability(d, self._inference(play=True))
+            kontra_choice: type[Action] = Kontra if p <= KONTRA_P else NoKontra
+            return next((a for a in legal if isinstance(a, kontra_choice)), None)
+        return cards.play(d, self._inference(play=True))
