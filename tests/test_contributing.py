@@ -39,12 +39,12 @@ def test_a_language_is_in_the_three_places_the_page_gives() -> None:
 
 def test_every_module_that_registers_a_player_is_loaded_by_the_registry() -> None:
     players = ROOT / "src" / "skat" / "players"
+    modules = [*players.glob("*.py"), *players.glob("*/__init__.py")]
     registering = {
-        p.stem for p in players.glob("*.py") if re.search(r"^@register\(", p.read_text(), re.M)
+        p.parent.name if p.stem == "__init__" else p.stem
+        for p in modules
+        if re.search(r"^@register\(", p.read_text(), re.M)
     }
-    tree = ast.parse((players / "registry.py").read_text())
-    load = next(
-        n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_load_builtin"
-    )
-    loaded = {a.name for n in ast.walk(load) if isinstance(n, ast.ImportFrom) for a in n.names}
+    tree = ast.parse((players / "catalogue.py").read_text())
+    loaded = {a.name for n in tree.body if isinstance(n, ast.ImportFrom) for a in n.names}
     assert registering and registering <= loaded, sorted(registering - loaded)

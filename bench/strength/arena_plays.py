@@ -37,11 +37,11 @@ from pathlib import Path
 from typing import Any
 
 from skat.engine import Card, Deal, DealResult, Kontra
-from skat.players import registry
+from skat.players import player_names, registry
 from skat.players.analysis import declarer_could_win
 from skat.players.arena import _rng, arrangements, make_decks
+from skat.players.catalogue import make_player
 from skat.players.loop import play_deal
-from skat.players.registry import make_player
 from skat.series import ListOptions
 
 
@@ -65,7 +65,7 @@ def _setting(text: str) -> float | int | bool | tuple[tuple[int, float], ...] | 
 def variant(name: str) -> None:
     """Register ``search@key=value,...`` as a lab player (see the module
     docstring)."""
-    if "@" not in name or name in registry.player_names(lab=True):
+    if "@" not in name or name in player_names(lab=True):
         return
     from skat.players.search import SearchPlayer
 
@@ -151,7 +151,9 @@ def played(
         names = [a, b] if who == 0 else [b, a]
         owner = [who if s == alone else 1 - who for s in range(n)]
         players = [
-            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
+            make_player(
+                names[0] if s == alone else names[1], _rng(seed, number, alone, s), lab=True
+            )
             for s in range(n)
         ]
         deal = Deal(deck, rules=options.deal_rules(), dealer=dealer)

@@ -49,7 +49,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         deal = Deal(deck)
         mine = i % 3
         players = [
-            make_player(args.player if s == mine else "heuristic", random.Random(rng.random()))
+            make_player(
+                args.player if s == mine else "heuristic", random.Random(rng.random()), lab=True
+            )
             for s in range(3)
         ]
         while not deal.is_terminal():

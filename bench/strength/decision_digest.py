@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 make_player(
                     args.player if s == mine else "heuristic",
                     random.Random(f"{args.seed}/{number}/{mine}/{s}"),
+                    lab=True,
                 )
                 for s in range(3)
             ]

@@ -34,9 +34,9 @@ import numpy as np
 from skat.engine import Card, Deal
 from skat.players import handeval
 from skat.players.arena import _rng, arrangements, make_decks
+from skat.players.catalogue import make_player
 from skat.players.club import ClubPlayer
 from skat.players.loop import play_deal
-from skat.players.registry import make_player
 from skat.players.worlds import Knowledge
 from skat.series import ListOptions
 
@@ -61,7 +61,9 @@ def examples_of_deal(args: tuple[str, list[int], int, int]) -> list[Example]:
     for alone, who in arrangements(n):
         names = ("club", opponent) if who == 0 else (opponent, "club")
         players = [
-            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
+            make_player(
+                names[0] if s == alone else names[1], _rng(seed, number, alone, s), lab=True
+            )
             for s in range(n)
         ]
         for p in players:

@@ -47,9 +47,9 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     """``club@...`` and ``search@...`` name lab players with those settings
     (the strength log's runs depend on it); a wrong key fails at once. The
     variants go to a copy of the lab's registry, gone after the test."""
-    from skat.players import registry
+    from skat.players import player_names, registry
 
-    registry.player_names(lab=True)  # the lab's own players, before the copy
+    player_names(lab=True)  # the lab's own players, before the copy
     monkeypatch.setattr(registry, "_LAB", dict(registry._LAB))
     from bench.strength.arena_plays import variant
 
@@ -58,17 +58,17 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     from skat.players.search import SearchPlayer
 
     variant("club@worlds=8,tiebreak_worlds=2,floor=3")
-    club = make_player("club@worlds=8,tiebreak_worlds=2,floor=3")
+    club = make_player("club@worlds=8,tiebreak_worlds=2,floor=3", lab=True)
     assert isinstance(club, ClubPlayer) and club.floor == 3.0
     assert (club.cards.settings.worlds, club.cards.settings.tiebreak_worlds) == (8, 2)
     assert club.cards.time_budget == CARD_BUDGET  # the clock kept
     assert club.cards.settings.early_tiebreak_worlds is None  # club's own setting kept
     variant("club@budget=0")
-    unclocked = make_player("club@budget=0")
+    unclocked = make_player("club@budget=0", lab=True)
     assert isinstance(unclocked, ClubPlayer)
     assert unclocked.cards.time_budget is None and unclocked.cards.settings.worlds == CARD_WORLDS
     variant("search@worlds=6,play_miss=0.1")
-    search = make_player("search@worlds=6,play_miss=0.1")
+    search = make_player("search@worlds=6,play_miss=0.1", lab=True)
     assert isinstance(search, SearchPlayer)
     assert search.settings.worlds == 6 and search.settings.play_miss == 0.1
     from skat.players.handeval import CONTEST
@@ -76,7 +76,7 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     assert search.settings.contest == CONTEST  # the default bidding, lowered by what others bid
     for name in ("search@contest=None", "club@contest=None"):
         variant(name)
-        made = make_player(name)
+        made = make_player(name, lab=True)
         assert isinstance(made, (SearchPlayer, ClubPlayer))
         assert (
             made.settings if isinstance(made, SearchPlayer) else made

@@ -43,7 +43,7 @@ def test_kontra_and_re_are_zero_at_a_table_without_kontra() -> None:
 
 def test_the_first_heuristic_stays_reachable_for_comparison() -> None:
     assert {"heuristic", "heuristic-v1"} <= set(player_names(lab=True))
-    assert make_player("heuristic-v1").name == "heuristic-v1"
+    assert make_player("heuristic-v1", lab=True).name == "heuristic-v1"
     s = run_arena("heuristic", "heuristic-v1", deals=6, seed=5).summary()
     assert s["a"] == "heuristic" and s["b"] == "heuristic-v1"
 

@@ -66,13 +66,13 @@ def test_every_registered_player_is_made_by_name_and_plays_legally() -> None:
     assert names == sorted(names)
     deal = Deal(deal_deck(_seed(1), 1))
     for name in names:
-        p = make_player(name, random.Random(3))
+        p = make_player(name, random.Random(3), lab=True)
         assert isinstance(p, Player)
         assert p.name == name
         view = deal.view(deal.current_seat)
         assert p.choose(view) in view.legal_actions
         p.notify(1, Pass())  # notifications are accepted
-    assert make_player("random").name == "random"  # a default RNG is injected
+    assert make_player("random", lab=True).name == "random"  # a default RNG is injected
 
 
 def test_unknown_or_duplicate_names_are_refused() -> None:
@@ -90,15 +90,18 @@ def test_the_registry_keeps_the_lab_apart_and_says_what_each_player_costs() -> N
     assert {"random", "heuristic-v1", "search-v1"} <= set(player_names(lab=True))
     assert set(public_players()) == {"club", "heuristic", "novice", "search"}
     for name in player_names(lab=True):
-        info = player_info(name)
+        info = player_info(name, lab=True)
         assert info.cost in ("cheap", "light", "search") and info.summary
         assert info.public == (not info.lab and name in public_players())
-    assert [n for n in player_names(lab=True) if searches(n)] == ["search", "search-v1"]
+    # the server's questions know only the product's players
+    assert [n for n in player_names(lab=True) if searches(n)] == ["search"]
+    with pytest.raises(ValueError, match="no player named 'random'"):
+        make_player("random")  # without lab=True the lab stays unknown
     # club searches 15 ms a card: in the search processes, not a strong table
     assert player_info("club").cost == "light"
     assert in_processes("club") and not searches("club")
     assert not in_processes("heuristic") and in_processes("search")
-    assert player_info("search-v1").lab and not player_info("search-v1").public
+    assert player_info("search-v1", lab=True).lab and not player_info("search-v1", lab=True).public
 
 
 def _reference_actions(deal: Deal, rng: random.Random) -> list[tuple[int, Action]]:
@@ -187,7 +190,7 @@ def _leak_player(name: str, rng: random.Random) -> Player:
     without its time budget, so that the same view always gets the same
     answer (a budget cut by a busy machine is no leak), on at most 4 worlds
     (how many it searches does not change what it may see)."""
-    player = make_player(name, rng)
+    player = make_player(name, rng, lab=True)
     if isinstance(player, ClubPlayer):
         player.cards = SearchPlayer(rng, worlds=min(4, CARD_WORLDS), time_budget=None)
     return player
@@ -257,7 +260,10 @@ LINEUPS = (("heuristic",), ("random",), ("heuristic", "random"), ("novice", "heu
 
 
 def _players(lineup: Sequence[str], n: int, seed: int) -> list[Player]:
-    return [make_player(lineup[s % len(lineup)], random.Random(seed * 10 + s)) for s in range(n)]
+    return [
+        make_player(lineup[s % len(lineup)], random.Random(seed * 10 + s), lab=True)
+        for s in range(n)
+    ]
 
 
 @pytest.mark.arena

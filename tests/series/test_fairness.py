@@ -417,7 +417,7 @@ def test_the_csv_has_a_ramsch_deals_card_points() -> None:
 
     class Passer:  # passes every auction: every deal is a Ramsch
         def __init__(self, seed: int) -> None:
-            self.random = make_player("random", random.Random(seed))
+            self.random = make_player("random", random.Random(seed), lab=True)
 
         def choose(self, view: View) -> Any:
             return Pass() if Pass() in view.legal_actions else self.random.choose(view)

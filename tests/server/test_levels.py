@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from skat.engine import Action, Kontra, View
-from skat.players import make_player, player_names, register_lab
+from skat.players import make_player
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.levels import LEVELS, fallback, level_of, player_for
 from skat.server import ServerConfig
@@ -23,7 +23,9 @@ from tests.helpers.server import join, new_table, public, pump, serve, watch
 
 def test_levels_name_registered_players() -> None:
     assert player_for("casual") == "club" and player_for("strong") == "search"
-    assert player_for("random") == "random"  # a player's own name passes
+    assert player_for("random", lab=True) == "random"  # a player's own name passes
+    with pytest.raises(ValueError):
+        player_for("random")  # a lab player is no table's
     assert level_of("search") == "strong" and level_of("novice") == "beginner"
     assert level_of("heuristic-v1") is None
     with pytest.raises(ValueError):
@@ -51,11 +53,12 @@ def test_bad_levels_are_refused(tmp_path: Path) -> None:
         for body in ({"level": "expert"}, {"level": 3}, {"level": "strong", "bot": "random"}):
             r = client.post("/api/tables", json=body)
             assert r.status_code == 400 and r.json()["error"]["code"] == "BAD_OPTIONS", body
-        # registered, but a frozen baseline: no table may seat it (issue 28, finding 9)
+        # the lab's frozen baselines: the server knows no such player (issue
+        # 28, finding 9; issue 50: it never imports the lab)
         for lab in ("search-v1", "heuristic-v1"):
             r = client.post("/api/tables", json={"bot": lab})
             assert r.status_code == 400, lab
-            assert r.json()["error"]["code"] == "NOT_OFFERED"
+            assert r.json()["error"]["code"] == "BAD_OPTIONS"
             message = r.json()["error"]["message"]
             assert "bot must be one of club, heuristic, novice, search" in message
         assert client.post("/api/tables", json={"bot": "search"}).status_code == 201
@@ -123,14 +126,17 @@ class _KontraAlways(HeuristicPlayer):
         return next((a for a in view.legal_actions if isinstance(a, Kontra)), None)
 
 
-if _KontraAlways.name not in player_names(lab=True):
-    register_lab(_KontraAlways.name, summary="a test double")(_KontraAlways)
-
-
-def test_computer_players_say_kontra_off_their_turn_at_a_table(tmp_path: Path) -> None:
+def test_computer_players_say_kontra_off_their_turn_at_a_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Issue 13, point 3: R9.3's own_first_card window lets a defender say
     Kontra at any moment until his own first card; a computer player at a
     server table is asked whenever it may, not only on its own turn."""
+    from skat.players import registry
+
+    # a product player for this test only (the server knows no lab player)
+    monkeypatch.setattr(registry, "_PRODUCT", dict(registry.product()))
+    registry.register(_KontraAlways.name, summary="a test double")(_KontraAlways)
     rng = random.Random(8)
     offered = (*ServerConfig().offered_players, _KontraAlways.name)
     with serve(tmp_path, offered_players=offered) as (_, client, _db):
@@ -197,3 +203,43 @@ def test_the_open_card_analysis_of_a_settled_deal(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{tid}/deals/99/analysis").status_code == 404
         assert client.get(f"/api/tables/{tid}/deals/99/board").status_code == 404
         assert client.get("/api/tables/nope/deals/1/analysis").status_code == 404
+
+
+def test_the_server_never_imports_the_lab() -> None:
+    """Issue 50, point 2: a server process imports the product's players
+    only; the lab (frozen baselines, measurement variants) is the arena's."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, skat.server.app, skat.cli.serve; "
+        "from skat.server.offer import table_options; table_options; "
+        "assert 'skat.players.lab' not in sys.modules, 'the lab was imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_stored_table_naming_a_lab_player_is_refused_on_load(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table row that names a player the product does not have (a lab
+    baseline written by hand, or by an older version) is not loaded and
+    thought with: it is marked broken with one clear log line, and the
+    server answers for it and goes on serving the others."""
+    import json
+
+    with serve(tmp_path) as (_, client, db):
+        t = new_table(client, players=3)
+        other = new_table(client, players=3)
+    ((config,),) = db.rows("SELECT config FROM skat_tables WHERE id = :id", id=t["id"])
+    data = json.loads(config)
+    data["settings"]["bot"] = "search-v1"
+    db.execute(
+        "UPDATE skat_tables SET config = :c WHERE id = :id", c=json.dumps(data), id=t["id"]
+    )
+    with caplog.at_level("ERROR"), serve(tmp_path) as (_, client, _db):
+        r = client.get(f"/api/tables/{t['id']}")
+        assert r.status_code >= 400
+        assert client.get(f"/api/tables/{other['id']}").status_code == 200
+    lines = [r.getMessage() for r in caplog.records if t["id"] in r.getMessage()]
+    assert any("'search-v1' is not one of the product's" in line for line in lines), lines

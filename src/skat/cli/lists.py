@@ -83,12 +83,14 @@ def selfplay_cmd(
 
     try:
         options = _list_options(players, deals, options_json)
-        names = [player_for(b.strip()) for b in (level or bots).split(",") if b.strip()]
+        names = [player_for(b.strip(), lab=True) for b in (level or bots).split(",") if b.strip()]
         if len(names) == 1:
             names = names * options.players
         if len(names) != options.players:
             raise ValueError(f"give one bot or {options.players} bots")
-        seats = [make_player(n, random.Random(rng_seed * 10 + i)) for i, n in enumerate(names)]
+        seats = [
+            make_player(n, random.Random(rng_seed * 10 + i), lab=True) for i, n in enumerate(names)
+        ]
         series = Series(
             options,
             seed=bytes.fromhex(seed_hex) if seed_hex else new_seed(),
@@ -109,13 +111,18 @@ def tournament_group() -> None:
 
 @tournament_group.command("simulate")
 @click.option("--players", "entrants", type=int, required=True, help="Entrants (1-200).")
-@click.option("--series", "series_count", type=int, default=2, show_default=True)
+@click.option(
+    "--series", "series_count", type=int, default=2, show_default=True,
+    help="Series (draws to tables) of the tournament.",
+)  # fmt: skip
 @click.option("--rounds", type=int, default=12, show_default=True, help="Rounds per series.")
 @click.option(
     "--level", type=click.Choice(["beginner", "casual", "strong"]), default="casual",
-    show_default=True,
+    show_default=True, help="The computer players' level (every entrant is one).",
 )  # fmt: skip
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--seed", type=int, default=1, show_default=True, help="Seed of the draws and the deals."
+)
 @click.option("--rules", "rules_json", default="{}", help="List options as JSON.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (the default form).")
 @click.option("--records", is_flag=True, help="Every table's list record in the output.")

@@ -18,8 +18,14 @@ from . import main
 @main.command("arena")
 @click.argument("a")
 @click.argument("b")
-@click.option("--deals", type=int, default=100, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--deals",
+    type=int,
+    default=100,
+    show_default=True,
+    help="Deals, each played in every arrangement of A and B.",
+)
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
 @click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes.")
 @click.option(
     "--rules", "rules_json", default="{}", help="List options as JSON, e.g. '{\"players\": 4}'."
@@ -113,10 +119,16 @@ def bench_group() -> None:
 
 
 @bench_group.command("playouts")
-@click.option("--seconds", type=float, default=5.0, show_default=True)
-@click.option("--runs", type=int, default=3, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--players", type=click.Choice(["3", "4"]), default="3")
+@click.option("--seconds", type=float, default=5.0, show_default=True, help="Length of one run.")
+@click.option("--runs", type=int, default=3, show_default=True, help="Runs; the median is shown.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the random deals.")
+@click.option(
+    "--players",
+    type=click.Choice(["3", "4"]),
+    default="3",
+    show_default=True,
+    help="Players at the table.",
+)
 def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
     """Random complete deals through the public API; last line `deals/s: N`."""
     from ..bench import playouts
@@ -178,7 +190,7 @@ def play_cmd(
 
     try:
         names = list(opponents) if opponents else [level or "casual"] * 2
-        names = [player_for(left or names[0]), player_for(right or names[1])]
+        names = [player_for(left or names[0], lab=True), player_for(right or names[1], lab=True)]
         rules = json.loads(rules_json)
         if not isinstance(rules, dict):
             raise ValueError("--rules must be a JSON object")

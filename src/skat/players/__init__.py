@@ -2,18 +2,17 @@
 loop and the arena (issue 4, issue 25)."""
 
 from .base import BasePlayer, OffTurnPlayer, Player, ScriptedPlayer
-from .loop import PlayerError, Timings, offturn_decision, play_deal, play_list
-from .registry import (
-    PlayerInfo,
+from .catalogue import (
     in_processes,
+    load_lab,
     make_player,
     player_info,
     player_names,
     public_players,
-    register,
-    register_lab,
     searches,
 )
+from .loop import PlayerError, Timings, offturn_decision, play_deal, play_list
+from .registry import PlayerInfo, register, register_lab
 
 __all__ = [
     "BasePlayer",
@@ -24,6 +23,7 @@ __all__ = [
     "ScriptedPlayer",
     "Timings",
     "in_processes",
+    "load_lab",
     "make_player",
     "offturn_decision",
     "play_deal",

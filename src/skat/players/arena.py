@@ -25,8 +25,8 @@ from typing import Any
 from ..engine import Card, Contract, Deal, GameType, Kontra
 from ..series import ListOptions
 from ..series.shuffle import deal_deck
+from .catalogue import make_player
 from .loop import Timings, play_deal
-from .registry import make_player
 
 
 @dataclass
@@ -110,7 +110,9 @@ def play_duplicate(
         names = [a, b] if who == 0 else [b, a]
         owner = [who if s == alone else 1 - who for s in range(n)]
         players = [
-            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
+            make_player(
+                names[0] if s == alone else names[1], _rng(seed, number, alone, s), lab=True
+            )
             for s in range(n)
         ]
         timings = [Timings() for _ in range(n)]
@@ -280,8 +282,8 @@ def run_arena(
 ) -> ArenaReport:
     """Play ``deals`` duplicate deals of ``a`` against ``b``."""
     options = options or ListOptions()
-    make_player(a)
-    make_player(b)  # fail early on an unknown name
+    make_player(a, lab=True)
+    make_player(b, lab=True)  # fail early on an unknown name
     if decks is None:
         decks = make_decks(deals, seed)
     decks = decks[:deals]

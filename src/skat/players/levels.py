@@ -13,20 +13,21 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, View
-from .registry import make_player, player_names
+from .catalogue import make_player, player_names
 
 LEVELS: dict[str, str] = {"beginner": "novice", "casual": "club", "strong": "search"}
 DEFAULT_LEVEL = "casual"
 
 
-def player_for(level_or_name: str) -> str:
-    """The registered player of a level (a player's own name passes through);
-    raises `ValueError` for anything else."""
+def player_for(level_or_name: str, *, lab: bool = False) -> str:
+    """The registered player of a level (a product player's own name, with
+    ``lab`` a lab player's too, passes through); raises `ValueError` for
+    anything else."""
     name = LEVELS.get(level_or_name, level_or_name)
-    if name not in player_names(lab=True):
+    if name not in player_names(lab=lab):
         raise ValueError(
             f"no player named {level_or_name!r}; levels: {', '.join(LEVELS)}; "
-            f"players: {', '.join(player_names(lab=True))}"
+            f"players: {', '.join(player_names(lab=lab))}"
         )
     return name
 

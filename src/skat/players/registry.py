@@ -1,5 +1,7 @@
-"""The players' registry (issue 25, point 1): every computer player by name,
-with what it costs and whether people may choose it.
+"""The players' registry (issue 25, point 1): the two registers every
+computer player enters by name, with what it costs and whether people may
+choose it. A leaf: it imports no player; `skat.players.catalogue` imports
+the product's players and answers the look-ups.
 
 Two registers. The product's players (``register``) are the ones a table,
 the terminal game and the levels may use; each says its ``cost`` (``cheap``:
@@ -74,76 +76,14 @@ def register_lab(
     return deco
 
 
-def _load_builtin() -> None:
-    from . import club, heuristic, novice, search  # noqa: F401
+def product() -> dict[str, PlayerInfo]:
+    """The product's register as it stands (`catalogue` fills it)."""
+    return _PRODUCT
 
 
-def _load_lab() -> None:
-    _load_builtin()
-    from . import lab  # noqa: F401
+def lab() -> dict[str, PlayerInfo]:
+    """The lab's register as it stands (empty until the lab is imported)."""
+    return _LAB
 
 
-def player_names(*, lab: bool = False) -> list[str]:
-    """The product's players (with ``lab``: and the lab's), sorted."""
-    if lab:
-        _load_lab()
-        return sorted((*_PRODUCT, *_LAB))
-    _load_builtin()
-    return sorted(_PRODUCT)
-
-
-def public_players() -> list[str]:
-    """The players a table may be made with."""
-    _load_builtin()
-    return sorted(n for n, i in _PRODUCT.items() if i.public)
-
-
-def player_info(name: str) -> PlayerInfo:
-    """The registry's entry of ``name`` (product or lab); `ValueError` if
-    there is none."""
-    _load_builtin()
-    if name not in _PRODUCT:
-        _load_lab()
-    info = _PRODUCT.get(name) or _LAB.get(name)
-    if info is None:
-        raise ValueError(f"no player named {name!r}; known: {', '.join(player_names(lab=True))}")
-    return info
-
-
-def searches(name: str) -> bool:
-    """Whether ``name`` is a searching player (the server's search processes)."""
-    try:
-        return player_info(name).cost == "search"
-    except ValueError:
-        return False
-
-
-def in_processes(name: str) -> bool:
-    """Whether ``name`` does CPU-bound work (cost ``light`` or ``search``):
-    the server runs its decisions in the search processes, off the threads
-    the cheap players share."""
-    try:
-        return player_info(name).cost in ("light", "search")
-    except ValueError:
-        return False
-
-
-def make_player(name: str, rng: random.Random | None = None) -> Player:
-    """A new player of the registered kind ``name`` (product or lab)."""
-    return player_info(name).factory(rng or random.Random(0))
-
-
-__all__ = [
-    "COSTS",
-    "Cost",
-    "Factory",
-    "PlayerInfo",
-    "in_processes",
-    "make_player",
-    "player_info",
-    "player_names",
-    "public_players",
-    "register",
-    "register_lab",
-    "searches",
-]
+__all__ = ["COSTS", "Cost", "Factory", "PlayerInfo", "lab", "product", "register", "register_lab"]

@@ -14,9 +14,9 @@ from ..series.record import list_record
 from ..series.sheet import totals
 from ..series.shuffle import commitment
 from ..series.tournament import draw, fill_to_tables, standings
+from .catalogue import make_player
 from .levels import player_for
 from .loop import play_list
-from .registry import make_player
 
 
 def tournament_seed(seed: int) -> bytes:

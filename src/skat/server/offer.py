@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ..players import player_names
 from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
-from ..players.registry import player_names
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME, LANGS
 from .config import ServerConfig
@@ -255,7 +255,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     # the frozen baselines and lab variants are no table's to choose (one of
     # them thinks for seconds with no time budget)
     offered_players = config.offered_players
-    if bot is not None and (not isinstance(bot, str) or bot not in player_names(lab=True)):
+    if bot is not None and (not isinstance(bot, str) or bot not in player_names()):
         raise ValueError(f"bot must be one of {', '.join(offered_players)} (or give a level)")
     if bot is not None and choice not in offered_players:
         raise NotOffered(f"bot must be one of {', '.join(offered_players)} (or give a level)")

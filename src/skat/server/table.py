@@ -104,8 +104,13 @@ class Settings:
     result: int = 0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.bot, str) or self.bot not in player_names(lab=True):
-            raise ValueError(f"unknown computer player {self.bot!r}")
+        if not isinstance(self.bot, str) or self.bot not in player_names():
+            # the lab's players (frozen baselines, measurement variants) are
+            # never loaded by the server: a table naming one is refused
+            raise ValueError(
+                f"computer player {self.bot!r} is not one of the product's "
+                f"({', '.join(player_names())})"
+            )
         # the edge offers TIMERS; any whole number of seconds replays
         if not isinstance(self.timer, int) or isinstance(self.timer, bool) or self.timer < 0:
             raise ValueError("timer must be a whole number of seconds")

@@ -118,7 +118,7 @@ class TerminalGame(Screen):
         self.players: list[Player] = [
             _Person(self),
             *(
-                _Paused(make_player(name, bot_rng(seed, seat)), pause)
+                _Paused(make_player(name, bot_rng(seed, seat), lab=True), pause)
                 for seat, name in enumerate(opponents, 1)
             ),
         ]
