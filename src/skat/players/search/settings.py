@@ -4,8 +4,8 @@ once, and the constants its decisions use (docs/players.md).
 Only what the product plays with is here. Switches that were measured and
 not kept (the solved auction, the partner model, the lookahead, the
 rejudged auction, ...) are gone; their measurements stay in
-docs/lab/strength-log.md, and the players they made are measured again by
-taking an older commit (``bench/strength/baseline.py``).
+docs/lab/strength-log.md, and the players they made are measured again
+from an older commit (docs/players.md, "Settings").
 """
 
 from __future__ import annotations
