@@ -23,6 +23,7 @@ ROOT_MODULES = {
     "__init__": "engine",  # the package itself: a docstring and the version
     "sheetview": "series",  # a list's score sheet for people, spreadsheets, machines
     "bench": "cli",  # `skat bench` and bench/
+    "__main__": "cli",  # `python -m skat`: the command line
 }
 
 
@@ -121,9 +122,10 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
 
 
 def test_nothing_imports_the_command_line() -> None:
-    """Nothing outside the package ``skat.cli`` imports it (bench.py, in its layer, neither)."""
+    """Nothing outside the package ``skat.cli`` imports it (bench.py, in its layer, neither)
+    but ``python -m skat``'s ``__main__``."""
     for path in _modules():
-        if path.relative_to(SRC).parts[0] == "cli":
+        if path.relative_to(SRC).parts[0] in ("cli", "__main__.py"):
             continue
         for name in _imports(path):
             assert name.split(".")[:2] != ["skat", "cli"], f"{path.relative_to(SRC)} imports {name}"

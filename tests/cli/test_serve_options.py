@@ -61,7 +61,8 @@ def test_every_tunable_shows_in_help_with_its_default_and_help() -> None:
         assert face is not None
         assert name in lines, f"{name} is not in skat serve --help"
         line = lines[name]
-        assert f"[default: {f.default}" in line, line
+        assert f"default: {f.default}" in line, line
+        assert f"[env var: SKAT_{name[2:].upper().replace('-', '_')};" in line, line
         if face.help is not None:
             assert face.help in line, line
         if face.low is not None and face.high is not None:
@@ -73,7 +74,8 @@ def test_every_tunable_shows_in_help_with_its_default_and_help() -> None:
     assert order[:4] == ["--host", "--port", "--db", "--data"]
     assert order[4 : 4 + len(FACED)] == [name for name, _ in FACED]
     assert order[4 + len(FACED) :] == [
-        "--uds", "--forwarded-allow-ips", "--ws-ping-interval", "--loop", "--log-level", "-h,",
+        "--uds", "--forwarded-allow-ips", "--ws-ping-interval", "--loop", "--metrics",
+        "--log-level", "--log-json", "-h,",
     ]  # fmt: skip
 
 

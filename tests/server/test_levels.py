@@ -234,9 +234,7 @@ def test_a_stored_table_naming_a_lab_player_is_refused_on_load(
     ((config,),) = db.rows("SELECT config FROM skat_tables WHERE id = :id", id=t["id"])
     data = json.loads(config)
     data["settings"]["bot"] = "search-v1"
-    db.execute(
-        "UPDATE skat_tables SET config = :c WHERE id = :id", c=json.dumps(data), id=t["id"]
-    )
+    db.execute("UPDATE skat_tables SET config = :c WHERE id = :id", c=json.dumps(data), id=t["id"])
     with caplog.at_level("ERROR"), serve(tmp_path) as (_, client, _db):
         r = client.get(f"/api/tables/{t['id']}")
         assert r.status_code >= 400

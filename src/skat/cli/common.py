@@ -72,7 +72,13 @@ def _write_list(out: str, series: Any, command: str) -> None:
 
 _LIST_OPTIONS = [
     click.argument("out", type=click.Path(dir_okay=False, allow_dash=True)),
-    click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True),
+    click.option(
+        "--players",
+        type=click.Choice(["3", "4"]),
+        default="3",
+        show_default=True,
+        help="Players at the table (four: the dealer sits out each deal).",
+    ),
     click.option("--deals", type=int, help="Deals in the list (default 12 rounds)."),
     click.option("--seed", "seed_hex", help="64 hex digits; default a fresh secret seed."),
     click.option("--rng", "rng_seed", type=int, default=0, help="Seed of the players' RNGs."),

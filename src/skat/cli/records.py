@@ -116,6 +116,7 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
     """Replay and check game records (JSON or ISS, detected by content; - for stdin)."""
     counts: Counter[str] = Counter()
     failed = 0
+    unreadable = 0  # files: exit 2 (the others are still replayed)
     documented = 0  # differences from the server that a documented quirk explains
     for name in files:
         try:
@@ -126,7 +127,7 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
                     text = fh.read()
         except OSError as exc:
             click.echo(f"skat replay: cannot read {name}: {exc.strerror}", err=True)
-            failed += 1
+            unreadable += 1
             continue
         for kind, item in records_in(text, name):
             outs = _replay_list(item) if kind == "list" else [_replay_one(kind, item)]
@@ -147,6 +148,8 @@ def replay_cmd(files: tuple[str, ...], summary: bool) -> None:
         if differs:
             parts.append(f"server_differs: {differs} (documented quirks: {documented})")
         click.echo(", ".join(parts))
+    if unreadable:
+        sys.exit(2)
     if failed:
         sys.exit(1)
 
@@ -173,7 +176,7 @@ def analyse_cmd(file: str, as_json: bool) -> None:
                 text = fh.read()
     except OSError as exc:
         click.echo(f"skat analyse: cannot read {file}: {exc.strerror}", err=True)
-        sys.exit(1)
+        sys.exit(2)
     failed = 0
     for kind, item in records_in(text, file):
         for rid, deal in deals_in(kind, item):

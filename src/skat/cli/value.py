@@ -19,20 +19,26 @@ from .common import _fail, _one_number
 @click.option(
     "--matadors", type=int, help="Signed matadors instead of --cards (2 = with 2, -3 = without 3)."
 )
-@click.option("--hand", is_flag=True)
-@click.option("--schneider-announced", is_flag=True)
-@click.option("--schwarz-announced", is_flag=True)
-@click.option("--ouvert", is_flag=True)
+@click.option("--hand", is_flag=True, help="A Hand game (the skat not taken up).")
+@click.option("--schneider-announced", is_flag=True, help="Schneider announced (Hand games).")
+@click.option("--schwarz-announced", is_flag=True, help="Schwarz announced (Hand games).")
+@click.option("--ouvert", is_flag=True, help="Played open (Ouvert).")
 @click.option("--bid", type=int, help="The bid [18].")
 @click.option(
     "--points",
     help="Declarer's card points incl. the skat; Ramsch: each player's, in seat order (61,41,18).",
 )
 @click.option("--tricks", help="Declarer's tricks; Ramsch: each player's, in seat order (5,4,1).")
-@click.option("--kontra", is_flag=True)
-@click.option("--re", "re_", is_flag=True)
+@click.option("--kontra", is_flag=True, help="A defender said Kontra: the value doubles.")
+@click.option("--re", "re_", is_flag=True, help="The declarer answered Re: it doubles again.")
 @click.option("--bock", is_flag=True, help="A Bock deal: the entries count double (R9.4).")
-@click.option("--players", type=click.Choice(["3", "4"]), default="3", show_default=True)
+@click.option(
+    "--players",
+    type=click.Choice(["3", "4"]),
+    default="3",
+    show_default=True,
+    help="Players at the table (the Seeger-Fabian bonus of the others depends on it).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 def value_cmd(
     game: str,

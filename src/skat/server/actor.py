@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from ..engine.actions import CONCEDE
@@ -44,18 +44,22 @@ from .commands import (
 from .config import HISTORY, ServerConfig
 from .conn import Conn, TokenBucket
 from .errors import CommandError, ErrorCode
+from .metrics import Metrics
 from .store import NotOwner, Store, StoreFailed, VersionTaken
 from .table import TableState, lobby_summary
 from .tokens import hash_token, new_token, token_matches
 from .work import SearchPool
 
 log = logging.getLogger("skat.server")
+#: The metrics of an actor made without a registry's (tests of the actor alone).
+_UNWATCHED = Metrics()
 
 
 @dataclass
 class _Queued:
     command: Command
     done: asyncio.Future[None] | None = None
+    at: float = field(default_factory=time.monotonic)  # when it reached the table
 
 
 class TableActor:
@@ -66,8 +70,10 @@ class TableActor:
         pool: Executor,
         config: ServerConfig,
         search: SearchPool | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.state = state
+        self.metrics = metrics if metrics is not None else _UNWATCHED
         self.store = store
         self.pool = pool  # threads: fast computer players, off-turn questions
         # processes for searching players and hints (the GIL), shared fairly
@@ -159,10 +165,17 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             item = await self.queue.get()
-            conn = item.command.conn if isinstance(item.command, Inbound) else None
+            command = item.command
+            conn = command.conn if isinstance(command, Inbound) else None
+            # a person's move: its answer's latency (refused or stored and sent)
+            timed = isinstance(command, Inbound) and isinstance(command.msg, p.Act)
             try:
-                await self._handle(item.command)
+                await self._handle(command)
             except CommandError as exc:
+                if timed:
+                    self.metrics.move("person", False)
+                elif isinstance(command, BotMove):
+                    self.metrics.move("computer", False)
                 if conn is not None:
                     await conn.send(exc.to_message())
                 if isinstance(item.command, BotMove):
@@ -188,6 +201,8 @@ class TableActor:
                         CommandError(ErrorCode.SERVER_ERROR, "internal error").to_message()
                     )
             finally:
+                if timed:
+                    self.metrics.act_seconds.observe(time.monotonic() - item.at)
                 if item.done is not None and not item.done.done():
                     item.done.set_result(None)
                 self._schedule()
@@ -399,6 +414,10 @@ class TableActor:
                         c.seat, c.token, c.pending = seat, c.pending, None
         if not isinstance(event, ev.Chat | ev.React):  # chat keeps no table alive
             self.last_event = time.time()
+        if isinstance(event, ev.Act):  # by a computer: at its own seat, or for a person (auto)
+            self.metrics.move(
+                "computer" if event.auto or st.seats[event.seat].bot else "person", True
+            )
         if st.status != before:
             try:
                 await self.store.set_status(st.id, st.status)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -14,12 +16,16 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.datastructures import MutableHeaders
 from starlette.middleware import Middleware
+from starlette.responses import Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from .. import __version__
+from ..players.solver import IMPLEMENTATION as SOLVER_CORE
 from . import endpoints
 from . import tournament_endpoints as te
 from .config import ServerConfig
+from .metrics import Metrics
 from .offer import offered
 from .registry import Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
@@ -40,6 +46,40 @@ SECURITY_HEADERS = {
     "referrer-policy": "no-referrer",
     "x-frame-options": "DENY",
 }
+
+
+#: The versioned static files never change under their URL: a browser keeps
+#: them a year without asking. The unversioned ones (links from elsewhere,
+#: tests) are asked again each time (an ETag answers 304).
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+
+
+def static_version(folder: Path) -> str:
+    """A digest of the static files' names and contents: the page loads its
+    modules from ``/static/VERSION/``, so after an upgrade a browser loads
+    every module anew, and never one old module beside new ones (their
+    imports are relative: they stay under the page's version)."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+class CachedStatic(StaticFiles):
+    """StaticFiles with a Cache-Control header on every file."""
+
+    def __init__(self, *, directory: Path, cache: str) -> None:
+        super().__init__(directory=directory)
+        self.cache = cache
+
+    def file_response(
+        self, full_path: str | os.PathLike[str], *args: Any, **kwargs: Any
+    ) -> Response:
+        response = super().file_response(full_path, *args, **kwargs)
+        response.headers["cache-control"] = self.cache
+        return response
 
 
 class SecurityHeaders:
@@ -71,13 +111,26 @@ def create_app(
     """The app factory (ARCHITECTURE.md practice 12)."""
     config = config or ServerConfig()
     store = Store(db_url, store_config, worker=config.worker, lease_ttl=config.lease_ttl)
-    tables = Tables(store, config)
+    metrics = Metrics()
+    store.metrics = metrics
+    tables = Tables(store, config, metrics)
+    metrics.watch(
+        tables, store, {"version": __version__, "worker": config.worker, "solver": SOLVER_CORE}
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         restored = await tables.restore()
         log.info("store %s open; %d unfinished table(s) restored", shown_url(db_url), restored)
+        if SOLVER_CORE == "c":
+            log.info("solver core: c (compiled)")
+        else:  # the strong level still plays, in its time, but searches far less
+            log.warning(
+                "solver core: python (pure Python, 70-200 times slower than the compiled one: "
+                "the strong computer players play weaker and analyses take longer; "
+                "SKAT_SOLVER=python, or no C compiler when skat was installed; README.md)"
+            )
 
         async def sweeper() -> None:
             while True:
@@ -138,8 +191,12 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/withdraw", te.withdraw, methods=["POST"]),
     ]
     static = WEB / "static"
-    if static.exists():
-        routes.append(Mount("/static", StaticFiles(directory=static), name="static"))
+    version = static_version(static) if static.exists() else "none"
+    if static.exists():  # the versioned first: "/static" would take its URLs too
+        routes.append(Mount(f"/static/{version}", CachedStatic(directory=static, cache=IMMUTABLE)))
+        routes.append(
+            Mount("/static", CachedStatic(directory=static, cache=REVALIDATE), name="static")
+        )
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -147,6 +204,8 @@ def create_app(
     )
     app.state.store = store
     app.state.config = config
+    app.state.static_version = version  # the page's module URLs (endpoints.index)
+    app.state.metrics = metrics  # served by `skat serve --metrics` (metrics.serve_metrics)
     app.state.tables = tables
     app.state.tournaments = Tournaments(tables, store, config)
     app.state.options = offered(config)  # the same for every request

@@ -89,6 +89,7 @@ class ComputerSeats:
                 )
             action = parse_action(text)
             if action in view.legal_actions:
+                self.actor.metrics.decisions.labels(name).inc()
                 return action, False
             log.warning("table %s: %s chose %r, not legal", self.actor.state.id, name, text)
         except Exception as exc:  # TimeoutError and work.Late included
@@ -98,6 +99,8 @@ class ComputerSeats:
                 name,
                 exc or type(exc).__name__,
             )
+        self.actor.metrics.decisions.labels(name).inc()
+        self.actor.metrics.fallbacks.labels(name).inc()
         return await loop.run_in_executor(self.actor.pool, fallback, view), True
 
     async def move(self, seat: int, game_version: int) -> None:

@@ -250,6 +250,7 @@ class Worker:
     db_url: str
     folder: Path
     extra: Sequence[str] = ()
+    metrics: str | None = None  # HOST:PORT of its Prometheus metrics (None: none)
     process: subprocess.Popen[bytes] | None = None
     log: IO[bytes] | None = None
 
@@ -276,13 +277,16 @@ class Worker:
             "*",
             "--ws-ping-interval",
             str(WS_PING),
-            "--db",
-            self.db_url,
             "--worker",
             self.name,
+            *(("--metrics", self.metrics) if self.metrics else ()),
             *self.extra,
         ]
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        # the database URL (and its password) in the environment: a command
+        # line is every local user's to read (ps); other SKAT_ settings of
+        # skat serve in our environment reach the workers as well
+        env = {**os.environ, "SKAT_DB": self.db_url}
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
@@ -334,6 +338,8 @@ class Cluster:
     port: int = 0  # nginx's; 0: a free one
     db_url: str | None = None
     worker_args: Sequence[str] = ()
+    # worker i (from 1) serves its metrics on 127.0.0.1:metrics_port+i-1 (None: none)
+    metrics_port: int | None = None
     members: list[Worker] = field(default_factory=list)
     nginx: Nginx | None = None
     postgres: object | None = None
@@ -352,16 +358,7 @@ class Cluster:
             # short paths: a unix socket's path has at most 107 bytes
             sockets = Path(tempfile.mkdtemp(prefix="skat-w-", dir="/tmp"))
             self._sockets = sockets
-            self.members = [
-                Worker(
-                    f"w{i + 1}",
-                    sockets / f"w{i + 1}.sock",
-                    url,
-                    self.folder / "workers",
-                    self.worker_args,
-                )
-                for i in range(self.workers)
-            ]
+            self.members = self.make_workers(url, sockets)
             # the first worker creates or migrates the schema; then the others
             first, *others = self.members
             first.start()
@@ -376,6 +373,19 @@ class Cluster:
         except BaseException:
             self.stop()
             raise
+
+    def make_workers(self, url: str, sockets: Path) -> list[Worker]:
+        return [
+            Worker(
+                f"w{i + 1}",
+                sockets / f"w{i + 1}.sock",
+                url,
+                self.folder / "workers",
+                self.worker_args,
+                None if self.metrics_port is None else f"127.0.0.1:{self.metrics_port + i}",
+            )
+            for i in range(self.workers)
+        ]
 
     def _start_postgres(self) -> str:
         from .services import Postgres
@@ -427,7 +437,7 @@ def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> N
         cluster.start()
         say(f"skat cluster: open {cluster.address}/ in a browser (Ctrl+C stops)")
         for w in cluster.members:
-            say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}")
+            say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}{_metrics_of(w)}")
         say(f"  logs: {cluster.folder}")
         while not stopping:
             time.sleep(0.5)
@@ -437,12 +447,16 @@ def run(cluster: Cluster, say: Callable[[str], None], respawn: bool = True) -> N
                     w.stop()
                     time.sleep(1.0)
                     w.start()
-                    say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}")
+                    say(f"  worker {w.name}: pid {w.pid}, unix:{w.socket}{_metrics_of(w)}")
     finally:
         say("skat cluster: stopping")
         cluster.stop()
         for s, handler in old.items():
             signal.signal(s, handler)
+
+
+def _metrics_of(w: Worker) -> str:
+    return f", metrics http://{w.metrics}/metrics" if w.metrics else ""
 
 
 __all__ = [

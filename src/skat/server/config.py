@@ -18,7 +18,7 @@ class ServerConfig:
     """Tunables and limits (docs/protocol.md, Security); tests set the delays to 0.
     The fields made with `tunable` are `skat serve`'s options, in this order."""
 
-    bot_delay: float = tunable(0.8)  # seconds before a computer player's move is shown
+    bot_delay: float = tunable(0.8, "Seconds before a computer player's move is shown.")
     next_delay: float = tunable(  # seconds between a settled deal and the next one
         6.0, "Seconds a result shows before the next deal (one person with computers)."
     )
@@ -26,7 +26,7 @@ class ServerConfig:
     next_delay_people: float = tunable(
         20.0, "The same at a table of people, unless every person presses Next first."
     )
-    grace: float = tunable(30.0)  # seconds a disconnected human keeps the turn
+    grace: float = tunable(30.0, "Seconds a disconnected person keeps the turn.")
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
     search_workers: int = 2  # processes for searching computer players and hints

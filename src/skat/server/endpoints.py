@@ -15,6 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..players.solver import IMPLEMENTATION as SOLVER_CORE
 from . import messages as m
 from . import projection
 from . import protocol as p
@@ -74,7 +75,11 @@ def _config(r: Request | WebSocket) -> ServerConfig:
 async def index(request: Request) -> Response:
     page = WEB / "index.html"
     if page.exists():
-        return HTMLResponse(page.read_text(encoding="utf-8"))
+        # its scripts and styles under this version's URLs (app.static_version);
+        # the page itself is asked for again each time, so an upgrade shows at once
+        version = request.app.state.static_version
+        text = page.read_text(encoding="utf-8").replace('"/static/', f'"/static/{version}/')
+        return HTMLResponse(text, headers={"cache-control": "no-cache"})
     return HTMLResponse(
         "<!doctype html><title>skat</title><h1>skat server</h1>"
         "<p>Create a table with <code>POST /api/tables</code>; play over <code>/ws/TABLE</code>"
@@ -343,7 +348,12 @@ async def healthz(request: Request) -> Response:
     tables = _tables(request)
     store = _store(request)
     config = _config(request)
-    body: dict[str, Any] = {"ok": True, "worker": config.worker, "tables": len(tables.actors)}
+    body: dict[str, Any] = {
+        "ok": True,
+        "worker": config.worker,
+        "tables": len(tables.actors),
+        "solver": SOLVER_CORE,  # "c", or "python": the slow core (README.md)
+    }
     # a search process that died was replaced: still ok, but worth a look
     search = tables.search
     body["search"] = {

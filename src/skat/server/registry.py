@@ -28,6 +28,7 @@ from .actor import TableActor
 from .commands import Expire
 from .config import HISTORY, ServerConfig
 from .errors import CommandError, ErrorCode
+from .metrics import Metrics
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
@@ -70,9 +71,10 @@ class BadFile(Exception):
 class Tables:
     """The live actors, created or restored on demand."""
 
-    def __init__(self, store: Store, config: ServerConfig) -> None:
+    def __init__(self, store: Store, config: ServerConfig, metrics: Metrics | None = None) -> None:
         self.store = store
         self.config = config
+        self.metrics = metrics if metrics is not None else Metrics()
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
         # searching computer players and hints think in processes of their own,
         # so that the server keeps serving while they do (processes start on
@@ -353,7 +355,7 @@ class Tables:
             return actor
 
     def _start(self, state: TableState) -> TableActor:
-        actor = TableActor(state, self.store, self.pool, self.config, self.search)
+        actor = TableActor(state, self.store, self.pool, self.config, self.search, self.metrics)
         actor.on_again = self.again
         actor.on_lost = lambda: self._forget(state.id, actor)
         self.actors[state.id] = actor

@@ -40,6 +40,7 @@ from .database import (
 )
 from .leases import Leases
 from .listings import Listings
+from .metrics import Metrics
 from .schema import (
     MIGRATION_LOCK,
     Activity,
@@ -76,6 +77,7 @@ class Store(Leases, Listings):
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
+        self.metrics: Metrics | None = None  # the app's (create_app); None: not counted
         # SQLite in a file: the group commit's own connection and thread
         db = self.engine.url.database
         self._raw: SqliteWriter | None = None
@@ -212,6 +214,7 @@ class Store(Leases, Listings):
             "at": time.time(),
         }
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        started = time.monotonic()
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
         await self._pending.put((row, status, done))
@@ -221,8 +224,12 @@ class Store(Leases, Listings):
             raise
         except Exception as exc:
             self._outcome(exc)
+            if self.metrics is not None:
+                self.metrics.store_write_failures.inc()
             raise StoreFailed(f"{type(exc).__name__}: {exc}"[:300]) from exc
         self._outcome(None)
+        if self.metrics is not None:
+            self.metrics.store_write_seconds.observe(time.monotonic() - started)
 
     async def _write_loop(self) -> None:
         # One connection held across batches: checking one out of the pool
