@@ -159,3 +159,30 @@ def test_the_engine_has_no_import_circle() -> None:
 
     for name in sorted(engine):
         visit(name, ())
+
+
+def _private_imports(path: Path) -> list[str]:
+    """``from skat.x import _name`` in ``path``: a private name of another
+    module (a package's own ``__init__`` re-exports are public names)."""
+    tree = ast.parse(path.read_text())
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        for a in node.names:
+            # a private module of the package (the C solver `_csolver`) is no name
+            if a.name.startswith("_") and not a.name.startswith("__") and a.name != "_csolver":
+                found.append(f"{'.' * node.level}{node.module or ''}.{a.name}")
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    """Issue 50, point 7: what a module keeps private (a leading underscore)
+    is not imported by another: what two modules share is public, so a
+    reader knows what a change may break."""
+    offenders = {
+        str(path.relative_to(SRC)): names
+        for path in _modules()
+        if (names := _private_imports(path))
+    }
+    assert offenders == {}, offenders

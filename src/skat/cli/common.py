@@ -1,7 +1,7 @@
-"""What several commands share: the failures of `skat value` (`_fail`,
-`_one_number`), reading a list record for `sheet`, `verify` and `export-iss`
-(`_read_list`), and the options and output of the commands that play a whole
-list (`_LIST_OPTIONS`, `_list_command`, `_list_options`, `_write_list`)."""
+"""What several commands share: the failures of `skat value` (`fail`,
+`one_number`), reading a list record for `sheet`, `verify` and `export-iss`
+(`read_list`), and the options and output of the commands that play a whole
+list (`_LIST_OPTIONS`, `list_command`, `list_options`, `write_list`)."""
 
 from __future__ import annotations
 
@@ -18,19 +18,19 @@ class _Failed(Exception):
     pass
 
 
-def _fail(reason: str, message: str) -> NoReturn:
+def fail(reason: str, message: str) -> NoReturn:
     click.echo(f"skat value: {reason}: {message}", err=True)
     sys.exit(2)
 
 
-def _one_number(text: str, code: str, option: str) -> int:
+def one_number(text: str, code: str, option: str) -> int:
     try:
         return int(text)
     except ValueError:
-        _fail(code, f"{option} is one whole number for this game, not {text!r}")
+        fail(code, f"{option} is one whole number for this game, not {text!r}")
 
 
-def _read_list(path: str, command: str) -> dict[str, Any]:
+def read_list(path: str, command: str) -> dict[str, Any]:
     from ..series.record import load_list
 
     try:
@@ -47,7 +47,7 @@ def _read_list(path: str, command: str) -> dict[str, Any]:
     sys.exit(2)
 
 
-def _list_options(players: str, deals: int | None, options_json: str) -> Any:
+def list_options(players: str, deals: int | None, options_json: str) -> Any:
     from ..series import ListOptions
 
     extra = json.loads(options_json)
@@ -58,7 +58,7 @@ def _list_options(players: str, deals: int | None, options_json: str) -> Any:
     )
 
 
-def _write_list(out: str, series: Any, command: str) -> None:
+def write_list(out: str, series: Any, command: str) -> None:
     from ..series.record import list_record
 
     text = json.dumps(list_record(series, id=command), indent=1)
@@ -91,7 +91,7 @@ _LIST_OPTIONS = [
 ]
 
 
-def _list_command(f: Any) -> Any:
+def list_command(f: Any) -> Any:
     for deco in reversed(_LIST_OPTIONS):
         f = deco(f)
     return f

@@ -11,12 +11,12 @@ import sys
 import click
 
 from . import main
-from .common import _list_command, _list_options, _write_list
+from .common import list_command, list_options, write_list
 
 
 # ------------------------------------------------------------------- lists
 @main.command("random-list")
-@_list_command
+@list_command
 def random_list_cmd(
     out: str,
     players: str,
@@ -33,7 +33,7 @@ def random_list_cmd(
 
     try:
         series = Series(
-            _list_options(players, deals, options_json),
+            list_options(players, deals, options_json),
             seed=bytes.fromhex(seed_hex) if seed_hex else new_seed(),
         )
     except (ValueError, TypeError) as exc:
@@ -48,11 +48,11 @@ def random_list_cmd(
         assert seat is not None
         legal = series.deal.legal_actions()
         series.apply(legal[rng.randrange(len(legal))], seat)
-    _write_list(out, series, "random-list")
+    write_list(out, series, "random-list")
 
 
 @main.command("selfplay")
-@_list_command
+@list_command
 @click.option(
     "--bots",
     default="heuristic",
@@ -82,7 +82,7 @@ def selfplay_cmd(
     from ..series import Series, new_seed
 
     try:
-        options = _list_options(players, deals, options_json)
+        options = list_options(players, deals, options_json)
         names = [player_for(b.strip(), lab=True) for b in (level or bots).split(",") if b.strip()]
         if len(names) == 1:
             names = names * options.players
@@ -100,7 +100,7 @@ def selfplay_cmd(
         click.echo(f"skat selfplay: {exc}", err=True)
         sys.exit(2)
     play_list(series, seats)
-    _write_list(out, series, "selfplay")
+    write_list(out, series, "selfplay")
 
 
 # -------------------------------------------------------------- tournament

@@ -16,7 +16,7 @@ from ..engine.iss import compare_with_server, parse_iss
 from ..engine.records import GameRecord, RecordError, replay
 from ..series.files import deals_in, records_in
 from . import main
-from .common import _read_list
+from .common import read_list
 
 
 # ------------------------------------------------------------------ replay
@@ -207,7 +207,7 @@ def sheet_cmd(path: str, as_csv: bool, as_json: bool) -> None:
     from ..series.record import replay_list
     from ..sheetview import print_sheet, sheet_csv, sheet_json
 
-    data = _read_list(path, "sheet")
+    data = read_list(path, "sheet")
     try:
         series = replay_list(data).series
     except RecordError as exc:
@@ -227,7 +227,7 @@ def verify_cmd(path: str) -> None:
     """Check a finished list: seed against commitment, every deal, every action."""
     from ..series.record import verify_list
 
-    data = _read_list(path, "verify")
+    data = read_list(path, "verify")
     problems = verify_list(data)
     deals = len(data.get("deals") or [])
     if problems:
@@ -248,7 +248,7 @@ def export_iss_cmd(path: str) -> None:
     from ..engine.iss import to_iss
     from ..series.record import replay_list
 
-    data = _read_list(path, "export-iss")
+    data = read_list(path, "export-iss")
     try:
         series = replay_list(data).series
     except RecordError as exc:

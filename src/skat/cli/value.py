@@ -10,7 +10,7 @@ import click
 
 from ..engine import GameType
 from . import main
-from .common import _fail, _one_number
+from .common import fail, one_number
 
 
 @main.command("value")
@@ -77,9 +77,9 @@ def value_cmd(
             wrong = [name for name, given in not_ramsch.items() if given]
             if wrong:
                 verb = "does" if len(wrong) == 1 else "do"
-                _fail("BAD_OPTION", f"{', '.join(wrong)} {verb} not apply to Ramsch (R9.1)")
+                fail("BAD_OPTION", f"{', '.join(wrong)} {verb} not apply to Ramsch (R9.1)")
             if points is None:
-                _fail("BAD_POINTS", "give --points A,B,C: the card points of the three players")
+                fail("BAD_POINTS", "give --points A,B,C: the card points of the three players")
             rr = reckon_ramsch(
                 parse_numbers(points, "card points"),
                 None if tricks is None else parse_numbers(tricks, "tricks"),
@@ -102,15 +102,15 @@ def value_cmd(
             schwarz_announced=schwarz_announced,
             ouvert=ouvert,
             bid=18 if bid is None else bid,
-            points=None if points is None else _one_number(points, "BAD_POINTS", "--points"),
-            tricks=None if tricks is None else _one_number(tricks, "BAD_TRICKS", "--tricks"),
+            points=None if points is None else one_number(points, "BAD_POINTS", "--points"),
+            tricks=None if tricks is None else one_number(tricks, "BAD_TRICKS", "--tricks"),
             kontra=kontra,
             re=re_,
             bock=bock,
             players=int(players),
         )
     except ReckonerError as exc:
-        _fail(exc.code, exc.message)
+        fail(exc.code, exc.message)
     if as_json:
         click.echo(json.dumps(r.to_dict()))
         return

@@ -208,7 +208,7 @@ PUBLIC = Option(
 SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, RESULT, REST, PUBLIC)
 
 
-def _rounds(config: ServerConfig) -> Option:
+def rounds_option(config: ServerConfig) -> Option:
     """Rounds up to the server's `max_rounds` (a full list where it allows one)."""
     most = config.max_rounds
     return replace(ROUNDS, high=most, default=min(ROUNDS.default, most))
@@ -218,7 +218,7 @@ def offered(config: ServerConfig, lang: str | None = None) -> dict[str, Any]:
     """The answer of ``GET /api/options``: every option with its kind,
     values, default, rule and words (``where``: ``list`` for the list's,
     ``table`` for the server's settings), in the order of the page's form."""
-    rounds = _rounds(config)
+    rounds = rounds_option(config)
     out: list[dict[str, Any]] = []
     for o in LIST_SPEC:
         out.append({**o.describe(lang), "where": "list"})
@@ -270,7 +270,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     players = data.get("players", 3)
     BY_NAME["players"].check(players)
     if rounds is not None:
-        _rounds(config).check(rounds)
+        rounds_option(config).check(rounds)
         if "deals" in data:
             raise ValueError("give rounds or deals, not both")
         data["deals"] = rounds * players

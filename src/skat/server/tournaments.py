@@ -32,7 +32,7 @@ from ..series.tournament import MAX_ENTRANTS, draw, fill_to_tables, standings, t
 from ..sheetview import safe_csv
 from .config import ServerConfig
 from .errors import ErrorCode
-from .offer import _rounds, table_options
+from .offer import rounds_option, table_options
 from .protocol import MAX_NAME
 from .registry import LIVE, TableBroken, Tables
 from .schema import CorruptRow
@@ -100,9 +100,9 @@ def tournament_config(data: Any, config: ServerConfig) -> dict[str, Any]:
     if set(rules) & OWN_KEYS:
         raise ValueError(f"the tournament sets {', '.join(sorted(set(rules) & OWN_KEYS))} itself")
     series = _int(data, "series", 1, 1, MAX_SERIES)
-    rounds_option = _rounds(config)
-    rounds = data.get("rounds", rounds_option.default)
-    rounds_option.check(rounds)
+    rounds_spec = rounds_option(config)
+    rounds = data.get("rounds", rounds_spec.default)
+    rounds_spec.check(rounds)
     lang = data.get("lang", "en")
     for players in (3, 4):  # every table the draw can make must be a valid table
         table_options({**rules, "players": players, "rounds": rounds, "lang": lang}, config)

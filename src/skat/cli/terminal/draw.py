@@ -35,9 +35,9 @@ from ...series import ListOptions, Series
 from .words import (
     BIDS_SHOWN,
     Choice,
-    _choosing_two,
     card_markup,
     cards_markup,
+    choosing_two,
     discard_cards,
     hand_order,
 )
@@ -107,7 +107,7 @@ class Screen:
         self.say(head)
         if ph in (Phase.PLAY, Phase.KONTRA):
             self._show_table(view)
-        if _choosing_two(view):
+        if choosing_two(view):
             cards12 = discard_cards(view)
             if view.skat is not None:
                 self.say(f"The skat was {self.cards(sorted_cards(view.skat, None))}.")

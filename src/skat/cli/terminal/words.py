@@ -159,7 +159,7 @@ def choices(view: View, symbols: bool = True) -> list[Choice]:
     phase the menu is empty: the numbers are those of `discard_cards`.
     """
     legal = view.legal_actions
-    if _choosing_two(view):
+    if choosing_two(view):
         return []
     picked: list[Action] = []
     bids = 0
@@ -176,7 +176,7 @@ def choices(view: View, symbols: bool = True) -> list[Choice]:
     return [Choice(action_markup(a, symbols), a) for a in picked]
 
 
-def _choosing_two(view: View) -> bool:
+def choosing_two(view: View) -> bool:
     """Two cards to put away, or to push on in a Schieberamsch (numbered)."""
     return view.phase is Phase.DISCARD or (view.phase is Phase.PUSH and len(view.hand) == 12)
 
@@ -194,7 +194,7 @@ def interpret(text: str, view: View, menu: Sequence[Choice]) -> Action:
     t = " ".join(text.strip().split())
     if not t:
         raise BadInput("type a number from the list, an action, or q to quit")
-    if _choosing_two(view):
+    if choosing_two(view):
         return _interpret_discard(t, view)
     n = _number(t)
     if n is not None:
