@@ -36,11 +36,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from bench.strength.compat import make_player
 from skat.engine import Card, Deal, DealResult, Kontra
 from skat.players import player_names, registry
 from skat.players.analysis import declarer_could_win
 from skat.players.arena import _rng, arrangements, make_decks
-from skat.players.catalogue import make_player
 from skat.players.loop import play_deal
 from skat.series import ListOptions
 
@@ -151,9 +151,7 @@ def played(
         names = [a, b] if who == 0 else [b, a]
         owner = [who if s == alone else 1 - who for s in range(n)]
         players = [
-            make_player(
-                names[0] if s == alone else names[1], _rng(seed, number, alone, s), lab=True
-            )
+            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
             for s in range(n)
         ]
         deal = Deal(deck, rules=options.deal_rules(), dealer=dealer)

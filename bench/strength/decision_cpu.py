@@ -33,8 +33,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
+    from bench.strength.compat import make_player
     from skat.engine import Deal
-    from skat.players import make_player
 
     from .arena_plays import variant
 
@@ -49,9 +49,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         deal = Deal(deck)
         mine = i % 3
         players = [
-            make_player(
-                args.player if s == mine else "heuristic", random.Random(rng.random()), lab=True
-            )
+            make_player(args.player if s == mine else "heuristic", random.Random(rng.random()))
             for s in range(3)
         ]
         while not deal.is_terminal():

@@ -37,8 +37,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.path.insert(0, str(Path(args.src).resolve()))
         sys.modules.pop("bench", None)
     from bench.strength.arena_plays import variant
+    from bench.strength.compat import make_player
     from skat.engine import Deal
-    from skat.players import make_player
     from skat.players.arena import make_decks
     from skat.players.loop import play_deal
 
@@ -52,7 +52,6 @@ def main(argv: Sequence[str] | None = None) -> None:
                 make_player(
                     args.player if s == mine else "heuristic",
                     random.Random(f"{args.seed}/{number}/{mine}/{s}"),
-                    lab=True,
                 )
                 for s in range(3)
             ]

@@ -31,10 +31,10 @@ from typing import Any
 
 import numpy as np
 
+from bench.strength.compat import make_player
 from skat.engine import Card, Deal
 from skat.players import handeval
 from skat.players.arena import _rng, arrangements, make_decks
-from skat.players.catalogue import make_player
 from skat.players.club import ClubPlayer
 from skat.players.loop import play_deal
 from skat.players.worlds import Knowledge
@@ -61,9 +61,7 @@ def examples_of_deal(args: tuple[str, list[int], int, int]) -> list[Example]:
     for alone, who in arrangements(n):
         names = ("club", opponent) if who == 0 else (opponent, "club")
         players = [
-            make_player(
-                names[0] if s == alone else names[1], _rng(seed, number, alone, s), lab=True
-            )
+            make_player(names[0] if s == alone else names[1], _rng(seed, number, alone, s))
             for s in range(n)
         ]
         for p in players:

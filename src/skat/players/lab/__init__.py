@@ -3,11 +3,13 @@ variants, registered with `skat.players.registry.register_lab`. The arena
 and `skat selfplay` find them by name; no table may be made with them.
 
 - ``heuristic-v1``: `heuristic` as it was first measured (issue 4);
-- ``search-v1``: `search` as it was first measured (issue 9; no time budget);
+- ``search-v1``: the recipe of the first `search` (issue 9; no time budget),
+  played through today's `heuristic`, worlds and card play: not frozen;
 - ``random``: a uniformly random legal action (the floor of every table).
 
-Comparing against an older revision of a product player is done by keeping
-its frozen copy here (docs/players.md says which ones are kept and why).
+An older revision of a product player is measured from its commit
+(`bench.strength.baseline`), not by a copy here; `heuristic-v1` imports only
+the engine and a constant, so it stays as it was measured (docs/players.md).
 """
 
 from . import heuristic_v1, randomplayer, search_v1  # noqa: F401
