@@ -22,6 +22,7 @@ PACKAGES = ["engine", "series", "players", "server", "web", "cli"]  # src/skat/<
 ROOT_MODULES = {
     "__init__": "engine",  # the package itself: a docstring and the version
     "sheetview": "series",  # a list's score sheet for people, spreadsheets, machines
+    "levels": "players",  # the levels people choose, declared once (no import)
     "bench": "cli",  # `skat bench` and bench/
     "__main__": "cli",  # `python -m skat`: the command line
 }

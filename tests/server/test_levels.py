@@ -241,3 +241,36 @@ def test_a_stored_table_naming_a_lab_player_is_refused_on_load(
         assert client.get(f"/api/tables/{other['id']}").status_code == 200
     lines = [r.getMessage() for r in caplog.records if t["id"] in r.getMessage()]
     assert any("'search-v1' is not one of the product's" in line for line in lines), lines
+
+
+def test_every_level_is_declared_once_and_its_words_agree() -> None:
+    """Issue 50, point 4: the levels and their words come from
+    `skat.levels.LEVEL_OF`: the options form's labels, the command line's
+    choices, and the page's word for a computer seat (its dictionaries are
+    checked against the same words)."""
+    import re
+
+    import click
+
+    from skat.cli import main
+    from skat.levels import LEVEL_OF
+    from skat.server.config import ServerConfig
+    from skat.server.offer import offered
+
+    described = {o["name"]: o for o in offered(ServerConfig())["options"]}
+    level = described["level"]
+    assert level["choices"] == list(LEVEL_OF)
+    for lang, words in level["words"].items():
+        assert words["values"] == {name: lv.label[lang] for name, lv in LEVEL_OF.items()}
+    choices = set()
+    for command in ("play", "selfplay"):
+        assert isinstance(main, click.Group)
+        for param in main.commands[command].params:
+            if param.name == "level" and isinstance(param.type, click.Choice):
+                choices.add(tuple(param.type.choices))
+    assert choices == {tuple(LEVEL_OF)}
+    static = Path(__file__).parents[2] / "src" / "skat" / "web" / "static"
+    for lang in ("en", "de", "da"):
+        text = (static / f"i18n_{lang}.js").read_text()
+        seat = dict(re.findall(r'"table\.level\.(\w+)": "([^"]*)"', text))
+        assert seat == {name: lv.seat[lang] for name, lv in LEVEL_OF.items()}, lang

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from ..levels import LEVELS
 from . import main
 from .common import list_command, list_options, write_list
 
@@ -61,7 +62,7 @@ def random_list_cmd(
 )
 @click.option(
     "--level",
-    type=click.Choice(["beginner", "casual", "strong"]),
+    type=click.Choice(list(LEVELS)),
     help="The level of every seat's computer player (instead of --bots).",
 )
 def selfplay_cmd(
@@ -117,7 +118,7 @@ def tournament_group() -> None:
 )  # fmt: skip
 @click.option("--rounds", type=int, default=12, show_default=True, help="Rounds per series.")
 @click.option(
-    "--level", type=click.Choice(["beginner", "casual", "strong"]), default="casual",
+    "--level", type=click.Choice(list(LEVELS)), default="casual",
     show_default=True, help="The computer players' level (every entrant is one).",
 )  # fmt: skip
 @click.option(

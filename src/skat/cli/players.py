@@ -11,6 +11,7 @@ import sys
 
 import click
 
+from ..levels import LEVELS
 from . import main
 
 
@@ -167,7 +168,7 @@ def bench_playouts(seconds: float, runs: int, seed: int, players: str) -> None:
 )
 @click.option(
     "--level",
-    type=click.Choice(["beginner", "casual", "strong"]),
+    type=click.Choice(list(LEVELS)),
     help="How well both computer players play [casual].",
 )
 def play_cmd(

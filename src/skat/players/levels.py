@@ -13,10 +13,8 @@ from __future__ import annotations
 import random
 
 from ..engine import Action, View
+from ..levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, Level
 from .catalogue import make_player, player_names
-
-LEVELS: dict[str, str] = {"beginner": "novice", "casual": "club", "strong": "search"}
-DEFAULT_LEVEL = "casual"
 
 
 def player_for(level_or_name: str, *, lab: bool = False) -> str:
@@ -70,6 +68,8 @@ def offturn_within(name: str, view: View, seed: int) -> str | None:
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
+    "LEVEL_OF",
+    "Level",
     "choose_within",
     "fallback",
     "level_of",

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..players import player_names
-from ..players.levels import DEFAULT_LEVEL, LEVELS, player_for
+from ..players.levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, player_for
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME, LANGS
 from .config import ServerConfig
@@ -44,19 +44,19 @@ LEVEL = Option(
             "Computer players",
             "How well the computer players in the empty seats play. Strong ones search every "
             "card and think a little longer.",
-            {"beginner": "Beginner", "casual": "Casual (club player)", "strong": "Strong"},
+            {name: level.label["en"] for name, level in LEVEL_OF.items()},
         ),
         "de": Words(
             "Computerspieler",
             "Wie gut die Computerspieler auf den freien Plätzen spielen. Starke rechnen jede "
             "Karte durch und denken etwas länger.",
-            {"beginner": "Anfänger", "casual": "Locker (Vereinsspieler)", "strong": "Stark"},
+            {name: level.label["de"] for name, level in LEVEL_OF.items()},
         ),
         "da": Words(
             "Computerspillere",
             "Hvor godt computerspillerne på de ledige pladser spiller. Stærke regner hvert kort "
             "igennem og tænker lidt længere.",
-            {"beginner": "Begynder", "casual": "Afslappet (klubspiller)", "strong": "Stærk"},
+            {name: level.label["da"] for name, level in LEVEL_OF.items()},
         ),
     },
     "docs/players.md",
