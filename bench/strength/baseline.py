@@ -112,16 +112,17 @@ def run(rev: str, module: str, args: Sequence[str], *, here: bool = False) -> in
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--" not in argv:
-        raise SystemExit("usage: python -m bench.strength.baseline REV [--here] -- MODULE ARGS...")
-    at = argv.index("--")
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    at = argv.index("--") if "--" in argv else len(argv)
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        usage="python -m bench.strength.baseline REV [--here] -- MODULE ARGS...",
+    )
     parser.add_argument("rev", help="a commit, tag or branch of this repository")
     parser.add_argument("--here", action="store_true", help="this tree's script, REV's package")
     opts = parser.parse_args(argv[:at])
     rest = argv[at + 1 :]
     if not rest:
-        raise SystemExit("give the module to run after --")
+        parser.error("give the module to run after --")
     try:
         code = run(opts.rev, rest[0], rest[1:], here=opts.here)
     except ValueError as exc:
