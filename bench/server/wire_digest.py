@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import inspect
 import random
 import sys
 from collections.abc import Sequence
@@ -61,6 +62,8 @@ def _one_list(k: int, seed: int, h: Any) -> int:
     )
     viewers: list[int | None] = [None, *seats]
     count = 0
+    # a tree before issue 50 takes a move's text (``--src``), later ones the Action
+    typed = "text" not in inspect.signature(TableState.plan_act).parameters
 
     def commit(events: list[ev.TableEvent]) -> None:
         nonlocal count
@@ -89,10 +92,11 @@ def _one_list(k: int, seed: int, h: Any) -> int:
         seat = st.to_move()
         if seat is None:
             break
-        moves = [str(a) for a in series.deal.legal_actions()]
+        moves = series.deal.legal_actions()
         if rng.random() < 0.03:
             commit(st.plan_chat(seat, f"chat {step} <&>"))
-        commit(st.plan_act(seat, rng.choice(moves), st.version))
+        move: Any = rng.choice(moves) if typed else str(rng.choice(moves))
+        commit(st.plan_act(seat, move, st.version))
     return count
 
 

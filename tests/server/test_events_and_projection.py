@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from skat.engine import Card, Phase, View
+from skat.engine import Card, Phase, View, parse_action
 from skat.players import make_player
 from skat.series import ListOptions
 from skat.server import events as ev
@@ -159,12 +159,12 @@ def test_seat_changes_and_chat_leave_the_game_clock_alone() -> None:
     assert seat is not None and st.series is not None
     move = str(st.series.deal.legal_actions()[0])
     # planned against the version before the chat: still fresh
-    planned = st.plan_act(seat, move, gv)
+    planned = st.plan_act(seat, parse_action(move), gv)
     assert planned == [ev.Act(seat=seat, action=move, auto=False)]
     _apply(st, planned)
     assert st.game_version == st.version
     with pytest.raises(CommandError) as err:
-        st.plan_act(st.to_move() or 0, "pass", gv)
+        st.plan_act(st.to_move() or 0, parse_action("pass"), gv)
     assert err.value.code == ErrorCode.STALE_VERSION
 
 
@@ -176,7 +176,7 @@ def test_engine_only_moves_are_refused_from_the_wire() -> None:
     assert seat is not None
     for text in ("timeout", "leave"):
         with pytest.raises(CommandError) as err:
-            st.plan_act(seat, text, st.version)
+            st.plan_act(seat, parse_action(text), st.version)
         assert err.value.code == ErrorCode.BAD_MESSAGE
     assert st.series is not None and not st.series.deal.is_terminal()
 
@@ -235,7 +235,7 @@ def test_the_projection_hides_a_discard_exactly_where_the_engine_does() -> None:
         seat = deal.current_seat
         assert seat is not None
         action = _fixed_policy(deal.view(seat))  # bids 18, holds, picks up: a discard comes
-        _apply(st, st.plan_act(seat, action, None))
+        _apply(st, st.plan_act(seat, parse_action(action), None))
         if action.startswith("discard"):
             for viewer in (None, 0, 1, 2):
                 msg = projection.event_message(
@@ -278,7 +278,7 @@ def test_the_view_carries_what_front_ends_used_to_guess() -> None:
                 hand = [Card.parse(c) for c in out["hand"]]
                 trumps = [c for c in hand if c.suit == view.contract.game or c.rank == 4]
                 assert hand[: len(trumps)] == trumps  # trumps first, in order
-        _apply(st, st.plan_act(seat, str(bots[seat].choose(view)), None))
+        _apply(st, st.plan_act(seat, bots[seat].choose(view), None))
     result = wire(projection.view_json(deal.view(None)))["result"]
     if result["kind"] == "game" and result["contract"]["game"] != "null":
         parts = dict((k, n) for k, n in result["parts"])
@@ -362,7 +362,7 @@ def _transcript() -> list[tuple[str, int]]:
     while not deal.is_terminal():
         seat = deal.current_seat
         assert seat is not None
-        commit(st.plan_act(seat, _fixed_policy(deal.view(seat)), st.version))
+        commit(st.plan_act(seat, parse_action(_fixed_policy(deal.view(seat))), st.version))
     commit(st.plan_chat(1, "gg & <thanks>"))
     return lines
 
@@ -401,7 +401,7 @@ def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:
         while not deal.is_terminal():
             seat = deal.current_seat
             assert seat is not None
-            _apply(st, st.plan_act(seat, _fixed_policy(deal.view(seat)), None))
+            _apply(st, st.plan_act(seat, parse_action(_fixed_policy(deal.view(seat))), None))
         _apply(st, st.plan_next())
     assert series.number == 4 and not series.deal.is_terminal()
     seen = []

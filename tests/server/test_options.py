@@ -19,6 +19,7 @@ FORM = [
     "bock",
     "ramsch_after_bock",
     "schieberamsch",
+    "max_matadors",
     "level",
     "hint",
     "timer",

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from skat.engine import Card
+from skat.engine import Card, parse_action
 from skat.engine.iss import parse_iss
 from skat.series import ListOptions
 from skat.series.record import replay_list, verify_list
@@ -823,7 +823,7 @@ def _finish_deal(st: TableState) -> None:
         seat = st.to_move()
         assert seat is not None
         view = st.series.deal.view(seat)
-        for event in st.plan_act(seat, str(view.legal_actions[0]), None):
+        for event in st.plan_act(seat, view.legal_actions[0], None):
             st.apply(event)
 
 
@@ -949,7 +949,7 @@ def test_a_ramsch_result_names_points_tricks_jungfrau_and_durchmarsch_per_seat()
     for _ in range(3):  # everybody passes: Ramsch
         seat = st.to_move()
         assert seat is not None
-        for event in st.plan_act(seat, "pass", None):
+        for event in st.plan_act(seat, parse_action("pass"), None):
             st.apply(event)
     _finish_deal(st)
     view = wire(view_json(st.series.deal.view(None)))

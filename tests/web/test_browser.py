@@ -790,8 +790,8 @@ def create_with_options(c: Client, name: str = "Anna", **fields: str) -> str:
     c.page.fill("#name", name)
     c.page.click("details.options summary")
     for key, value in fields.items():
-        if key == "rounds":
-            c.page.fill("#o-rounds", value)
+        if key in ("rounds", "max_matadors"):  # the counts
+            c.page.fill(f"#o-{key}", value)
         else:
             c.page.select_option(f"#o-{key}", value)
     c.page.click("[data-testid=create]")
@@ -1020,6 +1020,29 @@ def test_the_table_shows_its_rules_a_leave_button_and_no_mute_for_computers(
     assert page.locator("#hand .card").count() == 0
 
 
+def test_a_device_whose_seat_was_left_on_another_says_it_watches(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 50, point 5: the server's `notice` (SEAT_LOST) fell through the
+    page's message switch unseen; the device that still showed the seat
+    now says that it only watches. The device that left knows already."""
+    c = clients()
+    url = create_with_options(c)
+    other = c.context.new_page()  # the same browser: the same seat token
+    other.on("pageerror", lambda e: c.errors.append(str(e)))
+    other.goto(url)
+    other.wait_for_selector("[data-testid=leave]", state="visible")
+    other.on("dialog", lambda d: d.accept())
+    other.click("[data-testid=leave]")
+    said = "This device no longer holds a seat"
+    c.page.wait_for_function(
+        f"() => document.getElementById('status').textContent.includes({said!r})"
+    )
+    assert not c.page.locator("[data-testid=leave]").is_visible()
+    other.wait_for_selector("[data-testid=leave]", state="hidden")
+    assert said not in other.inner_text("#status")
+
+
 def test_the_options_form_and_the_rules_line_come_from_the_declared_options(
     clients: Callable[..., Client],
 ) -> None:
@@ -1051,6 +1074,10 @@ def test_the_options_form_and_the_rules_line_come_from_the_declared_options(
     )
     assert table["table"]["options"]["ramsch_after_bock"] is False
     assert table["table"]["options"]["kontra_window"] == "trick_one"
+    # a count left empty whose default is none (the matador cap, a house
+    # rule) stays none: the ISkO's count of every matador (issue 50)
+    assert table["table"]["options"]["max_matadors"] is None
+    assert "Spitzen höchstens" not in text, text
     # the next visit offers the same choices again, and Play keeps its level
     c.goto("/")
     page.click("details.options summary")
@@ -1067,6 +1094,22 @@ def test_the_options_form_and_the_rules_line_come_from_the_declared_options(
     assert "Computer (Anfänger)" in page.inner_text(".seat.left")  # still in German
     c.goto("/")
     assert page.input_value("#p-level") == "beginner" and page.input_value("#p-hint") == "1"
+
+
+def test_the_matador_cap_is_chosen_on_the_form_and_said_in_the_rules(
+    clients: Callable[..., Client],
+) -> None:
+    """A house rule that changes a game's value (issue 50, point 3): the
+    form takes the cap, the table keeps it and its rules line says it."""
+    c = clients()
+    url = create_with_options(c, rounds="1", max_matadors="4")
+    table = json.loads(
+        urllib.request.urlopen(c.base + "/api/tables/" + url.rsplit("/", 1)[1]).read()
+    )
+    assert table["table"]["options"]["max_matadors"] == 4
+    rules = c.page.locator("[data-testid=table-rules]")
+    rules.locator("summary").click()
+    assert "Matadors counted at most: 4" in rules.inner_text()
 
 
 def test_schieberamsch_the_skat_goes_round_and_doubles(clients: Callable[..., Client]) -> None:
@@ -1481,8 +1524,12 @@ def test_the_verdict_is_worded_from_the_readers_side(clients: Callable[..., Clie
     thrown = analyse_deal(replay(GameRecord.from_dict(DECLARER_BLUNDER))).to_dict()
 
     def lines(analysis: dict[str, object], you: int) -> str:
+        # the page's own result.js (its versioned URL), with the table's state
         out: list[str] = page.evaluate(
-            "async ([a, you]) => (await import('/static/result.js')).verdictLines(a, you)",
+            """async ([a, you]) => {
+              const app = document.querySelector("script[type=module]").src;
+              return (await import(app.replace(/app\\.js$/, "result.js"))).verdictLines(a, you);
+            }""",
             [analysis, you],
         )
         return " ".join(out)

@@ -1,8 +1,9 @@
 """The browser client's ES modules (src/skat/web/static), checked without a
 browser: every name a module imports is exported by the module it names,
-no module is over 700 lines, `common.js` (which every page uses while it
-loads) imports no page module, and every literal word key exists in all
-three languages. The browser tests (test_browser.py) run them for real."""
+no module imports another in a circle, no module is over 700 lines,
+`common.js` (which every page uses while it loads) imports no page module,
+and every literal word key exists in all three languages. The browser tests
+(test_browser.py) run them for real."""
 
 from __future__ import annotations
 
@@ -43,6 +44,34 @@ def test_every_import_names_an_export_of_its_module() -> None:
             assert not missing, f"{name} imports {sorted(missing)} that ./{target} does not export"
             checked += len(wanted)
     assert checked > 50  # the page is really made of modules
+
+
+def test_no_module_imports_another_in_a_circle() -> None:
+    """Issue 50, point 5: the state and the socket (state.js) below the
+    drawing, the drawing below the page (table.js), the router (nav.js)
+    below the pages; a module that needs something above it is handed a
+    function instead. Every import is one IMPORT reads (no dynamic one)."""
+    modules = _modules()
+    edges: dict[str, set[str]] = {}
+    for name, text in modules.items():
+        statements = re.findall(r"^import\b", text, re.M)
+        found = IMPORT.findall(text)
+        assert len(found) == len(statements), f"{name} has an import this test cannot read"
+        assert "import(" not in text, f"{name} imports dynamically"
+        edges[name] = {target for *_, target in found}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, "import circle: " + " -> ".join((*path, name))
+        if name in done:
+            return
+        for nxt in sorted(edges[name]):
+            visit(nxt, (*path, name))
+        done.add(name)
+
+    for name in sorted(modules):
+        visit(name, ())
+    assert sum(map(len, edges.values())) > 30  # the page is really made of modules
 
 
 def test_no_module_is_over_700_lines_and_the_entry_is_small() -> None:

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from ..engine import GameType
+from ..engine import GameType, Rules
 from . import main
 from .common import fail, one_number
 
@@ -39,6 +39,11 @@ from .common import fail, one_number
     show_default=True,
     help="Players at the table (the Seeger-Fabian bonus of the others depends on it).",
 )
+@click.option(
+    "--rules",
+    "rules_json",
+    help="A table's house rules that change a value, as JSON: '{\"max_matadors\": 4}'.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object.")
 def value_cmd(
     game: str,
@@ -55,6 +60,7 @@ def value_cmd(
     re_: bool,
     bock: bool,
     players: str,
+    rules_json: str | None,
     as_json: bool,
 ) -> None:
     """Reckon a game value with its explanation (R5-R8), or a Ramsch deal (R9.1):
@@ -108,6 +114,7 @@ def value_cmd(
             re=re_,
             bock=bock,
             players=int(players),
+            rules=_rules(rules_json),
         )
     except ReckonerError as exc:
         fail(exc.code, exc.message)
@@ -128,3 +135,16 @@ def value_cmd(
         f"Seeger-Fabian: declarer {r.seeger_fabian:+d}, "
         f"each of the {r.players - 1} others {r.others:+d}"
     )
+
+
+def _rules(text: str | None) -> Rules | None:
+    """The deal rules of ``--rules`` (the form of a record's ``rules``)."""
+    if text is None:
+        return None
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("give a JSON object")
+        return Rules.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        fail("BAD_RULES", f"--rules: {exc}")

@@ -122,7 +122,9 @@ def check_announce(deal: DealState, c: Contract, p: int) -> Contract:
             )
     elif deal.rules.enforce_reachable_announcement and ph is not Phase.SKAT:
         cards12 = deal._dealt[p] | deal._dealt[3]
-        if reachable_max(c.game, cards12) < deal._value and any_reachable(deal, cards12):
+        if reachable_max(c.game, cards12, deal.rules) < deal._value and any_reachable(
+            deal, cards12
+        ):
             raise reject(
                 Reason.UNREACHABLE_ANNOUNCEMENT,
                 f"{c.describe()} cannot reach the bid {deal._value}",
@@ -134,7 +136,7 @@ def check_announce(deal: DealState, c: Contract, p: int) -> Contract:
 def any_reachable(deal: DealState, cards12: int) -> bool:
     if max(NULL_VALUES[False, False], NULL_VALUES[False, True]) >= deal._value:
         return True
-    return any(reachable_max(g, cards12) >= deal._value for g in _GAME_ORDER)
+    return any(reachable_max(g, cards12, deal.rules) >= deal._value for g in _GAME_ORDER)
 
 
 def start_play(deal: DealState, game: int) -> None:

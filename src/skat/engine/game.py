@@ -247,6 +247,9 @@ class Rules:
     concede_after_claim: Literal["both", "one"] = "both"
     announce_before_discard: bool = False
     schieberamsch: bool = False  # a house rule (R9.2): see ramsch.py
+    # a house rule: matadors counted at most this many ("with 4, game 5" at
+    # most: the jacks only); None, the ISkO: all of them (rules-decisions.md)
+    max_matadors: int | None = None
 
     def __post_init__(self) -> None:
         if self.players not in (3, 4):
@@ -257,6 +260,9 @@ class Rules:
             raise ValueError(f"unknown kontra_window {self.kontra_window!r}")
         if self.concede_after_claim not in ("both", "one"):
             raise ValueError("concede_after_claim must be both or one")
+        cap = self.max_matadors
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            raise ValueError(f"max_matadors must be a positive whole number, not {cap!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """The options that differ from the defaults (for records)."""

@@ -332,14 +332,35 @@ def format_result(fields: dict[str, Any]) -> str:
     )
 
 
+#: The deal rules an ISS record can stand beside when they differ from the
+#: ISkO's (`Rules.to_dict` names the ones that do): those that replay the
+#: server's own ways and those that mean nothing without a rule it lacks
+#: (Kontra's window without Kontra, Schieberamsch without Ramsch). Any
+#: other rule, a new one included, keeps a deal out of the format.
+ISS_CARRIES = frozenset(
+    {
+        "concede_after_claim",
+        "announce_before_discard",
+        "enforce_reachable_announcement",
+        "kontra_window",
+        "kontra_requires_bid",
+        "schieberamsch",
+    }
+)
+
+
 def to_iss(record: GameRecord, header: dict[str, str] | None = None) -> str:
     """Write a record as an ISS line (three players, no house rules).
 
     ISS seats are positions (0 forehand); the result field is our own settlement.
     """
     rules = record.rules
-    if rules.players != 3 or rules.kontra or rules.all_pass != "einpassen" or record.ramsch:
-        raise ValueError("only three-player deals without house rules fit the ISS format")
+    beyond = sorted(set(rules.to_dict()) - ISS_CARRIES)
+    if beyond or record.ramsch:
+        raise ValueError(
+            "only three-player deals without house rules fit the ISS format"
+            + (f" (not {', '.join(beyond)})" if beyond else "")
+        )
     if record.bock_factor != 1:
         raise ValueError("Bock deals do not fit the ISS format")
     from .records import replay

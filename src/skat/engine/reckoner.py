@@ -14,7 +14,7 @@ from typing import Any
 
 from .cards import parse_cards, to_mask
 from .errors import IllegalActionError, Reason, reject
-from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
+from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType, Rules
 from .ramsch import outcome as ramsch_outcome
 from .state import RamschOutcome
 from .values import BID_SET, Valuation, seeger_fabian_others, value_game
@@ -103,8 +103,10 @@ def reckon(
     re: bool = False,
     bock: bool = False,
     players: int = 3,
+    rules: Rules | None = None,
 ) -> Reckoning:
-    """Value a game. Without ``points``/``tricks`` the game as announced is
+    """Value a game (under ``rules``: a table's house rules that change a
+    game's value; None: the ISkO's). Without ``points``/``tricks`` the game as announced is
     taken as just made (61; 90 with Schneider announced; 120 and ten tricks
     with Schwarz announced or Ouvert; no trick in Null). ``bock`` doubles
     the entries, not the 50/40/30 (R9.4)."""
@@ -145,16 +147,16 @@ def reckon(
         points = 0 if g == GameType.NULL else 120 if c.schwarz else 90 if c.schneider else 61
     if tricks is None:
         tricks = 10 if points == 120 else 0 if g == GameType.NULL or points == 0 else 5
-    val = value_game(c, bid, points, tricks, cards12)
+    val = value_game(c, bid, points, tricks, cards12, rules=rules)
     factor = (4 if re else 2 if kontra else 1) * (2 if bock else 1)
     between = None
     if hand and g != GameType.NULL and cards is not None and cards12.bit_count() == 10:
-        low, high = skat_range(c, cards12)
+        low, high = skat_range(c, cards12, rules)
         between = (low, high) if low != high else None
     return Reckoning(c, val, factor, players, bock, between)
 
 
-def skat_range(contract: Contract, held: int) -> tuple[int, int]:
+def skat_range(contract: Contract, held: int, rules: Rules | None = None) -> tuple[int, int]:
     """The lowest and highest game value (R6.5: base value times the
     multiplier, as won) of a suit or Grand game whose declarer holds the ten
     cards of ``held`` and has not seen the skat: over every skat the other
@@ -163,7 +165,8 @@ def skat_range(contract: Contract, held: int) -> tuple[int, int]:
     rest = [card for card in range(32) if not held >> card & 1]
     points, tricks = (120, 10) if c.schwarz else (90, 5) if c.schneider else (61, 5)  # as made
     values = {
-        value_game(c, 18, points, tricks, held | 1 << a | 1 << b).multiplier * BASE_VALUE[c.game]
+        value_game(c, 18, points, tricks, held | 1 << a | 1 << b, rules=rules).multiplier
+        * BASE_VALUE[c.game]
         for i, a in enumerate(rest)
         for b in rest[i + 1 :]
     }

@@ -55,6 +55,7 @@ def finish_game(deal: DealState, ended: str, outcome: str, by: int | None) -> No
         cards12,
         tricks_played=len(deal._tricks),
         outcome=outcome,  # type: ignore[arg-type]
+        rules=deal.rules,
     )
     factor = (4 if deal._re else 2 if deal._kontra >= 0 else 1) * deal.bock_factor
     n = deal.players

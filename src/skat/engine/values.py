@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from .cards import mask_points
-from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType
+from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType, Rules
 
 
 def _bid_values() -> tuple[int, ...]:
@@ -28,10 +28,11 @@ BID_SET = frozenset(BID_VALUES)
 assert len(BID_VALUES) == 63 and BID_VALUES[0] == 18 and BID_VALUES[-1] == 264
 
 
-def matadors(game: GameType, cards12: int) -> int:
+def matadors(game: GameType, cards12: int, rules: Rules | None = None) -> int:
     """Signed matadors of R5.2: +n "with n", -n "without n"; 0 for Null and Ramsch.
 
-    ``cards12`` is the mask of the declarer's ten dealt cards plus the skat as dealt.
+    ``cards12`` is the mask of the declarer's ten dealt cards plus the skat as
+    dealt. ``rules`` (a table's house rules) may count fewer: `Rules.max_matadors`.
     """
     order = TRUMP_ORDER[game]
     if game == GameType.NULL or not order:
@@ -43,6 +44,8 @@ def matadors(game: GameType, cards12: int) -> int:
             n += 1
         else:
             break
+    if rules is not None and rules.max_matadors is not None:
+        n = min(n, rules.max_matadors)
     return n if holds_top else -n
 
 
@@ -144,8 +147,10 @@ def value_game(
     *,
     tricks_played: int = 10,
     outcome: Outcome = "played",
+    rules: Rules | None = None,
 ) -> Valuation:
-    """Settle a declared game (R6.5, R7).
+    """Settle a declared game (R6.5, R7) under ``rules`` (a table's house
+    rules that change a game's value; None: the ISkO's).
 
     ``outcome`` forces the result of a deal ended by concession, time-out or
     leaving (ISS-FORMAT.md 4.2): ``declarer_lost`` or ``defenders_lost`` (the
@@ -159,7 +164,7 @@ def value_game(
     if c.game == GameType.RAMSCH:
         raise ValueError("Ramsch has no declarer; see ramsch.entries()")
     base = BASE_VALUE[c.game]
-    m = matadors(c.game, cards12)
+    m = matadors(c.game, cards12, rules)
     sa, wa = c.schneider, c.schwarz
     played = tricks_played > 0
     if outcome == "played":
@@ -197,9 +202,9 @@ def seeger_fabian_others(won: bool, players: int) -> int:
     return 40 if players == 3 else 30
 
 
-def reachable_max(game: GameType, cards12: int) -> int:
+def reachable_max(game: GameType, cards12: int, rules: Rules | None = None) -> int:
     """The highest value a pickup suit/Grand game could reach (R3.5): (n + 3) x base."""
-    return (abs(matadors(game, cards12)) + 3) * BASE_VALUE[game]
+    return (abs(matadors(game, cards12, rules)) + 3) * BASE_VALUE[game]
 
 
 __all__ = [

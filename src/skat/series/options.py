@@ -30,6 +30,7 @@ class ListOptions:
     ramsch_after_bock: bool = False
     schieberamsch: bool = False  # a house rule (R9.2; engine/ramsch.py)
     enforce_reachable_announcement: bool = False
+    max_matadors: int | None = None  # a house rule (docs/rules-decisions.md)
 
     def __post_init__(self) -> None:
         # every option by its declaration (spec.py): integers are integers

@@ -537,6 +537,31 @@ LIST_SPEC: tuple[Option, ...] = (
         "R3.5",
         form=False,
     ),
+    Option(
+        "max_matadors",
+        "count",
+        None,
+        {
+            "en": _w(
+                "Matadors counted at most",
+                "A house rule: with or without more matadors than this counts only this many "
+                "(4: the jacks only). Empty: all of them, as the ISkO counts.",
+            ),
+            "de": _w(
+                "Spitzen höchstens",
+                "Eine Hausregel: Mit oder ohne mehr Spitzen zählt nur so viele (4: nur die "
+                "Buben). Leer: alle, wie die ISkO zählt.",
+            ),
+            "da": _w(
+                "Højst antal matadorer",
+                "En husregel: med eller uden flere matadorer tæller kun så mange (4: kun "
+                "knægtene). Tom: alle, som ISkO tæller.",
+            ),
+        },
+        "rules-decisions.md",
+        low=1,
+        high=11,
+    ),
 )
 
 BY_NAME: dict[str, Option] = {o.name: o for o in LIST_SPEC}

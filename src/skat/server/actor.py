@@ -301,15 +301,15 @@ class TableActor:
                     st.plan_fill() if isinstance(msg, p.Fill) else st.plan_start()
                 )
             case p.Act(action=action, version=version):
-                await self._commit_all(st.plan_act(self._seat(conn), action, version))
+                await self._commit_all(st.plan_act(self.seat_of(conn), action, version))
             case p.Next():
-                await self._commit_all(st.plan_next(self._seat(conn)))
+                await self._commit_all(st.plan_next(self.seat_of(conn)))
             case p.Leave(keep_bot=keep_bot):
-                seat = self._seat(conn)
+                seat = self.seat_of(conn)
                 # every device of that seat now watches, and is told so (_commit)
                 await self._commit_all(st.plan_leave(seat, keep_bot))
             case p.Reclaim():
-                await self._commit_all(st.plan_auto(self._seat(conn), False))
+                await self._commit_all(st.plan_auto(self.seat_of(conn), False))
             case p.Chat(text=text):
                 planned = st.plan_chat(conn.seat, text)
                 self._chat_allowed(conn)
@@ -321,7 +321,7 @@ class TableActor:
             case p.Mute(seat=seat, on=on):
                 (conn.muted.add if on else conn.muted.discard)(seat)
             case p.Again():
-                self._seat(conn)
+                self.seat_of(conn)
                 if st.status != "finished":
                     raise CommandError(ErrorCode.WRONG_PHASE, "the list is not over")
                 if st.next_table is None:
@@ -363,9 +363,9 @@ class TableActor:
             if key is None or key == self._wait_key:
                 self.post(command)
 
-        self._spawn(again())
+        self.spawn(again())
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` beside the queue; `stop` cancels it."""
         task = asyncio.create_task(work)
         self._background.add(task)
@@ -376,7 +376,7 @@ class TableActor:
         if not bucket.allow():
             raise CommandError(ErrorCode.RATE_LIMITED, "this table's chat is busy; wait a moment")
 
-    def _seat(self, conn: Conn | None) -> int:
+    def seat_of(self, conn: Conn | None) -> int:
         if conn is None or conn.seat is None:
             raise CommandError(ErrorCode.NOT_SEATED, "take a seat first")
         return conn.seat
@@ -423,7 +423,7 @@ class TableActor:
                 await self.store.set_status(st.id, st.status)
             except Exception as exc:  # the event is stored: publish it all the same
                 log.warning("table %s: storing its status failed (%s)", st.id, exc)
-                self._spawn(self._save_status())
+                self.spawn(self._save_status())
         self.history.append((st.version, event, st.act_ref(event)))
         self._relist()
         # the countdown to the next deal, fixed once when a deal ends (the
@@ -476,7 +476,7 @@ class TableActor:
                 except Exception as exc:  # the lobby is a view: the table plays on
                     log.warning("table %s: the lobby could not be updated (%s)", st.id, exc)
 
-        self._spawn(write())
+        self.spawn(write())
 
     async def _save_status(self) -> None:
         """Write the table's status (its summary for restarts and the sweep:

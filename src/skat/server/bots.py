@@ -2,45 +2,78 @@
 event loop: a thread, or the search processes with a time budget), Kontra
 offered to them off their turn, their answers to a claim or a concession,
 and the strong player's hints for people. Owned by one `TableActor`, which
-applies what they decide as `BotMove` commands like any other move."""
+applies what they decide as `BotMove` commands like any other move; they
+reach it only through `Table`, the few things they need of it.
+
+A computer player answers in text (a search process hands back a string);
+it is parsed here, once, and the `Action` travels on typed."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import random
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
+from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE
 from ..players import claims, in_processes, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import messages as m
-from .commands import BotMove
+from .commands import BotMove, Command
+from .config import ServerConfig
 from .conn import Conn
 from .errors import CommandError, ErrorCode
-
-if TYPE_CHECKING:
-    from .actor import TableActor
+from .metrics import Metrics
+from .table import TableState
+from .work import SearchPool
 
 log = logging.getLogger("skat.server")
+
+
+class Table(Protocol):
+    """What the computer seats use of their table's actor (`TableActor`):
+    the table, where to think, and the way back into its queue."""
+
+    state: TableState
+    config: ServerConfig
+    metrics: Metrics
+    pool: Executor  # threads: fast computer players, off-turn questions
+    search: SearchPool | None  # processes for searching players and hints
+    conns: set[Conn]
+
+    def post(self, command: Command) -> None:
+        """Queue a command (a `BotMove`) without waiting for it."""
+
+    def seat_of(self, conn: Conn | None) -> int:
+        """The seat ``conn`` holds; `CommandError` NOT_SEATED if none."""
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the queue, until the table stops."""
 
 
 @dataclass(eq=False)
 class _Hint:
     game_version: int  # the decision it is for
     waiting: set[Conn]  # who asked and has no answer yet
-    answer: tuple[str, bool] | None = None  # (action, fell back to a quick player)
+    answer: tuple[Action, bool] | None = None  # (action, fell back to a quick player)
 
 
-def _hint_message(answer: tuple[str, bool], version: int) -> m.Hint:
-    return m.Hint(action=answer[0], fallback=answer[1], version=version)
+def _hint_message(answer: tuple[Action, bool], version: int) -> m.Hint:
+    return m.Hint(action=str(answer[0]), fallback=answer[1], version=version)
+
+
+def _parsed(text: str | None) -> Action | None:
+    """A computer player's answer (a move or nothing); raises for text
+    that is not an action, which the caller treats as a failure."""
+    return None if text is None else parse_action(text)
 
 
 class ComputerSeats:
-    def __init__(self, actor: TableActor) -> None:
+    def __init__(self, actor: Table) -> None:
         self.actor = actor
         self._offturn: asyncio.Task[None] | None = None
         self._offturn_key: tuple[Any, ...] | None = None
@@ -113,7 +146,7 @@ class ComputerSeats:
         rest = self.actor.config.bot_delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
-        self.actor.post(BotMove(seat, str(action), game_version))
+        self.actor.post(BotMove(seat, action, game_version))
 
     def schedule_offturn(self) -> None:
         """Offer Kontra to computer players that may say it now but are not to
@@ -145,17 +178,19 @@ class ComputerSeats:
             view = st.series.deal.view(seat)
             name = self._name(seat)
             try:
-                text = await asyncio.wait_for(
-                    loop.run_in_executor(
-                        self.actor.pool, offturn_within, name, view, random.getrandbits(32)
-                    ),
-                    self.actor.config.bot_budget,
+                said = _parsed(
+                    await asyncio.wait_for(
+                        loop.run_in_executor(
+                            self.actor.pool, offturn_within, name, view, random.getrandbits(32)
+                        ),
+                        self.actor.config.bot_budget,
+                    )
                 )
             except Exception as exc:  # a computer player that fails says nothing
                 log.warning("table %s: %s off-turn failed (%s)", st.id, name, exc)
                 continue
-            if text is not None:
-                self.actor.post(BotMove(seat, text, gv, offturn=True))
+            if said is not None:
+                self.actor.post(BotMove(seat, said, gv, offturn=True))
                 return
 
     def schedule_answers(self) -> None:
@@ -184,7 +219,7 @@ class ComputerSeats:
         loop = asyncio.get_running_loop()
         budget = self.actor.config.bot_budget * 2  # up to 66 solves at the first trick
         seed = random.getrandbits(32)
-        text: str | None
+        answer: Action | None
         job: Awaitable[str | None]
         try:
             if self.actor.search is not None:  # solves: in the search processes, fairly
@@ -195,12 +230,12 @@ class ComputerSeats:
                 job = loop.run_in_executor(
                     self.actor.pool, claims.answer_within, view, seed, budget * 0.75
                 )
-            text = await asyncio.wait_for(job, budget + 0.5)
+            answer = _parsed(await asyncio.wait_for(job, budget + 0.5))
         except Exception as exc:  # an answer that fails or runs late plays on
             log.warning("table %s: the answer to a claim failed (%s)", self.actor.state.id, exc)
-            text = None
-        if text is not None:
-            self.actor.post(BotMove(seat, text, -1, offturn=True, answer_to_deal=number))
+            answer = None
+        if answer is not None:
+            self.actor.post(BotMove(seat, answer, -1, offturn=True, answer_to_deal=number))
         self._answering = None
         self.schedule_answers()  # another seat may be waiting for its turn to answer
 
@@ -212,7 +247,7 @@ class ComputerSeats:
         st = self.actor.state
         if not st.settings.hint:
             raise CommandError(ErrorCode.HINT_OFF, "this table plays without hints")
-        seat = self.actor._seat(conn)
+        seat = self.actor.seat_of(conn)
         if st.series is None or st.to_move() != seat or st.status != "playing":
             raise CommandError(ErrorCode.NO_DECISION, "nothing to decide right now")
         gv = st.game_version
@@ -222,7 +257,7 @@ class ComputerSeats:
                 hint.waiting.add(conn)
                 return
             if not hint.answer[1]:  # a quick one (fell back) may be searched when asked again
-                self.actor._spawn(conn.send(_hint_message(hint.answer, st.version)))
+                self.actor.spawn(conn.send(_hint_message(hint.answer, st.version)))
                 return
         hint = self._hints[seat] = _Hint(gv, {conn})
         view = st.series.deal.view(seat)
@@ -232,11 +267,11 @@ class ComputerSeats:
                 LEVELS["strong"], view, self.actor.config.hint_budget
             )
             # "fallback": the strong player had no time; the page says so
-            hint.answer = (str(action), fell_back)
+            hint.answer = (action, fell_back)
             if gv == st.game_version:  # still the same decision
                 for c in hint.waiting:
                     if c in self.actor.conns and c.seat == seat:
                         await c.send(_hint_message(hint.answer, st.version))
             hint.waiting.clear()
 
-        self.actor._spawn(think())
+        self.actor.spawn(think())

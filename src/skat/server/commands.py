@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine import Action
 from . import events as ev
 from . import protocol as p
 from .conn import Conn
@@ -26,7 +27,7 @@ class BotMove:
     said off its turn (Kontra, R9.3)."""
 
     seat: int
-    action: str
+    action: Action  # parsed where the computer player answered (bots.py)
     game_version: int
     offturn: bool = False
     # an answer to a claim or a concession (players/claims.py): it stays

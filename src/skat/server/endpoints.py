@@ -420,9 +420,13 @@ async def ws_endpoint(ws: WebSocket) -> None:
             if not conn.allow():
                 await refuse(ErrorCode.RATE_LIMITED, "slow down")
                 continue
+            at = time.monotonic()
             try:
                 msg = p.decode(raw)
             except p.ProtocolError as exc:
+                if exc.move:  # an action that is none: a person's move, refused (as actor._run)
+                    actor.metrics.move("person", False)
+                    actor.metrics.act_seconds.observe(time.monotonic() - at)
                 await conn.send(m.Error(code=exc.code, message=exc.message))
                 continue
             if isinstance(msg, p.Ping):

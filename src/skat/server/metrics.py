@@ -13,16 +13,45 @@ network, never the players'), and it answers while the event loop is busy.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Collection, Iterator, Mapping
+from typing import Any, Protocol
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-if TYPE_CHECKING:
-    from .registry import Tables
-    from .store import Store
+from .work import AnalysisPool, SearchPool
+
+
+# What a scrape reads, as protocols: the store and the registry count with
+# `Metrics`, so importing them here would close an import circle.
+class _Conn(Protocol):
+    @property
+    def closed(self) -> bool: ...
+
+
+class _Actor(Protocol):
+    @property
+    def conns(self) -> Collection[_Conn]: ...
+
+
+class Tables(Protocol):
+    """What a scrape reads of `registry.Tables`."""
+
+    @property
+    def actors(self) -> Mapping[str, _Actor]: ...
+    @property
+    def search(self) -> SearchPool: ...
+    @property
+    def analyses(self) -> AnalysisPool: ...
+
+
+class Store(Protocol):
+    """What a scrape reads of `store.Store`."""
+
+    @property
+    def failing_since(self) -> float | None: ...
+
 
 #: Seconds: a move is usually stored and sent in a few milliseconds; a
 #: PostgreSQL commit far away or a loaded machine makes it tens.

@@ -2,7 +2,10 @@
 the edge, and the JSON the server sends.
 
 Client messages are msgspec structs tagged by ``type``; anything else is
-refused with an error reply before it reaches a table.
+refused with an error reply before it reaches a table. A move's text is
+parsed here into the engine's `Action`, once: the queue, the table and the
+computer seats carry the typed value, and only the stored event and what
+goes out are text again.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from typing import Any
 
 import msgspec
 
+from ..engine import Action, IllegalActionError, parse_action
 from .errors import ErrorCode
 
 MAX_MESSAGE_BYTES = 4096
@@ -30,7 +34,7 @@ class Sit(msgspec.Struct, tag="sit", forbid_unknown_fields=True):
 
 
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
-    action: str
+    action: Action  # the text on the wire, parsed by `decode`
     version: int
 
 
@@ -95,19 +99,44 @@ ClientMessage = (
     | Ping
     | Hint
 )
-_decoder = msgspec.json.Decoder(ClientMessage)
-_encoder = msgspec.json.Encoder()
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode | str, message: str, move: bool = False) -> None:
         super().__init__(message)
         self.code = str(code)
         self.message = message
+        self.move = move  # an `act` whose action is not one: a refused move
+
+
+class _BadAction(Exception):
+    """Not a ValueError: msgspec passes it through instead of folding the
+    engine's reason (MALFORMED_ACTION, INVALID_CARD) into a BAD_MESSAGE."""
+
+    def __init__(self, error: IllegalActionError) -> None:
+        self.error = error
+
+
+def _typed(kind: type, value: Any) -> Any:
+    """msgspec's hook for a field type it does not know: `Action`, from its text."""
+    if kind is not Action:
+        raise NotImplementedError(kind)
+    if not isinstance(value, str):
+        raise TypeError(f"Expected `str`, got `{type(value).__name__}`")
+    try:
+        return parse_action(value)
+    except IllegalActionError as exc:
+        raise _BadAction(exc) from None
+
+
+_decoder = msgspec.json.Decoder(ClientMessage, dec_hook=_typed)
+_encoder = msgspec.json.Encoder()
 
 
 def decode(raw: str | bytes) -> ClientMessage:
-    """Parse one client message; raises `ProtocolError` (TOO_LARGE, BAD_MESSAGE)."""
+    """Parse one client message, a move's action included; raises
+    `ProtocolError` (TOO_LARGE, BAD_MESSAGE, or the engine's reason for an
+    action that is not one: MALFORMED_ACTION, INVALID_CARD)."""
     data = raw.encode() if isinstance(raw, str) else raw
     if len(data) > MAX_MESSAGE_BYTES:
         raise ProtocolError(
@@ -117,6 +146,8 @@ def decode(raw: str | bytes) -> ClientMessage:
         return _decoder.decode(data)
     except msgspec.DecodeError as exc:
         raise ProtocolError(ErrorCode.BAD_MESSAGE, str(exc)[:200]) from None
+    except _BadAction as bad:  # the engine's reason, as the table gave it before
+        raise ProtocolError(bad.error.code.value, bad.error.message, move=True) from None
 
 
 def encode(obj: Any) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, assert_never
 
-from ..engine import Abandon, IllegalActionError, parse_action
+from ..engine import Abandon, Action, IllegalActionError, parse_action
 from ..players import player_names
 from ..players.levels import level_of
 from ..series import ListOptions, Series
@@ -350,19 +350,16 @@ class TableState:
         return [*events, ev.Start()]
 
     def plan_act(
-        self, seat: int, text: str, version: int | None, auto: bool = False
+        self, seat: int, action: Action, version: int | None, auto: bool = False
     ) -> list[ev.TableEvent]:
-        """A move of ``seat``. ``version`` is the table version the mover saw
+        """A move of ``seat`` (parsed at the edge: protocol.decode, or the
+        computer seats). ``version`` is the table version the mover saw
         (None for the server's own moves): stale only if the game moved on
         since, never because of chat or seat changes."""
         if self.series is None or self.status == "open":
             raise CommandError(ErrorCode.NOT_STARTED, "the list has not started")
         if version is not None and not self.game_version <= version <= self.version:
             raise CommandError(ErrorCode.STALE_VERSION, f"the table is at version {self.version}")
-        try:
-            action = parse_action(text)
-        except IllegalActionError as exc:
-            raise CommandError(exc.code.value, exc.message) from None
         if isinstance(action, Abandon):  # `timeout` and `leave` are the table's, not a person's
             raise CommandError(ErrorCode.BAD_MESSAGE, f"'{action}' is not a move a player makes")
         if self.series.is_over():

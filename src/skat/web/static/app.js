@@ -1,19 +1,23 @@
 // The browser client: plain ES modules, no build step. The server decides
 // what is legal; this page only shows what it is told (view.legal).
 // This module is the entry: the router, the language switch and the rules
-// pages; home.js, table.js (with log.js, board.js, result.js, input.js),
-// tournament.js and calculator.js are the other pages.
+// pages; home.js, table.js (with state.js, board.js, log.js, result.js,
+// input.js), tournament.js and calculator.js are the other pages. Nothing
+// imports it back: a page moves on through nav.js's go.
 import { boardPage, fileBoardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
-import { homePage, optionsReady } from "./home.js";
-import { closeSocketUnless, tablePage } from "./table.js";
+import { homePage } from "./home.js";
+import { go, setRouter } from "./nav.js";
+import { optionsReady } from "./options.js";
+import { closeTableUnless } from "./state.js";
+import { tablePage } from "./table.js";
 import { tournamentPage } from "./tournament.js";
 
 export async function route() {
   await optionsReady; // the options form and the rules line are built from them
   const path = location.pathname;
-  closeSocketUnless(path);
+  closeTableUnless(path);
   applyStaticTexts();
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/deals\/(\d+)$/))) return boardPage(m[1], Number(m[2]));
@@ -26,10 +30,7 @@ export async function route() {
   return homePage();
 }
 
-export function go(path) {
-  history.pushState({}, "", path);
-  route();
-}
+setRouter(route);
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest("a[href^='/']");

@@ -2,10 +2,19 @@
 // hand, the value preview and the hand.
 import { backSvg } from "./cards.js";
 import { GAMES, cardHtml, cardName, cardsRow, esc, explain, gameText, store, t } from "./common.js";
-import { OPTIONS, optionWords, valueWord } from "./home.js";
 import { actionText, hintText, renderLog } from "./log.js";
-import { renderChat, renderResult, renderSheet } from "./result.js";
-import { COLLECT_MS, T, seatName, send, setStatus, setting } from "./table.js";
+import { OPTIONS, optionWords, rulesItems, valueWord } from "./options.js";
+import { bockToCome, renderChat, renderResult, renderSheet } from "./result.js";
+import { T, seatName, send, setStatus, setting } from "./state.js";
+
+// How a trick is shown (docs/architecture.md, "The browser client"): every
+// card lies in front of the player who played it; a finished trick stays on
+// the table until its winner leads the next one, and at least HOLD_MS even
+// when the next card comes sooner, then it is collected toward the winner.
+// Nothing here decides a rule: the cards, the winner and the points come
+// with the view.
+export const HOLD_MS = 1500;
+export const COLLECT_MS = 450;
 
 // Relative places on screen: me at the bottom, the next player on the left
 // (spectators see seat 0 at the bottom).
@@ -51,40 +60,6 @@ export function renderTable() {
   renderChat();
   renderSheet();
   notifyTurn();
-}
-
-// "3 Bock deals, then 3 Ramsch deals to come", from the server's list of the
-// coming deals (`pending_bock`: "bock"/"ramsch" per deal, or "bock xF").
-export function bockToCome(pending) {
-  if (!pending || !pending.length) return "";
-  const bock = pending.filter((p) => p.startsWith("bock")).length;
-  const ramsch = pending.filter((p) => p === "ramsch").length;
-  const bits = [];
-  if (bock) bits.push(t("bock.deals", { n: bock }));
-  if (ramsch) bits.push(t("bock.ramsch", { n: ramsch }));
-  return t("bock.toCome", { what: bits.join(", ") });
-}
-
-// A table's rules, from the declared options: each option with its value
-// (those under a switch in brackets after it, and only when it is on); the
-// list's options not on the form only where they differ from the default.
-export function rulesItems(o, st) {
-  const values = { ...o, ...st };
-  const items = [];
-  const differs = (x) => JSON.stringify(x.kind === "set" ? [...values[x.name]].sort() : values[x.name]) !== JSON.stringify(x.default);
-  for (const x of OPTIONS ?? []) {
-    if (x.needs || x.name === "rounds" || x.name === "deals" || x.name === "first_dealer") continue;
-    if (values[x.name] === undefined || values[x.name] === null || (!x.form && !differs(x))) continue;
-    const under = OPTIONS.filter((y) => y.needs === x.name && values[x.name] === true && values[y.name] !== undefined && (y.form || differs(y)))
-      .map((y) => (y.kind === "switch" ? (values[y.name] ? optionWords(y).label : "") : `${optionWords(y).label} ${valueText(y, values[y.name])}`))
-      .filter(Boolean);
-    items.push(`${optionWords(x).label}: ${valueText(x, values[x.name])}${under.length ? ` (${under.join(", ")})` : ""}`);
-  }
-  return items;
-}
-
-export function valueText(x, v) {
-  return x.kind === "set" ? [...v].map((e) => valueWord(x, e)).join(", ") : valueWord(x, v);
 }
 
 export function renderRules() {

@@ -1,88 +1,10 @@
-// The home page: the options form (built from GET /api/options) and
-// creating a table.
-import { go } from "./app.js";
+// The home page: the options form (built from GET /api/options), creating a
+// table, the lobby.
 import { app, esc, lang, store, t } from "./common.js";
+import { go } from "./nav.js";
+import { OPTIONS, formOptions, optionRow, optionsReady, remembered, showNeeded, valueWord } from "./options.js";
 import { bindTournamentForm, tournamentForm } from "./tournament.js";
 
-// The options form and a table's rules line come from the server's
-// declaration of the options (GET /api/options; skat/series/spec.py and
-// skat/server/offer.py): their kinds, values, defaults and words.
-export let OPTIONS = null; // the options, in the form's order
-export const optionsReady = fetch("/api/options")
-  .then((r) => r.json())
-  .then((d) => { OPTIONS = d.options; })
-  .catch(() => { OPTIONS = []; });
-
-export function optionWords(o) {
-  return o.words[lang] ?? o.words.en;
-}
-
-export function valueWord(o, v) {
-  if (o.kind === "switch") return t(v ? "opt.on" : "opt.off");
-  return optionWords(o).values[String(v)] ?? String(v);
-}
-
-export function optionControl(o, value, prefix) {
-  const id = `${prefix}-${o.name}`;
-  if (o.kind === "count") {
-    return `<input id="${id}" name="${o.name}" type="number" min="${o.low}" max="${o.high ?? ""}" value="${esc(value ?? "")}">`;
-  }
-  const values = o.kind === "switch" ? [false, true] : o.choices;
-  const code = (v) => (o.kind === "switch" ? (v ? "1" : "0") : String(v));
-  return `<select id="${id}" name="${o.name}">${values
-    .map((v) => `<option value="${code(v)}" ${v === value ? "selected" : ""}>${esc(valueWord(o, v))}</option>`)
-    .join("")}</select>`;
-}
-
-export function optionRow(o, value = o.default, prefix = "o") {
-  const w = optionWords(o);
-  return `<div class="opt" data-option="${o.name}"${o.needs ? ` data-needs="${o.needs}"` : ""}><label for="${prefix}-${o.name}">${esc(w.label)}</label>${optionControl(o, value, prefix)}
-    <p class="help">${esc(w.help)}${o.more ? ` <a href="/rules/${o.more}">${esc(t("home.more"))}</a>` : ""}</p></div>`;
-}
-
-// What this browser chose last time (the Play button's level and hints,
-// the options form), kept only where it is still one of the option's values.
-export function remembered(key) {
-  let saved = {};
-  try { saved = JSON.parse(store.get(key, "{}")) || {}; } catch { saved = {}; }
-  const out = {};
-  for (const o of OPTIONS) {
-    const v = saved[o.name];
-    if (v === undefined) continue;
-    const ok = o.kind === "switch" ? typeof v === "boolean"
-      : o.kind === "count" ? Number.isInteger(v) && v >= o.low && (o.high === null || v <= o.high)
-      : o.kind === "choice" ? o.choices.includes(v) : false;
-    if (ok) out[o.name] = v;
-  }
-  return out;
-}
-
-// An option under a switch (Kontra until, under Kontra) shows only while the switch is on.
-export function showNeeded(form) {
-  for (const row of form.querySelectorAll(".opt[data-needs]")) {
-    const on = form.querySelector(`[name=${row.dataset.needs}]`);
-    row.hidden = !!on && on.value !== "1";
-  }
-}
-
-// The creation body of the form: each value as its kind, an option under
-// a switch that is off (ramsch_after_bock without Bock) at its default.
-export function formOptions(f) {
-  const out = {};
-  const shown = OPTIONS.filter((o) => o.form);
-  for (const o of shown) {
-    const raw = f.get(o.name);
-    let v;
-    if (o.kind === "switch") v = raw === "1";
-    else if (o.kind === "count") v = Math.max(o.low, Math.min(o.high ?? Infinity, Math.round(Number(raw)) || o.default));
-    else v = o.choices.find((c) => String(c) === raw) ?? o.default;
-    out[o.name] = v;
-  }
-  for (const o of shown) {
-    if (o.needs && out[o.needs] === false) out[o.name] = o.default;
-  }
-  return out;
-}
 
 export async function homePage() {
   await optionsReady;

@@ -283,6 +283,7 @@ export default {
   "err.MUST_FOLLOW_SUIT": "Du skal følge kulør.",
   "err.STALE_VERSION": "Spillet er gået videre; prøv igen.",
   "err.SEAT_TAKEN": "Pladsen er optaget.",
+  "err.SEAT_LOST": "Denne enhed har ikke længere en plads (den blev forladt, måske på en anden enhed); den ser nu med.",
   "err.TABLE_FULL": "Bordet er fuldt.",
   "err.RATE_LIMITED": "Tag den lidt med ro.",
   "err.BAD_NAME": "Vælg et andet navn: med bogstaver eller tal, i ét alfabet, og som ingen ved bordet har.",

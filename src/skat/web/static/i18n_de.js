@@ -283,6 +283,7 @@ export default {
   "err.MUST_FOLLOW_SUIT": "Du musst bedienen.",
   "err.STALE_VERSION": "Am Tisch ging es schon weiter; versuch es noch mal.",
   "err.SEAT_TAKEN": "Der Platz ist besetzt.",
+  "err.SEAT_LOST": "Dieses Gerät hat keinen Platz mehr (er wurde verlassen, vielleicht auf einem anderen Gerät); es schaut jetzt zu.",
   "err.TABLE_FULL": "Der Tisch ist voll.",
   "err.RATE_LIMITED": "Etwas langsamer, bitte.",
   "err.BAD_NAME": "Bitte einen anderen Namen: mit Buchstaben oder Ziffern, in einem Alphabet, und noch nicht an diesem Tisch.",

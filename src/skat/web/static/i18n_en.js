@@ -284,6 +284,7 @@ export default {
   "err.MUST_FOLLOW_SUIT": "You must follow suit.",
   "err.STALE_VERSION": "The table moved on; try again.",
   "err.SEAT_TAKEN": "That seat is taken.",
+  "err.SEAT_LOST": "This device no longer holds a seat (it was left, perhaps on another device); it watches now.",
   "err.TABLE_FULL": "The table is full.",
   "err.RATE_LIMITED": "Slow down a little.",
   "err.BAD_NAME": "Choose another name: one with a letter or digit, in one alphabet, that nobody at this table has.",

@@ -2,12 +2,16 @@
 import { act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
 import { store, t } from "./common.js";
 import { copyLink, downloadIss, renderSheet } from "./result.js";
-import { T, send, setting } from "./table.js";
+import { T, send, setting } from "./state.js";
 
 export function onTableClick(e) {
   const b = e.target.closest("[data-action]");
   if (!b || b.disabled) return;
   const a = b.dataset.action;
+  // the frame shows before the table's first state (a quick click after
+  // coming back from the board): what needs the table waits for it, the
+  // sheet opens when it comes
+  if (!T.snap && !["copy", "sheet", "setting"].includes(a)) return;
   if (a === "send") {
     const msg = JSON.parse(b.dataset.msg);
     if (msg.type === "act") {
@@ -58,6 +62,7 @@ export function onTableClick(e) {
   } else if (a === "setting") {
     store.set(`skat.set.${b.dataset.key}`, b.checked ? "1" : "0");
     T.armed = null;
+    if (!T.snap) return;
     renderHand();
     renderControls();
   } else if (a === "sheet") {

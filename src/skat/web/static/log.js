@@ -2,7 +2,7 @@
 // lines and the log.
 import { DICTS, announce, cardName, esc, gameText, keepReading, t } from "./common.js";
 import { resultHeadline } from "./result.js";
-import { T, seatName } from "./table.js";
+import { T, seatName } from "./state.js";
 
 // A suggestion in the second person, naming its cards ("put SA and HT away").
 export function hintText(text) {

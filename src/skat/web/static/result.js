@@ -1,8 +1,7 @@
 // After the deal: the result and its analysis, and beside the play the
 // score sheet, the chat, the turn timer and the downloads.
-import { bockToCome, button, renderTable } from "./board.js";
 import { cardName, cardsRow, esc, explain, gameText, keepReading, t } from "./common.js";
-import { T, follow, reactionIcon, reactionLabel, seatName } from "./table.js";
+import { T, follow, redraw, seatName } from "./state.js";
 
 export function resultHeadline(r, nameOf = seatName) {
   if (r.kind === "passed") return t("result.passed");
@@ -30,14 +29,14 @@ export function analysisText(r) {
     fetch(`/api/tables/${table.id}/deals/${n}/analysis`).then((res) => {
       if (res.status === 503) {  // the server is busy with analyses: ask again when it says
         const wait = Math.min(60, Number(res.headers.get("Retry-After")) || 5);
-        setTimeout(() => { delete table.analyses[n]; if (T === table) renderTable(); }, wait * 1000);
+        setTimeout(() => { delete table.analyses[n]; if (T === table) redraw(); }, wait * 1000);
         return undefined;
       }
       return res.ok ? res.json() : null;
     }).then((d) => {
       if (d === undefined) return;
       table.analyses[n] = d || false;
-      if (d && T === table) renderTable();  // still at this table
+      if (d && T === table) redraw();  // still at this table
     }).catch(() => { table.analyses[n] = false; });
     return null;
   }
@@ -182,6 +181,39 @@ export function renderResult() {
   if (next) follow(next);
 }
 
+// "3 Bock deals, then 3 Ramsch deals to come", from the server's list of the
+// coming deals (`pending_bock`: "bock"/"ramsch" per deal, or "bock xF").
+export function bockToCome(pending) {
+  if (!pending || !pending.length) return "";
+  const bock = pending.filter((p) => p.startsWith("bock")).length;
+  const ramsch = pending.filter((p) => p === "ramsch").length;
+  const bits = [];
+  if (bock) bits.push(t("bock.deals", { n: bock }));
+  if (ramsch) bits.push(t("bock.ramsch", { n: ramsch }));
+  return t("bock.toCome", { what: bits.join(", ") });
+}
+
+// Reactions in the chat, each with a word.
+export const REACTION_WORDS = { "👍": "good", "👏": "bravo", "😄": "laugh", "😮": "wow", "😢": "sad", "🤔": "hmm" };
+
+export function reactionIcon(emoji) {
+  // Drawn, so that no emoji font is needed (a face or a hand, in SVG).
+  const face = (mouth, eyes = '<circle cx="7" cy="8" r="1.3"/><circle cx="13" cy="8" r="1.3"/>') =>
+    `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><circle cx="10" cy="10" r="9" fill="#f2c14e" stroke="#8a6d1a"/><g fill="#3b2a00">${eyes}</g>${mouth}</svg>`;
+  switch (REACTION_WORDS[emoji]) {
+    case "good": return `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M3 9h3v9H3zM7 9l4-7c1.5 0 2 1 1.6 2.6L12 8h5c1 0 1.7 1 1.4 2l-1.6 6.5c-.3 1-1 1.5-2 1.5H7z" fill="#f2c14e" stroke="#8a6d1a"/></svg>`;
+    case "bravo": return `<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 12l6-8 2 1-3 5 6-5 1.5 1.5-5 5 4-2 1 1.5-6 5c-3 2-6 0-6-4z" fill="#f2c14e" stroke="#8a6d1a"/><path d="M14 2l1-1M17 5l2-1M16 3l2-2" stroke="#8a6d1a"/></svg>`;
+    case "laugh": return face('<path d="M5 11q5 6 10 0z" fill="#3b2a00"/>');
+    case "wow": return face('<ellipse cx="10" cy="14" rx="2.2" ry="3" fill="#3b2a00"/>');
+    case "sad": return face('<path d="M6 15q4-4 8 0" fill="none" stroke="#3b2a00" stroke-width="1.5"/><path d="M6 10v3" stroke="#2f7bd6" stroke-width="1.5"/>');
+    default: return face('<path d="M7 14h6" stroke="#3b2a00" stroke-width="1.5"/>', '<circle cx="7" cy="8" r="1.3"/><path d="M11.5 6.5l3-1" stroke="#3b2a00" stroke-width="1.3"/><circle cx="13" cy="8" r="1.3"/>');
+  }
+}
+
+export function reactionLabel(emoji) {
+  return t(`react.${REACTION_WORDS[emoji] || "hmm"}`);
+}
+
 export function renderChat() {
   const el = document.getElementById("chat-list");
   T.muted = T.muted || new Set();
@@ -219,7 +251,7 @@ export function renderTimer() {
 
 export function renderSheet() {
   const el = document.getElementById("sheet");
-  if (!T.showSheet || !T.snap.sheet) { el.innerHTML = ""; el.dataset.html = ""; return; }
+  if (!T.showSheet || !T.snap?.sheet) { el.innerHTML = ""; el.dataset.html = ""; return; }
   const sh = T.snap.sheet;
   const n = T.snap.table.options.players;
   const scoring = T.snap.table.options.scoring;

@@ -4,10 +4,9 @@
 // (from entering here, or from the link the organiser gave a latecomer,
 // #entrant=...). The page asks the server again every half second while
 // tables play (every 2 s otherwise); the standings come from there.
-import { go } from "./app.js";
-import { rulesItems } from "./board.js";
 import { app, errorText, esc, fmt, lang, store, t } from "./common.js";
-import { OPTIONS, formOptions, optionRow, remembered, showNeeded } from "./home.js";
+import { go } from "./nav.js";
+import { OPTIONS, formOptions, optionRow, remembered, rulesItems, showNeeded } from "./options.js";
 
 // while tables play the standings follow within a second (the server keeps
 // a view half a second); between series and before, less often
