@@ -92,3 +92,28 @@ def test_a_value_not_offered_is_refused_naming_the_option(tmp_path: Path) -> Non
             assert r.status_code == 400, body
             error = r.json()["error"]
             assert error["code"] == "BAD_OPTIONS" and word in error["message"], (body, error)
+
+
+def test_the_value_preview_values_a_game_under_the_tables_rules(tmp_path: Path) -> None:
+    """Issue 50, point 3: `POST /api/value` with a table values the game as
+    that table's sheet will (its matador cap), without one as the ISkO does;
+    the body is typed: an unknown field, a wrong type or an unknown table is
+    refused with a clear error."""
+    cards = "CJ SJ HJ DJ CA CT CK CQ C9 C8"
+    with serve(tmp_path) as (_, client, _db):
+        capped = new_table(client, players=3, max_matadors=4)
+        plain = new_table(client, players=3)
+        body = {"game": "clubs", "cards": cards, "bid": 18}
+        assert client.post("/api/value", json=body).json()["value"] == 11 * 12
+        for table, value in ((capped, 5 * 12), (plain, 11 * 12)):
+            got = client.post("/api/value", json={**body, "table": table["id"]})
+            assert got.status_code == 200 and got.json()["value"] == value, got.text
+        for bad, code, status in (
+            ({**body, "table": "nope"}, "NO_TABLE", 404),
+            ({**body, "colour": "red"}, "BAD_REQUEST", 400),
+            ({**body, "bid": True}, "BAD_REQUEST", 400),
+            ({**body, "hand": 1}, "BAD_REQUEST", 400),
+            ({**body, "points": [61]}, "BAD_REQUEST", 400),
+        ):
+            got = client.post("/api/value", json=bad)
+            assert got.status_code == status and got.json()["error"]["code"] == code, bad

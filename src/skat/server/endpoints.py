@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -292,53 +293,87 @@ async def lobby_api(request: Request) -> Response:
     return JSONResponse(memo["body"], headers={"cache-control": "no-store"})
 
 
+class ValueRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """The body of ``POST /api/value`` (docs/protocol.md): a game as ``skat
+    value`` takes it; ``table`` values it under that table's rules (its house
+    rules that change a value, `Rules.max_matadors`), as its sheet will."""
+
+    game: str
+    cards: str | None = None
+    matadors: int | None = None
+    hand: bool = False
+    schneider_announced: bool = False
+    schwarz_announced: bool = False
+    ouvert: bool = False
+    bid: int = 18
+    points: int | list[int] | None = None  # Ramsch: each player's, in seat order
+    tricks: int | list[int] | None = None
+    kontra: bool = False
+    re: bool = False
+    bock: bool = False
+    players: int = 3
+    table: str | None = None
+
+
+#: A Ramsch takes only these (R9.1): points (and tricks) per player, in seat order.
+_RAMSCH_FIELDS = ("points", "tricks", "bock", "players")
+
+
 async def value_api(request: Request) -> Response:
-    """The game-value reckoner of the calculator page (same as ``skat value``)."""
+    """The game-value reckoner of the calculator page and of a table's
+    preview (same as ``skat value``)."""
     from ..engine.reckoner import ReckonerError, reckon, reckon_ramsch
 
     body = await body_of(request)
     if isinstance(body, Response):
         return body
     try:
-        data = json.loads(body or b"{}")
-        if not isinstance(data, dict):
-            raise ValueError("a JSON object is expected")
-        allowed = {
-            "game", "cards", "matadors", "hand", "schneider_announced", "schwarz_announced",
-            "ouvert", "bid", "points", "tricks", "kontra", "re", "bock", "players",
-        }  # fmt: skip
-        unknown = set(data) - allowed
-        if unknown:
-            raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
-        game = data.pop("game", None)
-        if not isinstance(game, str):
-            raise ValueError("game is required")
-        if game == "ramsch":  # R9.1: points (and tricks) per player, in seat order
-            extra = set(data) - {"points", "tricks", "bock", "players"}
+        req = msgspec.json.decode(body or b"{}", type=ValueRequest)
+        rules = None
+        if req.table is not None:
+            try:
+                got = await _tables(request).view(req.table[:64])
+            except TableBroken:
+                broken = "this table's record cannot be loaded"
+                return json_error(ErrorCode.TABLE_BROKEN, broken, 503)
+            if got is None:
+                return json_error(ErrorCode.NO_TABLE, "no such table", 404)
+            rules = got[0].options.deal_rules()
+        if req.game == "ramsch":
+            given = {f for f in msgspec.structs.asdict(req) if f not in ("game", "table")}
+            default = ValueRequest("ramsch")
+            extra = sorted(
+                f for f in given - set(_RAMSCH_FIELDS) if getattr(req, f) != getattr(default, f)
+            )
             if extra:
-                raise ValueError(f"not for Ramsch: {', '.join(sorted(extra))}")
-            return JSONResponse(reckon_ramsch(**data).to_dict())
-        for key in (
-            "hand",
-            "schneider_announced",
-            "schwarz_announced",
-            "ouvert",
-            "kontra",
-            "re",
-            "bock",
-        ):
-            if key in data and not isinstance(data[key], bool):
-                raise ValueError(f"{key} must be true or false")
-        for key in ("matadors", "bid", "points", "tricks", "players"):
-            if data.get(key) is not None and (
-                not isinstance(data[key], int) or isinstance(data[key], bool)
-            ):
-                raise ValueError(f"{key} must be a number")
-        if data.get("cards") is not None and not isinstance(data["cards"], str):
-            raise ValueError("cards must be a string")
-        result = reckon(game, **data)
+                raise ValueError(f"not for Ramsch: {', '.join(extra)}")
+            if not isinstance(req.points, list) or not isinstance(req.tricks, list | None):
+                raise ValueError("Ramsch: points (and tricks) per player, as lists")
+            ramsch = reckon_ramsch(req.points, req.tricks, bock=req.bock, players=req.players)
+            return JSONResponse(ramsch.to_dict())
+        if isinstance(req.points, list) or isinstance(req.tricks, list):
+            raise ValueError("points and tricks are numbers (lists only for Ramsch)")
+        result = reckon(
+            req.game,
+            cards=req.cards,
+            matadors=req.matadors,
+            hand=req.hand,
+            schneider_announced=req.schneider_announced,
+            schwarz_announced=req.schwarz_announced,
+            ouvert=req.ouvert,
+            bid=req.bid,
+            points=req.points,
+            tricks=req.tricks,
+            kontra=req.kontra,
+            re=req.re,
+            bock=req.bock,
+            players=req.players,
+            rules=rules,
+        )
     except ReckonerError as exc:
         return json_error(exc.code, exc.message)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        return json_error(ErrorCode.BAD_REQUEST, str(exc)[:300])
     except (ValueError, TypeError, RecursionError) as exc:
         return json_error(ErrorCode.BAD_REQUEST, str(exc)[:300])
     return JSONResponse(result.to_dict())

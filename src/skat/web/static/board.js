@@ -366,6 +366,7 @@ export async function updatePreview(text, hand) {
   const body = {
     game, hand: flags.includes("hand"), schneider_announced: flags.includes("schneider"),
     schwarz_announced: flags.includes("schwarz"), ouvert: flags.includes("ouvert"), bid: v.bid,
+    table: T.id,  // valued under the table's own rules (a matador cap), as its sheet will be
   };
   if (game !== "null") body.cards = cards;
   try {
