@@ -5,6 +5,8 @@ way any Skat player would (R5 for the values, R9.5 for the expectation).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from bench.strength.train_handeval import SCHNEIDER_CURVE, force, main, solved_labels, train
 
@@ -263,3 +265,26 @@ def test_club_passes_a_middling_hand_when_another_seat_bids_against_it() -> None
     # the third seat sees both: forehand held 24, middlehand bid it
     deal.apply(parse_action("hold"), seat=0)
     assert Knowledge.from_view(deal.view(2)).shown_by_others == 24
+
+
+def test_the_players_value_games_under_the_tables_matador_cap() -> None:
+    """Issue 50, point 3: the bids of `club` and `search` follow the table's
+    rules: with every jack and six clubs ("with 10") a Clubs game is worth 11
+    x 12 by the ISkO and "with 4, game 5" x 12 where the table caps the
+    matadors at 4, and the bidding stops by the capped values."""
+    from skat.engine import Rules
+    from skat.players.handeval import bid_limit
+
+    strong = "CJ SJ HJ DJ CA CT CK CQ C9 C8".split()
+    hand = sum(1 << int(Card.parse(c)) for c in strong)
+    assert game_value(GameType.CLUBS, hand) == 11 * 12
+    assert game_value(GameType.CLUBS, hand, rules=Rules(max_matadors=4)) == 5 * 12
+    # capped at 2, the best is a Grand "with 2, game 3, Hand 4, Schneider 5"
+    capped = Rules(max_matadors=2)
+    assert bid_limit(default(), hand, 0) > 5 * 24 >= bid_limit(default(), hand, 0, rules=capped)
+    others = ["SA ST SK SQ S9 S8 S7 HA HT HK".split(), "HQ H9 H8 H7 DA DT DK DQ D9 D8".split()]
+    for rules in (Rules(), capped):
+        deal = Deal(deck_from_hands([strong, *others], ["C7", "D7"]), rules=rules)
+        view = deal.view(deal.seat_of(0))
+        limit = ClubPlayer(random.Random(1))._limit(view)
+        assert limit == bid_limit(default(), hand, 0, rules=rules)

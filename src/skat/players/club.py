@@ -92,11 +92,19 @@ class ClubPlayer(HeuristicPlayer):
     def _limit(self, view: View) -> int:
         shown = Knowledge.from_view(view).shown_by_others if self.contest else 0
         return bid_limit(
-            self.evaluator, view.hand.mask, view.position or 0, self.floor, shown, self.contest
+            self.evaluator,
+            view.hand.mask,
+            view.position or 0,
+            self.floor,
+            shown,
+            self.contest,
+            view.rules,
         )
 
     def _skat(self, view: View, legal: tuple[Action, ...]) -> Action:
-        game = hand_game(self.evaluator, view.hand.mask, view.position or 0, view.bid, self.margin)
+        game = hand_game(
+            self.evaluator, view.hand.mask, view.position or 0, view.bid, self.margin, view.rules
+        )
         if game is not None:
             target = Contract(game, hand=True)
             for a in legal:
@@ -105,7 +113,9 @@ class ClubPlayer(HeuristicPlayer):
         return next(a for a in legal if isinstance(a, Pickup))
 
     def _discard(self, view: View, legal: tuple[Action, ...]) -> Action:
-        _, mask, game = best_put_away(self.evaluator, view.hand.mask, view.position or 0, view.bid)
+        _, mask, game = best_put_away(
+            self.evaluator, view.hand.mask, view.position or 0, view.bid, view.rules
+        )
         if game is None:
             return super()._discard(view, legal)
         for a in legal:
@@ -124,7 +134,9 @@ class ClubPlayer(HeuristicPlayer):
             c = Contract(g)
             if c not in allowed or not considered(hand, g, counted=True):
                 continue
-            score = counted_result(self.evaluator, hand, hand | skat, pts, pos, view.bid, g)
+            score = counted_result(
+                self.evaluator, hand, hand | skat, pts, pos, view.bid, g, view.rules
+            )
             ranked.append((score, c))
         if ranked:
             return allowed[max(ranked, key=lambda r: r[0])[1]]

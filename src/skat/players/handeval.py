@@ -32,7 +32,7 @@ from functools import cache
 from importlib import resources
 
 from ..engine.cards import JACKS, POINTS, mask_cards
-from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, GameType
+from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, GameType, Rules
 from ..engine.values import matadors
 from .strength import null_profile
 
@@ -210,12 +210,20 @@ class Evaluator:
         return Chances(win, schneider)
 
 
-def game_value(game: GameType, cards: int, hand: bool = False, ouvert: bool = False) -> int:
+def game_value(
+    game: GameType,
+    cards: int,
+    hand: bool = False,
+    ouvert: bool = False,
+    rules: Rules | None = None,
+) -> int:
     """The value the declarer can count on (R5): matadors of ``cards`` plus
-    one, plus Hand, times the base value; Null's fixed values."""
+    one, plus Hand, times the base value; Null's fixed values. ``rules``: the
+    table's house rules that change a value (the matador cap), as the engine
+    settles the game."""
     if game == GameType.NULL:
         return NULL_VALUES[hand, ouvert]
-    return (abs(matadors(game, cards)) + 1 + int(hand)) * BASE_VALUE[game]
+    return (abs(matadors(game, cards, rules)) + 1 + int(hand)) * BASE_VALUE[game]
 
 
 def expected_result(chances: Chances, game: GameType, value: int, bid: int = 0) -> float:
@@ -306,6 +314,7 @@ def options(
     bid: int = 0,
     shown: int = 0,
     shifts: Sequence[tuple[int, float]] = (),
+    rules: Rules | None = None,
 ) -> list[tuple[float, GameType, int]]:
     """(expected result at ``bid``, game, the value it may bid to) of every
     game considered with the ten cards ``hand`` before the skat (stage
@@ -319,7 +328,7 @@ def options(
         if not considered(hand, game):
             continue
         ch = contested(evaluator.chances(hand, game, position, stage), shown, shifts)
-        value = game_value(game, hand, hand=is_hand)
+        value = game_value(game, hand, hand=is_hand, rules=rules)
         score = expected_result(ch, game, value, bid)
         if game != GameType.NULL and ch.schneider > 0.6:
             value += BASE_VALUE[game]
@@ -334,6 +343,7 @@ def bid_limit(
     floor: float = BID_FLOOR,
     shown: int = 0,
     shifts: Sequence[tuple[int, float]] = (),
+    rules: Rules | None = None,
 ) -> int:
     """The highest value to bid or hold with ``hand``: that of the best game
     (pickup or Hand) whose expected result is above ``floor``; 0 to pass.
@@ -341,19 +351,27 @@ def bid_limit(
     chances by ``shifts`` (see `contested`)."""
     best = 0
     for stage in ("pickup", "hand"):
-        for score, _game, value in options(evaluator, hand, position, stage, 0, shown, shifts):
+        for score, _game, value in options(
+            evaluator, hand, position, stage, 0, shown, shifts, rules
+        ):
             if score > floor:
                 best = max(best, value)
     return best
 
 
 def hand_game(
-    evaluator: Evaluator, hand: int, position: int, bid: int, margin: float
+    evaluator: Evaluator,
+    hand: int,
+    position: int,
+    bid: int,
+    margin: float,
+    rules: Rules | None = None,
 ) -> GameType | None:
     """The game to play Hand when its expected result at ``bid`` beats the
     best pickup game's by more than ``margin``; None: pick up the skat."""
-    pick = max((s for s, _, _ in options(evaluator, hand, position, "pickup", bid)), default=-1e9)
-    hands = options(evaluator, hand, position, "hand", bid)
+    picks = options(evaluator, hand, position, "pickup", bid, rules=rules)
+    pick = max((s for s, _, _ in picks), default=-1e9)
+    hands = options(evaluator, hand, position, "hand", bid, rules=rules)
     if hands:
         score, game, _ = max(hands, key=lambda o: o[0])
         if score > pick + margin:
@@ -369,12 +387,13 @@ def counted_result(
     position: int,
     bid: int,
     game: GameType,
+    rules: Rules | None = None,
 ) -> float:
     """Expected result at ``bid`` of declaring ``game`` with the ten cards
     ``kept`` after the discard (``cards12``: the twelve, whose matadors
     count; ``skat_points``: the points put away)."""
     ch = evaluator.chances(kept, game, position, "counted", skat_points)
-    return expected_result(ch, game, game_value(game, cards12), bid)
+    return expected_result(ch, game, game_value(game, cards12, rules=rules), bid)
 
 
 def put_aways(
@@ -383,6 +402,7 @@ def put_aways(
     position: int,
     bid: int,
     games: tuple[GameType, ...] = GAMES,
+    rules: Rules | None = None,
 ) -> list[tuple[float, int, GameType]]:
     """(expected result, the two cards as a mask, the game) of every pair
     put away from the twelve cards with every game of ``games`` the ten
@@ -398,20 +418,21 @@ def put_aways(
             for g in games:
                 if not considered(kept, g, counted=True):
                     continue
-                s = counted_result(evaluator, kept, cards12, pts, position, bid, g) + pts / 100
+                s = counted_result(evaluator, kept, cards12, pts, position, bid, g, rules)
+                s += pts / 100
                 out.append((s, mask, g))
     out.sort(key=lambda r: -r[0])  # stable: equal results keep their order
     return out
 
 
 def best_put_away(
-    evaluator: Evaluator, cards12: int, position: int, bid: int
+    evaluator: Evaluator, cards12: int, position: int, bid: int, rules: Rules | None = None
 ) -> tuple[float, int, GameType | None]:
     """(expected result, the two cards as a mask, the game) of the best
     discard of the twelve cards with its best game, every pair and every
     game considered; the points put away break ties. The game is None when
     no game is considered."""
-    ranked = put_aways(evaluator, cards12, position, bid)
+    ranked = put_aways(evaluator, cards12, position, bid, rules=rules)
     return ranked[0] if ranked else (-1e18, 0, None)
 
 

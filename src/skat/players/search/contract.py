@@ -17,7 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from types import ModuleType
 
-from ...engine import Action, Announce, Bid, Contract, Discard, GameType, Hold, Pass, Pickup, View
+from ...engine import (
+    Action,
+    Announce,
+    Bid,
+    Contract,
+    Discard,
+    GameType,
+    Hold,
+    Pass,
+    Pickup,
+    Rules,
+    View,
+)
 from ...engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
 from ...engine.game import NULL_VALUES, TRUMPS
 from ..handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
@@ -40,7 +52,7 @@ def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSetti
     """Bid or hold while the evaluator's best game is worth the bid."""
     shown = know.shown_by_others if settings.contest else 0
     limit = bid_limit(
-        evaluator, view.hand.mask, know.me, settings.bid_floor, shown, settings.contest
+        evaluator, view.hand.mask, know.me, settings.bid_floor, shown, settings.contest, view.rules
     )
     for a in view.legal_actions:
         if isinstance(a, Hold):
@@ -53,7 +65,7 @@ def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSetti
 def hand_or_pickup(view: View, know: Knowledge, evaluator: Evaluator) -> Action:
     """A Hand game where the evaluator's best beats picking up by ``HAND_MARGIN``."""
     legal = view.legal_actions
-    game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN)
+    game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN, view.rules)
     if game is not None and Announce(Contract(game, hand=True)) in legal:
         return Announce(Contract(game, hand=True))
     return next(a for a in legal if isinstance(a, Pickup))
@@ -99,7 +111,12 @@ def solve_start(
 
 
 def expected(
-    c: Contract, bid: int, rows: Sequence[Row], prior: Chances | None, prior_worlds: float
+    c: Contract,
+    bid: int,
+    rows: Sequence[Row],
+    prior: Chances | None,
+    prior_worlds: float,
+    rules: Rules | None = None,
 ) -> float:
     """The declarer's expected Seeger-Fabian entry for ``c`` at ``bid``;
     ``prior`` counts as ``prior_worlds`` more worlds."""
@@ -111,10 +128,11 @@ def expected(
     if prior is not None and prior_worlds > 0:
         # the prior's entries, averaged over the worlds' twelve cards (the
         # matadors depend on the skat)
-        s += prior_worlds * sum(prior_entry(c, bid, prior, cards12) for *_, cards12 in rows) / n
+        priors = sum(prior_entry(c, bid, prior, cards12, rules) for *_, cards12 in rows)
+        s += prior_worlds * priors / n
         n += prior_worlds
     for won, schneider, cards12 in rows:
-        s += entry(c, bid, won, schneider, cards12)
+        s += entry(c, bid, won, schneider, cards12, rules)
     return s / n
 
 
@@ -160,7 +178,7 @@ def discard(
 
         def e(v: Contract) -> float:
             prior = evaluator.chances(kept, v.game, me, "counted", pts)
-            return expected(v, view.bid, rows[k], prior, d.settings.prior_worlds)
+            return expected(v, view.bid, rows[k], prior, d.settings.prior_worlds, view.rules)
 
         best_v = max(variants(c), key=e)
         return e(best_v) + pts / 100, best_v
@@ -241,7 +259,7 @@ def declare(d: Decision, inference: Inference) -> Contract | None:
                     d.solver, d.settings, c.game, hands, me, mask_points(skat)
                 )
             rows[c] += [(*cache[c.game], hand | skat)] * mult
-    return max(games, key=lambda c: expected(c, view.bid, rows[c], None, 0.0))
+    return max(games, key=lambda c: expected(c, view.bid, rows[c], None, 0.0, view.rules))
 
 
 # ------------------------------------------------------------------ discards
