@@ -225,6 +225,10 @@ def offered(config: ServerConfig, lang: str | None = None) -> dict[str, Any]:
         if o.name == "players":
             out.append({**rounds.describe(lang), "where": "table"})
     out += [{**o.describe(lang), "where": "table"} for o in SETTINGS_SPEC if o is not ROUNDS]
+    # a computer seat's word for its level, beside its name (skat/levels.py)
+    langs = LANGS if lang is None else (lang,)
+    seats = {x: {name: level.seat[x] for name, level in LEVEL_OF.items()} for x in langs}
+    next(o for o in out if o["name"] == "level")["seats"] = seats
     return {"options": out, "bots": list(config.offered_players)}
 
 

@@ -3,7 +3,7 @@
 import { backSvg } from "./cards.js";
 import { GAMES, cardHtml, cardName, cardsRow, esc, explain, gameText, store, t } from "./common.js";
 import { actionText, hintText, renderLog } from "./log.js";
-import { OPTIONS, optionWords, rulesItems, valueWord } from "./options.js";
+import { OPTIONS, levelWord, optionWords, rulesItems, valueWord } from "./options.js";
 import { bockToCome, renderChat, renderResult, renderSheet } from "./result.js";
 import { T, seatName, send, setStatus, setting } from "./state.js";
 
@@ -140,7 +140,7 @@ export function seatBox(seat, place) {
     const tricks = v.tricks.filter((tr) => tr.winner === seat).length;
     if (!out && (v.phase === "play" || v.phase === "done")) bits.push(t("table.tricks", { n: tricks }));
   }
-  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${t(`table.level.${s.level}`)})` : ""));
+  if (s.bot) bits.push(t("table.computer") + (s.level ? ` (${levelWord(s.level)})` : ""));
   if (s.auto) bits.push(t("table.auto"));
   const offline = s.human && !s.connected;
   const turn = v && v.turn === seat && v.phase !== "done";

@@ -14,6 +14,14 @@ export function optionWords(o) {
   return o.words[lang] ?? o.words.en;
 }
 
+// A computer seat's word for its level ("club player"), declared with the
+// levels (skat/levels.py) and served with the options.
+export function levelWord(level) {
+  const o = (OPTIONS || []).find((x) => x.name === "level");
+  const seats = o && o.seats ? o.seats[lang] ?? o.seats.en : null;
+  return (seats && seats[level]) || level;
+}
+
 export function valueWord(o, v) {
   if (o.kind === "switch") return t(v ? "opt.on" : "opt.off");
   return optionWords(o).values[String(v)] ?? String(v);
