@@ -1166,3 +1166,56 @@ def test_the_settings_table_of_the_docs_is_the_code() -> None:
     end = page.index("<!-- end of the settings table -->")
     rows = [line for line in page[start:end].splitlines() if line.startswith("| `")]
     assert rows == settings_table()
+
+
+def test_mistakes_sets_traps_only_where_the_game_looks_decided(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``mistakes``: where the declarer makes his contract in almost no world
+    (or almost every one) whatever card is played, the card that turns the
+    game in the most worlds when every seat plays on by `heuristic`. It
+    changes no decision anywhere else, and on a found deal its card turns
+    the real game against `heuristic` opponents where the default card
+    does not."""
+    from skat.players.search import cards as cards_module
+    from skat.players.search.cards import rollout
+    from skat.players.solver import Position
+
+    seen: list[bool] = []  # per decision of the variant: did it find the game decided?
+    original = cards_module.decided
+
+    def recording(*args: Any) -> bool:
+        seen.append(original(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(cards_module, "decided", recording)
+    checked = changed = turned_for_real = 0
+    for number, deal, rng in _in_play(49, range(14, 30), null=False):
+        while not deal.is_terminal():
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            if len(view.hand) <= 6 and sum(isinstance(a, Play) for a in view.legal_actions) > 1:
+                seen.clear()
+                plain = SearchPlayer(random.Random(number), worlds=8, strict=True).choose(view)
+                seen.clear()
+                trap = SearchPlayer(
+                    random.Random(number), worlds=8, strict=True, mistakes=True
+                ).choose(view)
+                assert isinstance(plain, Play) and isinstance(trap, Play)
+                checked += 1
+                if plain != trap:
+                    assert seen == [True], (number, plain, trap)
+                    changed += 1
+                    know = Knowledge.from_view(view)
+                    pos = Position.from_deal(deal)
+                    truth = World(pos.hands, deal.skat.mask)
+                    mine = know.me == know.declarer
+                    made = [rollout(view, know, truth, pos, int(a.card)) for a in (plain, trap)]
+                    turned_for_real += made == [not mine, mine]
+            _advance(deal, 1, rng)
+    assert checked >= 40 and changed >= 2 and turned_for_real >= 1, (
+        checked,
+        changed,
+        turned_for_real,
+    )
