@@ -10,9 +10,7 @@ defenders, as a team, maximise their bonus minus the declarer's entry. Ties
 go to the card with the best open-card points over the first worlds (the
 declarer's most, the defenders' least: a real opponent errs, and every
 point taken makes his errors costlier), then to `heuristic`'s card. Null:
-`null_wins`. Kontra and Re are read from the same worlds. With
-``mistakes``, a game that looks decided goes to the card that turns it in
-the most worlds against `heuristic`'s play (`turned`).
+`null_wins`. Kontra and Re are read from the same worlds.
 """
 
 from __future__ import annotations
@@ -21,13 +19,13 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
-from ...engine import Action, Card, Contract, GameType, Kontra, Play, Trick, View
-from ...engine.cards import POINTS, mask_points
+from ...engine import Action, Contract, GameType, Kontra, Play, View
+from ...engine.cards import POINTS
 from ...engine.values import seeger_fabian_others, value_game
 from ..cardplay import CardPlay
 from ..solver.api import Stopped
 from ..solver.position import card_orders
-from ..worlds import Inference, Knowledge, Sampler, World, seat_view, solver_positions
+from ..worlds import Inference, Knowledge, Sampler, World, solver_positions
 from .decision import Clock, Decision, OutOfTime
 from .entries import LOST, LOST_SCHNEIDER, SCHNEIDER, SCHWARZ, WON
 from .settings import KONTRA_P
@@ -81,7 +79,6 @@ def play(d: Decision, inference: Inference) -> Action | None:
     solved = list(dict.fromkeys(first_of[card] for card in cards))
     # pass 1: the deciding threshold for every card in every world
     done: list[Solved] = []
-    starts: list[tuple[int, World, Any]] = []  # the first worlds, for `mistakes`
     for pos, world, mult in positions(view, know, card_worlds(d, inference)):
         if done and clock.over:
             break
@@ -98,8 +95,6 @@ def play(d: Decision, inference: Inference) -> Action | None:
             if card not in per:
                 per[card] = per[first_of[card]]
         done.append((mult, outcomes.cards12(world), per))
-        if d.settings.mistakes and len(starts) < MISTAKE_WORLDS:
-            starts.append((mult, world, pos))
     if not done:
         return None
     total = sum(m for m, _, _ in done)
@@ -118,9 +113,6 @@ def play(d: Decision, inference: Inference) -> Action | None:
     # pass 2: Schneider and Schwarz for the cards still in the running,
     # world by world (a world not refined in time keeps its coarse class)
     scores = dict.fromkeys(running, 0.0)
-    # per card, the worlds where the other side reaches (or keeps) Schneider
-    schneider = dict.fromkeys(running, 0)
-    worse = (LOST_SCHNEIDER,) if me_declarer else (SCHNEIDER, SCHWARZ)
     refine = len(running) > 1
     for mult, cards12, per in done:
         if refine and clock.over:
@@ -139,7 +131,6 @@ def play(d: Decision, inference: Inference) -> Action | None:
             outs = {card: outcomes.coarse(per[card][0]) for card in running}
         for card in running:
             scores[card] += mult * util(outs[card], cards12)
-            schneider[card] += mult * (outs[card] in worse)
     top = max(scores.values())
     tied = [card for card in running if scores[card] >= top - 1e-9]
     if len(tied) > 1 and c.game != GameType.NULL:
@@ -148,18 +139,6 @@ def play(d: Decision, inference: Inference) -> Action | None:
         heads = done[: s.early_tiebreak_worlds] if early else done
         tied = by_points(tied, heads[: s.tiebreak_worlds], me_declarer, d.solver, d.clock, first_of)
     choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
-    if starts and refine and decided(wins, total, me_declarer) and not clock.over:
-        # no more Schneider conceded (or given up) than today's choice
-        fair = [card for card in running if schneider[card] <= schneider[choice]]
-        firsts = list(dict.fromkeys(first_of[card] for card in fair))
-        if len(firsts) > 1:
-            turns = turned(view, know, starts, firsts, me_declarer)
-            most = max(turns.values())
-            if turns[first_of[choice]] < most:
-                picks = [card for card in fair if turns[first_of[card]] == most]
-                top = max(scores[card] for card in picks)
-                picks = [card for card in picks if scores[card] >= top - 1e-9]
-                choice = picks[0] if len(picks) == 1 else CardPlay(view).choose(picks)
     return next(a for a in plays if a.card == choice)
 
 
@@ -214,101 +193,6 @@ def win_probability(d: Decision, inference: Inference) -> float:
     if not total:
         raise OutOfTime
     return won / total
-
-
-# Playing for the opponents' mistakes where the game looks decided
-# (``SearchSettings.mistakes``, issue 53): when every card loses against a
-# defence that sees the cards (or wins against one, as defender), the cards
-# are played on to the end in the first worlds, every seat choosing by
-# `heuristic` from its own view of that world, and the card that turns the
-# game in the most worlds is taken.
-
-#: Decided: the declarer makes his contract in at most this share of the
-#: worlds with every card (as declarer), or in at least 1 minus it (as defender).
-MISTAKE_P = 0.05
-#: Worlds played to the end per candidate card (all of the default 20: a
-#: rollout by rule costs well under a millisecond, decided games end early).
-MISTAKE_WORLDS = 20
-
-
-def decided(wins: dict[int, int], total: int, me_declarer: bool) -> bool:
-    """Is the game decided against ``me``'s side with every card (open cards)?"""
-    if me_declarer:
-        return max(wins.values()) <= MISTAKE_P * total
-    return min(wins.values()) >= (1 - MISTAKE_P) * total
-
-
-def declarer_makes(pos: Any, view: View) -> bool | None:
-    """The contract's fate at ``pos`` if already sealed (None: not yet)."""
-    c = view.contract
-    assert c is not None
-    if c.game == GameType.NULL:
-        if pos.declarer_tricks:
-            return False
-        return True if pos.tricks_left == 0 else None
-    if c.schwarz:
-        if pos.defender_tricks:
-            return False
-        return True if pos.tricks_left == 0 else None
-    target = 90 if c.schneider else 61
-    if pos.declarer_points >= target:
-        return True
-    left = mask_points(pos.hands[0] | pos.hands[1] | pos.hands[2])
-    return False if pos.declarer_points + left < target else None
-
-
-def rollout(view: View, know: Knowledge, world: World, pos: Any, card: int) -> bool:
-    """Does the declarer make his contract when ``view``'s seat plays
-    ``card`` at ``pos`` (``world``'s position) and every seat then plays by
-    `heuristic` from its own view of this world?"""
-    c = view.contract
-    assert c is not None
-    d = know.declarer
-    skat = -1 if know.hand_game else world.skat
-    trick: tuple[tuple[int, Any], ...] = tuple(view.trick)
-    tricks: tuple[Trick, ...] = tuple(view.tricks)
-    choice = card
-    while True:
-        p = pos.to_move
-        if choice < 0:
-            legal = pos.legal_cards()
-            if len(legal) == 1:
-                choice = legal[0]
-            else:
-                open_cards = pos.hands[d] if c.ouvert and p != d else -1
-                seen = seat_view(
-                    view, p, pos.hands[p], skat if p == d else -1, open_cards, trick, tricks
-                )
-                choice = CardPlay(seen).choose(legal)
-        leader = pos.leader
-        trick = (*trick, (view.seats[p], Card(choice)))
-        pos = pos.play(choice)
-        choice = -1
-        if not pos.trick:
-            cards = tuple(x for _, x in trick)
-            tricks = (*tricks, Trick(leader, (cards[0], cards[1], cards[2]), pos.leader))
-            trick = ()
-            made = declarer_makes(pos, view)
-            if made is not None:
-                return made
-
-
-def turned(
-    view: View,
-    know: Knowledge,
-    heads: Sequence[tuple[int, World, Any]],
-    cards: Sequence[int],
-    me_declarer: bool,
-) -> dict[int, int]:
-    """Per card, the weighted worlds of ``heads`` (multiplicity, world, the
-    position before the card) where the game turns for ``me``'s side when
-    every seat plays on by `heuristic`."""
-    out = dict.fromkeys(cards, 0)
-    for mult, world, pos in heads:
-        for card in cards:
-            if rollout(view, know, world, pos, card) == me_declarer:
-                out[card] += mult
-    return out
 
 
 #: Per game type, its effective suits (trumps first), each strongest card first.
@@ -414,10 +298,11 @@ class Outcomes:
         bid = self.view.bid
         players = self.view.players
         factor = self.factor
+        rules = self.view.rules  # the table's house rules that change a value
 
         def u(outcome: tuple[int, int], cards12: int) -> float:
             points, tricks = outcome
-            v = value_game(c, bid, points, tricks, cards12)
+            v = value_game(c, bid, points, tricks, cards12, rules=rules)
             entry = v.seeger_fabian_entry(factor)
             if declarer:
                 return float(entry)

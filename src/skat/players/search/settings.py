@@ -95,12 +95,6 @@ class SearchSettings:
     tiebreak_worlds: int | None = TIEBREAK_WORLDS
     #: The same while nine or ten cards are in hand (None: ``tiebreak_worlds``).
     early_tiebreak_worlds: int | None = EARLY_TIEBREAK_WORLDS
-    #: Where the game looks decided (the declarer makes it in at most 5% of
-    #: the worlds with every card, or in at least 95%), the card that turns
-    #: it in the most worlds when every seat plays on by `heuristic`
-    #: (`search.cards.turned`), conceding no more Schneider. Measured, not
-    #: kept: +1.1 against `heuristic-v1`, -1.1 against XSkat.
-    mistakes: bool = False
     #: The bidding's chances lowered by what the other seats bid or held
     #: (`handeval.CONTEST`; empty: not lowered).
     contest: Curve = CONTEST
