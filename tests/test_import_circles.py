@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.helpers.graphs import circle
+
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
@@ -56,15 +58,12 @@ def test_no_module_of_src_imports_another_in_a_circle() -> None:
     modules = _modules()
     edges = {name: _edges(name, path, modules) for name, path in modules.items()}
     assert sum(map(len, edges.values())) > 300  # the imports were really read
-    done: set[str] = set()
+    found = circle(edges)
+    assert found is None, "import circle: " + " -> ".join(found)
 
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, "import circle: " + " -> ".join((*path[path.index(name) :], name))
-        if name in done:
-            return
-        for nxt in sorted(edges[name]):
-            visit(nxt, (*path, name))
-        done.add(name)
 
-    for name in sorted(modules):
-        visit(name, ())
+def test_the_circle_finder_finds_a_circle_and_only_one() -> None:
+    """The finder the circle tests share (tests/helpers/graphs.py) names the
+    modules of a circle in order and finds none in a tree."""
+    assert circle({"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert circle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None

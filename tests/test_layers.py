@@ -15,6 +15,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tests.helpers.graphs import circle
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "skat"
 ORDER = ["engine", "series", "players", "server", "web", "cli"]
 PACKAGES = ["engine", "series", "players", "server", "web", "cli"]  # src/skat/<layer>/
@@ -148,18 +150,8 @@ def test_the_engine_has_no_import_circle() -> None:
         }
         for name, path in engine.items()
     }
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, "import circle: " + " -> ".join((*path, name))
-        if name in done:
-            return
-        for nxt in sorted(edges[name]):
-            visit(nxt, (*path, name))
-        done.add(name)
-
-    for name in sorted(engine):
-        visit(name, ())
+    found = circle(edges)
+    assert found is None, "import circle: " + " -> ".join(found)
 
 
 def _private_imports(path: Path) -> list[str]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.helpers.graphs import circle
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "skat" / "web" / "static"
 IMPORT = re.compile(r'^import\s+(?:(\w+)|\{([^}]*)\})\s+from\s+"\./([\w.]+)";', re.M)
 EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\s*\*?|const|let|class)\s+([\w$]+)", re.M)
@@ -59,18 +61,8 @@ def test_no_module_imports_another_in_a_circle() -> None:
         assert len(found) == len(statements), f"{name} has an import this test cannot read"
         assert "import(" not in text, f"{name} imports dynamically"
         edges[name] = {target for *_, target in found}
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        assert name not in path, "import circle: " + " -> ".join((*path, name))
-        if name in done:
-            return
-        for nxt in sorted(edges[name]):
-            visit(nxt, (*path, name))
-        done.add(name)
-
-    for name in sorted(modules):
-        visit(name, ())
+    found = circle(edges)
+    assert found is None, "import circle: " + " -> ".join(found)
     assert sum(map(len, edges.values())) > 30  # the page is really made of modules
 
 
