@@ -175,6 +175,33 @@ def test_the_expectation_counts_a_lost_game_double_and_the_defenders_forty() -> 
     assert expected_result(Chances(1.0, 1.0), GameType.HEARTS, 20, 30) == 80
 
 
+def test_the_defenders_forty_weighs_as_the_player_is_told() -> None:
+    """``forty`` (issue 53, point 2): how much the 40 each defender gains
+    from a lost game (R8.2) counts in the declarer's choices. Without it a
+    game is worth more to the declarer's own entry, so a hand bids at least
+    as far, and a doubtful game promises more by 40 times its loss chance."""
+    from skat.players.handeval import bid_limit, hand_game
+
+    ch = Chances(0.6, 0.1)
+    one = expected_result(ch, GameType.HEARTS, 40)
+    assert expected_result(ch, GameType.HEARTS, 40, forty=0.0) == pytest.approx(one + 40 * 0.4)
+    assert expected_result(ch, GameType.HEARTS, 40, forty=0.5) == pytest.approx(one + 20 * 0.4)
+    assert expected_result(Chances(0.0, 0.0), GameType.HEARTS, 20, 30, forty=0.0) == -(60 + 50)
+    ev = default()
+    rng = random.Random(8)
+    deck = [str(c) for c in Card]
+    looser = 0
+    for _ in range(300):
+        rng.shuffle(deck)
+        hand = _mask(deck[:10])
+        bold, wary = bid_limit(ev, hand, 0, forty=0.0), bid_limit(ev, hand, 0)
+        assert bold >= wary
+        looser += bold > wary
+    assert looser > 0  # some hands bid on only when the 40s are not counted
+    strong = _mask(STRONG[0])
+    assert hand_game(ev, strong, 0, 18, 5.0, forty=0.0) == hand_game(ev, strong, 0, 18, 5.0)
+
+
 def test_the_put_aways_are_ranked_best_first_and_the_best_is_clubs() -> None:
     """`put_aways` values every pair put away with every game the ten kept
     cards are considered for (R3.2: the declarer puts two cards away after

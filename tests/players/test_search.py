@@ -1166,3 +1166,28 @@ def test_the_settings_table_of_the_docs_is_the_code() -> None:
     end = page.index("<!-- end of the settings table -->")
     rows = [line for line in page[start:end].splitlines() if line.startswith("| `")]
     assert rows == settings_table()
+
+
+def test_the_discards_entries_weigh_the_defenders_forty_as_told() -> None:
+    """``SearchSettings.forty`` (issue 53): a lost class of a solved world
+    costs the declarer 40 more per unit of ``forty`` (R8.2: each defender
+    gains 40), a won one nothing; a Null lost in the open costs the same,
+    a hidden one only by the share it is lost."""
+    from skat.engine import Contract
+    from skat.players.handeval import Chances
+    from skat.players.search.entries import entry, prior_entry
+
+    hearts, null = Contract(GameType.HEARTS), Contract(GameType.NULL)
+    twelve = sum(1 << i for i in (0, 1, 2, 3, 4, 12, 20, 28, 8, 9, 10, 11))
+    for won in (0.0, 0.3, 1.0):
+        own = entry(hearts, 18, won, 0.0, twelve)
+        assert entry(hearts, 18, won, 0.0, twelve, forty=1.0) == pytest.approx(own - 40 * (1 - won))
+    assert entry(null, 23, 1.0, 0.0, twelve, forty=1.0) == entry(null, 23, 1.0, 0.0, twelve)
+    ouvert = Contract(GameType.NULL, ouvert=True)
+    assert (
+        entry(ouvert, 23, 0.0, 0.0, twelve, forty=1.0) == entry(ouvert, 23, 0.0, 0.0, twelve) - 40
+    )
+    prior = Chances(0.25, 0.0)
+    assert prior_entry(null, 23, prior, twelve, forty=0.5) == pytest.approx(
+        prior_entry(null, 23, prior, twelve) - 20 * 0.75
+    )

@@ -33,6 +33,7 @@ from ..engine.cards import POINTS, mask_cards
 from .handeval import (
     BID_FLOOR,
     CONTEST,
+    FORTY,
     GAMES,
     HAND_MARGIN,
     Evaluator,
@@ -65,6 +66,7 @@ class ClubPlayer(HeuristicPlayer):
         self.evaluator = evaluator or default()
         self.floor = BID_FLOOR
         self.margin = HAND_MARGIN
+        self.forty = FORTY  # a defender's 40 in its choices (`handeval.FORTY`)
         # the bidding's chances lowered by what the other seats bid or held
         # (`handeval.contested`): +1.05 a game against `heuristic` on 3,600
         # deals (docs/lab/strength-log.md, 2026-12-05); () bids as before
@@ -99,11 +101,18 @@ class ClubPlayer(HeuristicPlayer):
             shown,
             self.contest,
             view.rules,
+            self.forty,
         )
 
     def _skat(self, view: View, legal: tuple[Action, ...]) -> Action:
         game = hand_game(
-            self.evaluator, view.hand.mask, view.position or 0, view.bid, self.margin, view.rules
+            self.evaluator,
+            view.hand.mask,
+            view.position or 0,
+            view.bid,
+            self.margin,
+            view.rules,
+            self.forty,
         )
         if game is not None:
             target = Contract(game, hand=True)
@@ -114,7 +123,7 @@ class ClubPlayer(HeuristicPlayer):
 
     def _discard(self, view: View, legal: tuple[Action, ...]) -> Action:
         _, mask, game = best_put_away(
-            self.evaluator, view.hand.mask, view.position or 0, view.bid, view.rules
+            self.evaluator, view.hand.mask, view.position or 0, view.bid, view.rules, self.forty
         )
         if game is None:
             return super()._discard(view, legal)
@@ -135,7 +144,7 @@ class ClubPlayer(HeuristicPlayer):
             if c not in allowed or not considered(hand, g, counted=True):
                 continue
             score = counted_result(
-                self.evaluator, hand, hand | skat, pts, pos, view.bid, g, view.rules
+                self.evaluator, hand, hand | skat, pts, pos, view.bid, g, view.rules, self.forty
             )
             ranked.append((score, c))
         if ranked:

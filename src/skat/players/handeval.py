@@ -226,24 +226,33 @@ def game_value(
     return (abs(matadors(game, cards, rules)) + 1 + int(hand)) * BASE_VALUE[game]
 
 
-def expected_result(chances: Chances, game: GameType, value: int, bid: int = 0) -> float:
-    """Seeger-Fabian expectation of declaring (R9.5, three players): +50 and
+#: How much the 40 a defender gains from a lost game (R8.2, three players)
+#: weighs against the declarer in his choices: 1 counts one defender's 40
+#: (the margin to a neighbour at the table), 0 only the declarer's own entry.
+FORTY = 1.0
+
+
+def expected_result(
+    chances: Chances, game: GameType, value: int, bid: int = 0, forty: float = FORTY
+) -> float:
+    """Seeger-Fabian expectation of declaring (R8.2, three players): +50 and
     the value when won (a level more with Schneider), -50 and twice the
-    value when lost, and the 40 each defender then gains weighs against the
-    declarer too. A game worth less than ``bid`` is lost at the bid unless
-    Schneider lifts it (R5.6)."""
+    value when lost, and ``forty`` times the 40 each defender then gains.
+    A game worth less than ``bid`` is lost at the bid unless Schneider lifts
+    it (R5.6)."""
     base = BASE_VALUE.get(game, 0)
+    lost = 50.0 + 40.0 * forty
     if value < bid:
         if game == GameType.NULL or value + base < bid:
-            return -(2 * bid + 90.0)
+            return -(2 * bid + lost)
         won = chances.schneider
-        return won * (bid + 50) - (1 - won) * (2 * bid + 90)
+        return won * (bid + 50) - (1 - won) * (2 * bid + lost)
     plain = chances.win - chances.schneider
     extra = 0 if game == GameType.NULL else base
     return (
         plain * (value + 50)
         + chances.schneider * (value + extra + 50)
-        - (1 - chances.win) * (2 * value + 90)
+        - (1 - chances.win) * (2 * value + lost)
     )
 
 
@@ -315,6 +324,7 @@ def options(
     shown: int = 0,
     shifts: Sequence[tuple[int, float]] = (),
     rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> list[tuple[float, GameType, int]]:
     """(expected result at ``bid``, game, the value it may bid to) of every
     game considered with the ten cards ``hand`` before the skat (stage
@@ -329,7 +339,7 @@ def options(
             continue
         ch = contested(evaluator.chances(hand, game, position, stage), shown, shifts)
         value = game_value(game, hand, hand=is_hand, rules=rules)
-        score = expected_result(ch, game, value, bid)
+        score = expected_result(ch, game, value, bid, forty)
         if game != GameType.NULL and ch.schneider > 0.6:
             value += BASE_VALUE[game]
         out.append((score, game, value))
@@ -344,6 +354,7 @@ def bid_limit(
     shown: int = 0,
     shifts: Sequence[tuple[int, float]] = (),
     rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> int:
     """The highest value to bid or hold with ``hand``: that of the best game
     (pickup or Hand) whose expected result is above ``floor``; 0 to pass.
@@ -352,7 +363,7 @@ def bid_limit(
     best = 0
     for stage in ("pickup", "hand"):
         for score, _game, value in options(
-            evaluator, hand, position, stage, 0, shown, shifts, rules
+            evaluator, hand, position, stage, 0, shown, shifts, rules, forty
         ):
             if score > floor:
                 best = max(best, value)
@@ -366,12 +377,13 @@ def hand_game(
     bid: int,
     margin: float,
     rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> GameType | None:
     """The game to play Hand when its expected result at ``bid`` beats the
     best pickup game's by more than ``margin``; None: pick up the skat."""
-    picks = options(evaluator, hand, position, "pickup", bid, rules=rules)
+    picks = options(evaluator, hand, position, "pickup", bid, rules=rules, forty=forty)
     pick = max((s for s, _, _ in picks), default=-1e9)
-    hands = options(evaluator, hand, position, "hand", bid, rules=rules)
+    hands = options(evaluator, hand, position, "hand", bid, rules=rules, forty=forty)
     if hands:
         score, game, _ = max(hands, key=lambda o: o[0])
         if score > pick + margin:
@@ -388,12 +400,13 @@ def counted_result(
     bid: int,
     game: GameType,
     rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> float:
     """Expected result at ``bid`` of declaring ``game`` with the ten cards
     ``kept`` after the discard (``cards12``: the twelve, whose matadors
     count; ``skat_points``: the points put away)."""
     ch = evaluator.chances(kept, game, position, "counted", skat_points)
-    return expected_result(ch, game, game_value(game, cards12, rules=rules), bid)
+    return expected_result(ch, game, game_value(game, cards12, rules=rules), bid, forty)
 
 
 def put_aways(
@@ -403,6 +416,7 @@ def put_aways(
     bid: int,
     games: tuple[GameType, ...] = GAMES,
     rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> list[tuple[float, int, GameType]]:
     """(expected result, the two cards as a mask, the game) of every pair
     put away from the twelve cards with every game of ``games`` the ten
@@ -418,7 +432,7 @@ def put_aways(
             for g in games:
                 if not considered(kept, g, counted=True):
                     continue
-                s = counted_result(evaluator, kept, cards12, pts, position, bid, g, rules)
+                s = counted_result(evaluator, kept, cards12, pts, position, bid, g, rules, forty)
                 s += pts / 100
                 out.append((s, mask, g))
     out.sort(key=lambda r: -r[0])  # stable: equal results keep their order
@@ -426,13 +440,18 @@ def put_aways(
 
 
 def best_put_away(
-    evaluator: Evaluator, cards12: int, position: int, bid: int, rules: Rules | None = None
+    evaluator: Evaluator,
+    cards12: int,
+    position: int,
+    bid: int,
+    rules: Rules | None = None,
+    forty: float = FORTY,
 ) -> tuple[float, int, GameType | None]:
     """(expected result, the two cards as a mask, the game) of the best
     discard of the twelve cards with its best game, every pair and every
     game considered; the points put away break ties. The game is None when
     no game is considered."""
-    ranked = put_aways(evaluator, cards12, position, bid, rules=rules)
+    ranked = put_aways(evaluator, cards12, position, bid, rules=rules, forty=forty)
     return ranked[0] if ranked else (-1e18, 0, None)
 
 
@@ -446,6 +465,7 @@ def default() -> Evaluator:
 __all__ = [
     "BID_FLOOR",
     "CONTEST",
+    "FORTY",
     "GAMES",
     "HAND_MARGIN",
     "KINDS",

@@ -32,7 +32,7 @@ from ...engine import (
 )
 from ...engine.cards import JACKS, POINTS, SUIT_MASKS, mask_cards, mask_points
 from ...engine.game import NULL_VALUES, TRUMPS
-from ..handeval import HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
+from ..handeval import FORTY, HAND_MARGIN, Chances, Evaluator, bid_limit, hand_game
 from ..solver.api import Stopped
 from ..strength import null_risk
 from ..worlds import Inference, Knowledge, Sampler
@@ -52,7 +52,14 @@ def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSetti
     """Bid or hold while the evaluator's best game is worth the bid."""
     shown = know.shown_by_others if settings.contest else 0
     limit = bid_limit(
-        evaluator, view.hand.mask, know.me, settings.bid_floor, shown, settings.contest, view.rules
+        evaluator,
+        view.hand.mask,
+        know.me,
+        settings.bid_floor,
+        shown,
+        settings.contest,
+        view.rules,
+        FORTY if settings.forty is None else settings.forty,
     )
     for a in view.legal_actions:
         if isinstance(a, Hold):
@@ -62,10 +69,13 @@ def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSetti
     return Pass()
 
 
-def hand_or_pickup(view: View, know: Knowledge, evaluator: Evaluator) -> Action:
+def hand_or_pickup(
+    view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSettings
+) -> Action:
     """A Hand game where the evaluator's best beats picking up by ``HAND_MARGIN``."""
     legal = view.legal_actions
-    game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN, view.rules)
+    forty = FORTY if settings.forty is None else settings.forty
+    game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN, view.rules, forty)
     if game is not None and Announce(Contract(game, hand=True)) in legal:
         return Announce(Contract(game, hand=True))
     return next(a for a in legal if isinstance(a, Pickup))
@@ -117,9 +127,11 @@ def expected(
     prior: Chances | None,
     prior_worlds: float,
     rules: Rules | None = None,
+    forty: float = 0.0,
 ) -> float:
     """The declarer's expected Seeger-Fabian entry for ``c`` at ``bid``;
-    ``prior`` counts as ``prior_worlds`` more worlds."""
+    ``prior`` counts as ``prior_worlds`` more worlds; ``forty`` as in
+    `entries`."""
     if not rows or (c.game == GameType.NULL and NULL_VALUES[c.hand, c.ouvert] < bid):
         # a Null below the bid is no valid announcement (R3.5)
         return -1000.0
@@ -128,11 +140,11 @@ def expected(
     if prior is not None and prior_worlds > 0:
         # the prior's entries, averaged over the worlds' twelve cards (the
         # matadors depend on the skat)
-        priors = sum(prior_entry(c, bid, prior, cards12, rules) for *_, cards12 in rows)
+        priors = sum(prior_entry(c, bid, prior, cards12, rules, forty) for *_, cards12 in rows)
         s += prior_worlds * priors / n
         n += prior_worlds
     for won, schneider, cards12 in rows:
-        s += entry(c, bid, won, schneider, cards12, rules)
+        s += entry(c, bid, won, schneider, cards12, rules, forty)
     return s / n
 
 
@@ -178,7 +190,15 @@ def discard(
 
         def e(v: Contract) -> float:
             prior = evaluator.chances(kept, v.game, me, "counted", pts)
-            return expected(v, view.bid, rows[k], prior, d.settings.prior_worlds, view.rules)
+            return expected(
+                v,
+                view.bid,
+                rows[k],
+                prior,
+                d.settings.prior_worlds,
+                view.rules,
+                d.settings.forty or 0.0,
+            )
 
         best_v = max(variants(c), key=e)
         return e(best_v) + pts / 100, best_v
@@ -259,7 +279,8 @@ def declare(d: Decision, inference: Inference) -> Contract | None:
                     d.solver, d.settings, c.game, hands, me, mask_points(skat)
                 )
             rows[c] += [(*cache[c.game], hand | skat)] * mult
-    return max(games, key=lambda c: expected(c, view.bid, rows[c], None, 0.0, view.rules))
+    forty = d.settings.forty or 0.0
+    return max(games, key=lambda c: expected(c, view.bid, rows[c], None, 0.0, view.rules, forty))
 
 
 # ------------------------------------------------------------------ discards

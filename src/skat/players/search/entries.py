@@ -1,6 +1,8 @@
 """The declarer's Seeger-Fabian entries the strong player weighs: per outcome
 class of a solved world, and by a prior's chances (R8.2, valued by the
-engine's own `value_game` under the table's rules, ``rules``)."""
+engine's own `value_game` under the table's rules, ``rules``). ``forty``
+weighs the 40 each defender gains from a lost game (R8.2) against the
+declarer, as `handeval.FORTY`; 0 counts the declarer's own entry only."""
 
 from __future__ import annotations
 
@@ -18,7 +20,13 @@ SCHWARZ = (120, 10)
 
 
 def entry(
-    c: Contract, bid: int, won: float, schneider: float, cards12: int, rules: Rules | None = None
+    c: Contract,
+    bid: int,
+    won: float,
+    schneider: float,
+    cards12: int,
+    rules: Rules | None = None,
+    forty: float = 0.0,
 ) -> float:
     """The declarer's entry for one solved world of ``c``: ``won`` is its
     win chance and ``schneider`` its Schneider chance (a Schneider chance
@@ -27,7 +35,7 @@ def entry(
         win = value_game(c, bid, 0, 0, cards12, rules=rules).seeger_fabian_entry()
         if won >= 0.5:
             return win
-        loss = value_game(c, bid, 0, 1, cards12, rules=rules).seeger_fabian_entry()
+        loss = value_game(c, bid, 0, 1, cards12, rules=rules).seeger_fabian_entry() - 40 * forty
         hidden = 0.0 if c.ouvert else NULL_HIDDEN
         return hidden * win + (1 - hidden) * loss
     parts: tuple[tuple[float, tuple[int, int]], ...]
@@ -37,23 +45,31 @@ def entry(
         w = max(won, schneider)
         parts = ((schneider, SCHNEIDER), (w - schneider, WON), (1 - w, LOST))
     # only the classes with a chance are valued (this runs per world and bid)
-    return sum(
-        p * value_game(c, bid, *cls, cards12, rules=rules).seeger_fabian_entry()
-        for p, cls in parts
-        if p > 0
+    return (
+        sum(
+            p * value_game(c, bid, *cls, cards12, rules=rules).seeger_fabian_entry()
+            for p, cls in parts
+            if p > 0
+        )
+        - 40 * forty * parts[-1][0]
     )
 
 
 def prior_entry(
-    c: Contract, bid: int, prior: Chances, cards12: int, rules: Rules | None = None
+    c: Contract,
+    bid: int,
+    prior: Chances,
+    cards12: int,
+    rules: Rules | None = None,
+    forty: float = 0.0,
 ) -> float:
     """The declarer's expected entry for ``c`` by the evaluator's win and
     Schneider chances."""
     if c.game != GameType.NULL and not c.schneider:
-        return entry(c, bid, prior.win, prior.schneider, cards12, rules)
+        return entry(c, bid, prior.win, prior.schneider, cards12, rules, forty)
     win = prior.schneider if c.schneider else prior.win
     won_entry, lost_entry = class_entries(c, bid, cards12, rules)
-    return win * won_entry + (1 - win) * lost_entry
+    return win * won_entry + (1 - win) * (lost_entry - 40 * forty)
 
 
 def class_entries(

@@ -111,7 +111,7 @@ class SearchPlayer(BasePlayer):
         if ph is Phase.BIDDING:
             return contract.bid(view, know, self.evaluator, self.settings)
         if ph is Phase.SKAT:
-            return contract.hand_or_pickup(view, know, self.evaluator)
+            return contract.hand_or_pickup(view, know, self.evaluator, self.settings)
         if ph is Phase.DISCARD:
             got = contract.discard(d, self.evaluator, self._inference(play=False))
             if got is None:

@@ -100,6 +100,10 @@ class SearchSettings:
     contest: Curve = CONTEST
     #: The expected result a game must promise for a bid (`handeval.BID_FLOOR`).
     bid_floor: float = BID_FLOOR
+    #: How much a defender's 40 from a lost game weighs in the declarer's
+    #: choices (`handeval.FORTY`; None: 1 in the bid and Hand or pickup, 0
+    #: in the discard and the game).
+    forty: float | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:
