@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.strength.compat import make_player
-from skat.engine import Card, Deal, DealResult, Kontra
+from skat.engine import Card, Deal, DealResult, Discard, Kontra
 from skat.players import player_names, registry
 from skat.players.analysis import declarer_could_win
 from skat.players.arena import _rng, arrangements, make_decks
@@ -165,6 +165,7 @@ def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
     out = []
     for alone, who, owner, deal, r in played(a, b, cards, number, seed):
         kontra = next((s for s, act in deal.history if isinstance(act, Kontra)), None)
+        put = next((act.cards for _, act in deal.history if isinstance(act, Discard)), None)
         out.append(
             {
                 "number": number,
@@ -183,6 +184,8 @@ def plays(args: tuple[str, str, list[int], int, int]) -> list[dict[str, Any]]:
                 "seeger_fabian": list(r.seeger_fabian),
                 # the open-card verdict after the discard (players/analysis.py)
                 "open_card_win": declarer_could_win(deal),
+                # the two cards the declarer put away (bench.strength.calibration)
+                "put_away": [str(Card(c)) for c in put] if put else None,
             }
         )
     return out

@@ -40,7 +40,7 @@ from typing import Any
 
 from bench.strength.arena_plays import variant
 from bench.strength.compat import make_player
-from skat.engine import Card, Contract
+from skat.engine import Card, Contract, Discard
 from skat.players.arena import _rng, make_decks
 from skat.series import ListOptions
 
@@ -68,6 +68,7 @@ def game_key(contract: Contract | None) -> str | None:
 
 def summary(play: XSkatPlay) -> dict[str, Any]:
     r = play.result
+    put = next((a.cards for _, a in play.deal.history if isinstance(a, Discard)), None)
     return {
         "kind": r.kind,
         "declarer": r.declarer_seat,
@@ -78,6 +79,8 @@ def summary(play: XSkatPlay) -> dict[str, Any]:
         "declarer_points": r.declarer_points,
         "sf": list(r.seeger_fabian),
         "xskat_end": play.xskat_end,
+        # the two cards the declarer put away (bench.strength.calibration)
+        "put_away": [str(Card(c)) for c in put] if put else None,
     }
 
 

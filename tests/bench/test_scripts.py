@@ -81,6 +81,12 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
         assert (
             made.settings if isinstance(made, SearchPlayer) else made
         ).contest == ()  # the bidding before 2026-12-05
+    variant("club@forty=0")  # issue 53: a defender's 40 in the declarer's choices
+    bold = make_player("club@forty=0", lab=True)
+    assert isinstance(bold, ClubPlayer) and bold.forty == 0.0
+    variant("search@forty=0.5")
+    half = make_player("search@forty=0.5", lab=True)
+    assert isinstance(half, SearchPlayer) and half.settings.forty == 0.5
     with pytest.raises(TypeError):
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):
@@ -151,3 +157,40 @@ def test_the_breakdown_splits_a_paired_result_into_card_play_game_and_auction(
         print_breakdown(log)
     assert "declarer won: A 100.0%, B 0.0%" in out.getvalue()
     assert f"all: A - B {total:+.2f} a game" in out.getvalue()
+
+
+def test_the_calibration_reads_every_declared_game_of_an_arena_log(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bench.strength.calibration` (issue 53, point 2): every game a player
+    declared in an arena log is judged by the evaluator at the stage it was
+    chosen at (after the pickup: the ten kept, from the logged discard), and
+    the report counts them all, by class and by predicted chance."""
+    from bench.strength.arena_plays import plays
+    from bench.strength.calibration import main
+
+    from skat.players.arena import make_decks
+
+    decks = make_decks(4, 7)
+    rows = [
+        row
+        for n, deck in enumerate(decks, 1)
+        for row in plays(("heuristic", "novice", [int(c) for c in deck], n, 7))
+    ]
+    log = tmp_path / "plays.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    games = [r for r in rows if r["kind"] == "game" and r["contract"] != "ramsch"]
+    assert games
+    pickups = [r for r in games if "hand" not in r["contract"].split()]
+    assert all(len(r["put_away"]) == 2 for r in pickups)
+    out = tmp_path / "report.json"
+    assert main([str(log), "--seed", "7", "--json", str(out)]) == 0
+    report = json.loads(out.read_text())
+    counted = sum(report[w]["all"]["n"] for w in report)
+    assert counted == len(games)
+    for who in report:
+        assert 0.0 <= report[who]["all"]["predicted"] <= 1.0
+        assert sum(c["n"] for c in report[who]["by_predicted"].values()) == report[who]["all"]["n"]
+    assert "| class | bids |" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "missing.jsonl"), "--seed", "7"])
