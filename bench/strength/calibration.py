@@ -14,13 +14,20 @@ discard). The table groups the games by class (the kind, Hand or not) and
 by bid, and gives the number, the mean predicted chance, the share won and
 the Brier score; a reliability table by predicted chance follows.
 
+``--curve`` gives the win curve in play instead: every declared suit game
+and Grand whose discard is known (or Hand) is solved with all cards open
+from its first card, and its open-card points (in the tiers of
+`search.settings.WIN_CURVE` and the labels' curves of `train_handeval`)
+are set against the share won at the table: what a given open-card margin
+is worth against the defenders of the log.
+
 These are the games the players chose, so a class the evaluator judges too
 timidly shows up only as far as it was still declared: the figures say
 where the predicted and the played disagree, not how often a better game
 was passed by.
 
     .venv/bin/python -m bench.strength.calibration runs.jsonl --seed 1 \\
-        [--player search] [--xskat] [--json out.json]
+        [--player search] [--xskat] [--curve] [--json out.json]
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ from skat.series import ListOptions
 
 BIDS = ((18, 23), (24, 35), (36, 47), (48, 264))
 BINS = (0.0, 0.4, 0.55, 0.7, 0.8, 0.9, 0.95, 1.01)
+TIERS = (41, 53, 61, 71)  # open-card points from the first card: 0-40, 41-52, ... 71-120
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ class Game:
     predicted: float
     won: bool
     stage: str
+    tier: int | None = None  # open-card points' tier (--curve): index into TIERS' bins
 
 
 def _game_type(contract: str) -> GameType | None:
@@ -67,6 +76,59 @@ def _game_type(contract: str) -> GameType | None:
 
 def _mask(cards: Iterable[Card]) -> int:
     return sum(1 << int(c) for c in set(cards))
+
+
+def open_card_tier(deck: Sequence[Card], dealer: int, play: dict[str, Any]) -> int | None:
+    """The tier of the declarer's open-card points from the first card (0:
+    under 41, ... 4: 71 or more) of a suit game or Grand, the true hands
+    after the logged discard; None for a Null or where the discard is
+    unknown."""
+    from skat.players import solver
+
+    game = _game_type(str(play.get("contract")))
+    if game is None or game in (GameType.NULL, GameType.RAMSCH) or play.get("kind") != "game":
+        return None
+    deal = Deal(list(deck), dealer=dealer)
+    declarer = deal.position_of(int(play["declarer"]))
+    if declarer is None:
+        return None
+    hands = [deal.dealt_hand(p).mask for p in range(3)]
+    skat = deal.dealt_skat.mask
+    if "hand" in str(play.get("game", "")).split():
+        points = sum(POINTS[c] for c in range(32) if skat >> c & 1)
+    else:
+        put = play.get("put_away")
+        if not put:
+            return None
+        away = _mask(Card.parse(c) for c in put)
+        hands[declarer] = (hands[declarer] | skat) & ~away
+        points = sum(POINTS[c] for c in range(32) if away >> c & 1)
+    pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
+    return sum(1 for t in TIERS if solver.reaches(pos, t))
+
+
+def curve(games: Sequence[Game]) -> dict[str, Any]:
+    """By player and game (suit or Grand, Hand or not): per open-card tier
+    the games and the share won."""
+    names = ["0-40", *(f"{a}-{b - 1}" for a, b in pairwise(TIERS)), f"{TIERS[-1]}-120"]
+    out: dict[str, Any] = {}
+    for who in sorted({g.who for g in games}):
+        table: dict[str, Any] = {}
+        for cls in sorted({" ".join(g.cls.split()[:2]) for g in games if g.tier is not None}):
+            of = [g for g in games if g.who == who and g.tier is not None]
+            of = [g for g in of if " ".join(g.cls.split()[:2]) == cls]
+            if not of:
+                continue
+            table[cls] = {
+                names[t]: {
+                    "n": len(cell),
+                    "won": round(sum(g.won for g in cell) / len(cell), 3),
+                }
+                for t in range(len(names))
+                if (cell := [g for g in of if g.tier == t])
+            }
+        out[who] = table
+    return out
 
 
 def predict(
@@ -99,7 +161,12 @@ def predict(
 
 
 def games_of(
-    paths: Sequence[Path], seed: int, player: str | None, xskat: bool, evaluator: Evaluator
+    paths: Sequence[Path],
+    seed: int,
+    player: str | None,
+    xskat: bool,
+    evaluator: Evaluator,
+    tiers: bool = False,
 ) -> list[Game]:
     rows = [json.loads(line) for p in paths for line in p.read_text().splitlines() if line]
     if not rows:
@@ -142,7 +209,10 @@ def games_of(
             if got is None:
                 continue
             chance, stage = got
-            out.append(Game(who, str(p["game"]), int(p["bid"]), chance, bool(p["won"]), stage))
+            tier = open_card_tier(deck, dealer, p) if tiers else None
+            out.append(
+                Game(who, str(p["game"]), int(p["bid"]), chance, bool(p["won"]), stage, tier)
+            )
     return out
 
 
@@ -206,16 +276,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, required=True, help="the seed the logs were played with")
     ap.add_argument("--player", help="only this player of ours (arena_plays: A or B)")
     ap.add_argument("--xskat", action="store_true", help="XSkat's games of the baseline too")
+    ap.add_argument(
+        "--curve", action="store_true", help="the win in play by open-card points instead"
+    )
     ap.add_argument("--json", type=Path, help="write the report here as well")
     args = ap.parse_args(argv)
     for p in args.logs:
         if not p.is_file():
             ap.error(f"no such log: {p}")
-    games = games_of(args.logs, args.seed, args.player, args.xskat, default())
+    games = games_of(args.logs, args.seed, args.player, args.xskat, default(), args.curve)
     if not games:
         ap.error("no declared game in the logs")
-    rep = report(games)
-    print("\n".join(markdown(rep)))
+    if args.curve:
+        rep = curve(games)
+        for who, table in rep.items():
+            print(f"\n{who}:")
+            for cls, tiers in table.items():
+                cells = ", ".join(f"{t}: {c['won']:.2f} ({c['n']})" for t, c in tiers.items())
+                print(f"  {cls}: {cells}")
+    else:
+        rep = report(games)
+        print("\n".join(markdown(rep)))
     if args.json:
         args.json.write_text(json.dumps(rep, indent=1) + "\n")
     return 0
