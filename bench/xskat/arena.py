@@ -21,6 +21,8 @@ null), Hand or not, and its announcements.
     .venv/bin/python -m bench.xskat.arena heuristic --paired club --deals 100 \\
         --seed 1 --jobs 1 --out runs.jsonl
     .venv/bin/python -m bench.xskat.arena heuristic --paired club --report runs.jsonl
+    .venv/bin/python -m bench.xskat.arena club --paired search --report runs.jsonl \\
+        --with other-run.jsonl   # players of two runs on the same deals, paired
 
 One JSON line per deal as it ends: an interrupted run goes on where it
 stopped. The dealer of deal k is seat (k - 1) mod 3, as in the arena.
@@ -202,9 +204,36 @@ def check_baseline(rows: list[dict[str, Any]]) -> dict[str, int]:
     return out
 
 
-def report(path: Path, names: Sequence[str]) -> dict[str, Any]:
-    rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-    rows.sort(key=lambda r: r["number"])
+def _played(summary: dict[str, Any]) -> dict[str, Any]:
+    """A play's summary without what later logs added (the discard)."""
+    return {k: v for k, v in summary.items() if k != "put_away"}
+
+
+def merged(paths: Sequence[Path]) -> list[dict[str, Any]]:
+    """The rows of several runs on the same deals, their players side by
+    side: only the deals every run played, each checked to be the same deal
+    with the same XSkat seed and baseline (else SystemExit with the reason)."""
+    runs = [
+        {r["number"]: r for r in map(json.loads, p.read_text().splitlines()) if r} for p in paths
+    ]
+    out = []
+    for number in sorted(set.intersection(*(set(run) for run in runs))):
+        first = runs[0][number]
+        row = {**first, "players": dict(first["players"])}
+        for path, run in zip(paths[1:], runs[1:], strict=True):
+            other = run[number]
+            if other["xseed"] != first["xseed"] or _played(other["baseline"]) != _played(
+                first["baseline"]
+            ):
+                raise SystemExit(f"{path}: deal {number} is not the deal of {paths[0]}")
+            row["players"].update(other["players"])
+            row["seconds"] = row.get("seconds", 0.0) + other.get("seconds", 0.0)
+        out.append(row)
+    return out
+
+
+def report(path: Path, names: Sequence[str], others: Sequence[Path] = ()) -> dict[str, Any]:
+    rows = merged([path, *others])
     out: dict[str, Any] = {"file": str(path), "deals": len(rows)}
     out["players"] = [player_report(rows, n) for n in names]
     if len(names) == 2:
@@ -230,10 +259,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("xskat-runs.jsonl"))
     ap.add_argument("--report", type=Path, help="only report on this file")
+    ap.add_argument(
+        "--with",
+        dest="others",
+        type=Path,
+        action="append",
+        default=[],
+        help="with --report: another run on the same deals whose players join the report",
+    )
     args = ap.parse_args(argv)
     names = [args.player] + ([args.paired] if args.paired else [])
     if args.report:
-        print(json.dumps(report(args.report, names), indent=1))
+        print(json.dumps(report(args.report, names, args.others), indent=1))
         return
     for n in names:
         variant(n)

@@ -121,6 +121,22 @@ def test_the_arena_script_reports_every_figure(
     assert "ci95" in first["table_margin_per_game"]
     assert "a_minus_b_per_game" in rep["paired"]
     assert rep["baseline_check"]["declarer_differs"] == 0
+    # a second run on the same deals joins the report (--report A --with B)
+    other = tmp_path / "other.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        arena.main(["random", "--deals", "1", "--out", str(other)])
+    both = arena.report(out, ["novice", "random"], [other])
+    assert both["deals"] == 1  # the deals both runs played
+    one = next(r for r in rows if r["number"] == 1)
+    margin = sum(one["players"]["novice"][s]["sf"][s] - one["baseline"]["sf"][s] for s in range(3))
+    got = both["players"][0]["ours_minus_xskat_same_seat_per_game"]["mean"]
+    assert got == pytest.approx(margin / 3, abs=0.01)
+    assert both["paired"]["a"] == "novice" and both["paired"]["b"] == "random"
+    stranger = tmp_path / "stranger.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()):
+        arena.main(["random", "--deals", "1", "--seed", "5", "--out", str(stranger)])
+    with pytest.raises(SystemExit, match="is not the deal of"):
+        arena.report(out, ["novice", "random"], [stranger])
     for script in (arena, compare_debian):
         with contextlib.redirect_stdout(io.StringIO()), pytest.raises(SystemExit):
             script.main(["--help"])
