@@ -194,7 +194,8 @@ def games_of(
                 cls = " ".join(
                     [kind, *play["game"].split()[:1], *words[1:][int("hand" in words) :]]
                 )
-                out.append(Game(who, cls, int(r["bid"]), got[0], bool(r["won"]), got[1]))
+                tier = open_card_tier(deck, dealer, play) if tiers else None
+                out.append(Game(who, cls, int(r["bid"]), got[0], bool(r["won"]), got[1], tier))
             continue
         dealer = int(r["dealer"])
         plays: list[tuple[str, dict[str, Any]]] = []

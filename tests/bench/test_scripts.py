@@ -192,5 +192,13 @@ def test_the_calibration_reads_every_declared_game_of_an_arena_log(
         assert 0.0 <= report[who]["all"]["predicted"] <= 1.0
         assert sum(c["n"] for c in report[who]["by_predicted"].values()) == report[who]["all"]["n"]
     assert "| class | bids |" in capsys.readouterr().out
+    # --curve: every suit game and Grand solved from its first card, by tier
+    tiers = tmp_path / "curve.json"
+    assert main([str(log), "--seed", "7", "--curve", "--json", str(tiers)]) == 0
+    curve = json.loads(tiers.read_text())
+    solved = [r for r in games if not r["contract"].startswith("null")]
+    cells = [c for who in curve.values() for cls in who.values() for c in cls.values()]
+    assert sum(c["n"] for c in cells) == len(solved)
+    assert all(0.0 <= c["won"] <= 1.0 for c in cells)
     with pytest.raises(SystemExit):
         main([str(tmp_path / "missing.jsonl"), "--seed", "7"])
