@@ -1,6 +1,6 @@
 """The learned hand evaluator (issue 25, point 2): its training script is
 reproducible from a seed, and the shipped data file judges plain hands the
-way any Skat player would (R5 for the values, R9.5 for the expectation).
+way any Skat player would (R5 for the values, R8.2 for the expectation).
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def test_club_holds_what_its_hand_supports(hands: list[list[str]], skat: str, ho
 
 
 def test_the_expectation_counts_a_lost_game_double_and_the_defenders_forty() -> None:
-    # R9.5: won +value+50; lost -2*value-50 and 40 to each of two defenders
+    # R8.2: won +value+50; lost -2*value-50 and 40 to each of two defenders
     assert expected_result(Chances(1.0, 0.0), GameType.HEARTS, 40) == 90
     assert expected_result(Chances(0.0, 0.0), GameType.HEARTS, 40) == -(80 + 90)
     # a game worth less than the bid is lost at the bid unless Schneider lifts it

@@ -271,7 +271,7 @@ def win_chance(strength: float, curve: tuple[float, float]) -> float:
 
 
 def expected_score(win: float, value: int) -> float:
-    """Seeger-Fabian expectation of declaring (R9.5, three players): +50 and
+    """Seeger-Fabian expectation of declaring (R8.2, three players): +50 and
     the value when won, -50 and twice the value when lost, and the 40 each
     defender then gains weighs against us too."""
     return win * (value + 50) - (1.0 - win) * (2 * value + 90)
