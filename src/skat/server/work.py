@@ -91,6 +91,7 @@ class AnalysisPool:
         self._seconds = 1.0  # a running mean of one analysis's time, for Retry-After
         self.merged = 0
         self.refused = 0
+        self.made = 0  # calls run in the pool
 
     def retry_after(self) -> int:
         queued = len(self._inflight) / self.threads
@@ -112,6 +113,7 @@ class AnalysisPool:
                 self.refused += 1
                 raise Busy(self.retry_after(), "many analyses are being made; try again shortly")
             future = asyncio.ensure_future(self._timed(fn, *args))
+            self.made += 1
             self._inflight[key] = future
             if owner is not None:
                 self._owners[key] = owner
