@@ -19,6 +19,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -610,4 +611,40 @@ def test_a_connection_storm_from_one_address_is_cut_short(tmp_path: Path) -> Non
         assert len(closes) >= 100 - 60 - 30  # the burst, and what refills meanwhile
         assert welcome["type"] == "welcome"
     finally:
+        srv.kill()
+
+
+# ------------------------------- 13: the analysis pool shared by addresses
+def test_a_bystanders_board_comes_while_ten_addresses_keep_the_pool_full(
+    tmp_path: Path,
+) -> None:
+    srv, _ = _started(tmp_path)
+    stop = threading.Event()
+    answers: list[int] = []
+
+    def attacker(address: str, tag: str) -> None:
+        for n in range(20):  # distinct files: nothing merges, nothing is cached
+            if stop.is_set():
+                return
+            body = json.dumps(dict(DEFENDER_BLUNDER, id=f"{tag}-{n}")).encode()
+            answers.append(_request(srv, "POST", "/api/board?game=1", body, address)[0])
+
+    try:
+        threads = [
+            threading.Thread(target=attacker, args=(f"127.0.5.{a}", f"{a}-{k}"))
+            for a in range(10)
+            for k in range(2)  # two at once from each: the pool's bound is 9
+        ]
+        for th in threads:
+            th.start()
+        time.sleep(1.5)  # the pool is full and kept full (no assertion on it)
+        mine = json.dumps([DECLARER_BLUNDER]).encode()
+        status, data, _ = _request(srv, "POST", "/api/board?game=1", mine, BYSTANDER)
+        stop.set()
+        for th in threads:
+            th.join(120)
+        assert status == 200, data
+        assert 503 in answers  # the ten were refused, not the bystander
+    finally:
+        stop.set()
         srv.kill()
