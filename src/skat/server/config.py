@@ -37,8 +37,6 @@ class ServerConfig:
     unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires
     abandoned_timeout: float = 20 * 60.0  # a table never started, nobody connected, expires
     rate: float = 10.0  # messages per second per connection (sustained)
-    connect_rate: float = 5.0  # new websocket connections per second per client address
-    connect_burst: float = 60.0  # (a club's people behind one address come at once)
     burst: float = 30.0
     allowed_origins: tuple[str, ...] | None = None  # None: same host only
     # the computer players a table may seat by name: the levels' (no lab baseline)
@@ -93,6 +91,12 @@ class ServerConfig:
         "--open-tables-per-address).",
         low=1,
     )
+    connect_burst: float = tunable(  # new websockets one address may open at once (a club's
+        60.0,  # people behind one address come at once), then `connect_rate` a second
+        "New websocket connections one client address may open at once (then 5 a second).",
+        low=1.0,
+    )
+    connect_rate: float = 5.0
     entries_per_address: int = tunable(  # entries by a tournament's shared link, one address
         20, "Entries to one tournament by its shared link from one client address.", low=1
     )
