@@ -247,6 +247,7 @@ LIMIT_OPTIONS = (
     "--max-open-tables",
     "--open-tables-per-address",
     "--strong-tables-per-address",  # the scenarios measure the pools, not this cap
+    "--connect-burst",
 )
 
 

@@ -100,7 +100,24 @@ def server_args(args: argparse.Namespace) -> list[str]:
         "--bot-delay", "0", "--next-delay", str(args.next_delay), "--log-level", "warning",
         "--tables-per-address", "1000000", "--max-open-tables", "1000000",
         "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
+        *newer_limits(None),
     ]  # fmt: skip
+
+
+#: Limits of newer trees that one generator on one address must lift too.
+NEWER_LIMITS = ("--tournament-tables", "--connect-burst")
+
+
+def newer_limits(env: dict[str, str] | None) -> list[str]:
+    """`NEWER_LIMITS` lifted, those that the tree the server runs (``env``:
+    its PYTHONPATH) knows: an older tree refuses options it lacks."""
+    usage = subprocess.run(
+        [sys.executable, "-m", "skat.cli", "serve", "--help"],
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return [x for option in NEWER_LIMITS if option in usage for x in (option, "1000000")]
 
 
 def spawn_server(
@@ -151,6 +168,7 @@ class Server:
             # one generator on one address makes every table: lift the limits
             "--tables-per-address", "1000000", "--max-open-tables", "1000000",
             "--open-tables-per-address", "1000000", "--strong-tables-per-address", "1000000",
+            *newer_limits(env),
             *flags,
         ]  # fmt: skip
         self.proc = spawn_server(cmd, self.log, self.http, env)

@@ -75,6 +75,7 @@ from bench.server.load import (
     free_port,
     lag_monitor,
     machine_busy_seconds,
+    newer_limits,
     pct,
     raise_nofile,
     spawn_server,
@@ -110,7 +111,7 @@ class Server(LoadServer):
         cmd = [
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
-            "--db", f"sqlite+aiosqlite:///{self.db}", *flags,
+            "--db", f"sqlite+aiosqlite:///{self.db}", *newer_limits(env), *flags,
         ]  # fmt: skip
         self.proc = spawn_server(cmd, self.log, self.http, env)
 
@@ -473,8 +474,9 @@ class Bench:
         tid = made["id"]
         tokens: dict[str, str] = {}
         for i in range(args.entrants):  # one after the other: each is a compare-and-set
-            entered = await self.call(
-                f"/api/tournaments/{tid}/entrants", {"name": f"Player {i + 1}"}
+            entered = await self.call(  # by the organiser: no limit per address
+                f"/api/tournaments/{tid}/entrants",
+                {"name": f"Player {i + 1}", "organiser": made["organiser"]},
             )
             tokens[entered["name"]] = entered["token"]
         started = time.perf_counter()
@@ -646,7 +648,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             from skat.server.cluster import unix_request
 
             os.environ.update(env)  # the workers inherit it (--src)
-            server = ClusterServer(Path(tmp), args.workers, "postgres", server_flags(args))
+            flags = [*server_flags(args), *newer_limits(None)]  # this tree's workers
+            server = ClusterServer(Path(tmp), args.workers, "postgres", flags)
             pids = [w.pid for w in server.cluster.members if w.pid is not None]
             logs = [
                 server.cluster.folder / "workers" / f"{w.name}.log" for w in server.cluster.members

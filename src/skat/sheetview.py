@@ -55,8 +55,10 @@ def sheet_json(series: Series) -> dict[str, Any]:
 #: A text cell that starts with one of these is a formula to a spreadsheet.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 #: Where a spreadsheet may split a cell that it reads with another list
-#: separator than the comma (the semicolon in German and Danish settings).
-_PIECE = re.compile(r"([;,|\t]\s*)([=+\-@])")
+#: separator than the comma (the semicolon in German and Danish settings):
+#: quotes after the separator too (``a;"=1`` is written ``"a;""=1"``, and
+#: a reader splitting at ``;`` reads ``""=1"`` as the cell ``=1"``).
+_PIECE = re.compile(r"([;,|\t][\s\"]*)([=+\-@])")
 
 
 def csv_cell(value: object) -> object:
@@ -67,7 +69,7 @@ def csv_cell(value: object) -> object:
     if not isinstance(value, str):
         return value
     value = _PIECE.sub(r"\1'\2", value)
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    return "'" + value if value.lstrip(' "').startswith(FORMULA_STARTS) else value
 
 
 class _SafeWriter:

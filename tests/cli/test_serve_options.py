@@ -49,7 +49,8 @@ def test_the_tunables_are_the_documented_ones() -> None:
         "--bot-delay", "--next-delay", "--next-delay-people", "--grace", "--max-rounds",
         "--tables-per-address", "--open-tables-per-address", "--strong-tables-per-address",
         "--max-open-tables", "--send-timeout", "--send-queue", "--worker", "--lease-ttl",
-        "--tournaments-per-address",
+        "--tournaments-per-address", "--tournament-tables", "--connect-burst",
+        "--entries-per-address",
         "--db-pool-size", "--db-max-overflow", "--db-pool-timeout", "--db-sqlite-sync",
     ]  # fmt: skip
 

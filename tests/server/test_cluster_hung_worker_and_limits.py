@@ -22,8 +22,10 @@ import asyncio
 import contextlib
 import json
 import os
+import pwd
 import re
 import signal
+import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -232,6 +234,37 @@ def test_no_worker_can_be_reached_past_the_proxy(cluster: Cluster) -> None:
     made, _ = _post(cluster.address, "/api/tables", {"players": 3})
     ws = cluster.address.replace("http", "ws")
     asyncio.run(asyncio.wait_for(_welcome(f"{ws}/ws/{made['id']}"), 30))
+
+
+def _reach(path: Path, as_user: str | None) -> str:
+    """Connect to the unix socket ``path`` in a child process, as another
+    local user when we are root: "ok" or the error's name."""
+    code = (
+        "import socket, sys\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "try:\n"
+        f"    s.connect({str(path)!r}); print('ok')\n"
+        "except OSError as e:\n"
+        "    print(type(e).__name__)\n"
+    )
+    user = None if as_user is None else pwd.getpwnam(as_user).pw_uid
+    done = subprocess.run(
+        ["/usr/bin/python3", "-c", code], capture_output=True, text=True, timeout=30, user=user
+    )
+    return done.stdout.strip()
+
+
+def test_no_other_local_user_reaches_a_workers_socket(cluster: Cluster) -> None:
+    """Issue 54, finding 12: a worker believes the X-Forwarded-For of whoever
+    reaches its socket; only nginx (and the cluster's own user) may."""
+    folder = cluster.members[0].socket.parent
+    assert folder.stat().st_mode & 0o007 == 0, oct(folder.stat().st_mode)
+    if os.geteuid() == 0:
+        # another local user is refused; nginx's workers (its group) pass
+        assert _reach(cluster.members[0].socket, "daemon") == "PermissionError"
+    assert _reach(cluster.members[0].socket, None) == "ok"
+    made, _ = _post(cluster.address, "/api/tables", {"players": 3})
+    assert made["id"]
 
 
 # ---------------------------------------------------------------- finding 7

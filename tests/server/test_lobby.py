@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.helpers.server import join, new_table, serve
+from tests.helpers.server import join, new_table, serve, watch
 from tests.helpers.server import public as public_info
 
 
@@ -87,3 +87,24 @@ def test_the_lobby_survives_a_restart_and_bad_settings_are_refused(tmp_path: Pat
             assert r.json()["error"]["code"] == "BAD_OPTIONS"
     with serve(tmp_path) as (_, client, _db):
         assert [x["id"] for x in _lobby(client)] == [t["id"]]
+
+
+def test_a_public_table_nobody_sits_at_expires_however_long_it_is_watched(
+    tmp_path: Path,
+) -> None:
+    """Issue 54, finding 6: one spectator's socket kept a public table
+    nobody ever sat at listed for good; a private one's watchers are its
+    creator's friends, who keep it (as before)."""
+    with serve(tmp_path) as (app, client, _db):
+        public = new_table(client, public=True)
+        private = new_table(client)
+        watchers = [watch(client, public["id"]), watch(client, private["id"])]
+        cfg = app.state.config
+        cfg.unvisited_timeout = 0.05
+        time.sleep(0.1)
+        client.portal.call(app.state.tables.sweep)
+        assert public_info(client, public["id"])["table"]["status"] == "expired"
+        assert public_info(client, private["id"])["table"]["status"] == "open"
+        assert _row(_lobby(client), public["id"]) is None
+        for w in watchers:
+            w.close()

@@ -134,3 +134,33 @@ def test_a_resting_table_expires_as_an_idle_table_does(tmp_path: Path) -> None:
         info = public(client, tid)
         assert info["table"]["status"] == "expired" and info["list_over"] is False
         assert info["version"] == version + 1  # the expiry, and no move before it
+
+
+def test_a_stranger_asking_for_a_computers_seat_does_not_wake_a_resting_table(
+    tmp_path: Path,
+) -> None:
+    """Issue 54, finding 8: a takeover waits for the next deal, and asking
+    for one is open to anyone with the link; it does not count as a person
+    of the table, so the computers do not play out the deal (the cards of
+    the person who left among them) for a stranger."""
+    rng = random.Random(11)
+    with serve(tmp_path, grace=0.05, rest_after=0.3) as (_, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], anna.my_turn, rng)
+        anna.close()
+        end = time.monotonic() + 10
+        while not public(client, tid)["table"]["resting"]:
+            assert time.monotonic() < end, "the table never rested"
+            time.sleep(0.05)
+        version = public(client, tid)["version"]
+        stranger = watch(client, tid)
+        stranger.send(type="sit", name="Mallory", seat=1)
+        stranger.wait_for(lambda m: m["type"] == "seated" and m["from_next_deal"] is True)
+        time.sleep(0.6)
+        stranger.drain()
+        info = public(client, tid)
+        assert info["table"]["resting"] is True
+        assert info["version"] == version + 1, "only the takeover is stored: no move was made"

@@ -194,8 +194,9 @@ def test_an_entrant_plays_at_their_table_by_their_own_token(tmp_path: Path) -> N
 
 
 def test_entries_at_once_all_land(tmp_path: Path) -> None:
-    """Thirty people entering at the same moment: every one is entered once."""
-    with serve(tmp_path) as (_, client, _db):
+    """Thirty people entering at the same moment: every one is entered once
+    (all from one address here: its limits raised)."""
+    with serve(tmp_path, entry_burst=100.0, entries_per_address=100) as (_, client, _db):
         tid = make(client)["id"]
         names = [f"Player {i}" for i in range(30)]
         with ThreadPoolExecutor(8) as pool:

@@ -279,7 +279,11 @@ def serve_cmd(
     from ..server import create_app
     from ..server.store import StoreError, check_database, default_db_url, shown_url
 
-    url = db_url or default_db_url(data_dir)
+    try:
+        url = db_url or default_db_url(data_dir)
+    except OSError as exc:  # a file, a folder that cannot be made: one line
+        click.echo(f"skat serve: --data {data_dir}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     config, store_config = configs(tunables)
     if not re.fullmatch(r"[A-Za-z0-9_.-]{1,64}", config.worker):
         raise click.UsageError("--worker: 1 to 64 letters, digits, '_', '.' or '-'")

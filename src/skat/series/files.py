@@ -25,14 +25,20 @@ def records_in(text: str, name: str) -> Iterator[tuple[str, Any]]:
         return
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # JSONDecodeError, or an integer of 5,000 digits
         for i, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             try:
                 yield "json", json.loads(line)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            except (ValueError, RecursionError) as exc:
+                msg = (
+                    exc.msg
+                    if isinstance(exc, json.JSONDecodeError)
+                    else "nested too deeply"
+                    if isinstance(exc, RecursionError)
+                    else "a number too long"
+                )
                 yield "bad", f"{name}:{i}: invalid JSON ({msg})"
         return
     if isinstance(data, list):

@@ -83,12 +83,15 @@ def replay_list(data: dict[str, Any]) -> ListReplay:
         raise RecordError(Reason.MALFORMED_ACTION, 0, "a list record holds at least one deal")
     if len(games) > options.deals_per_list:
         raise RecordError(Reason.LIST_OVER, 0, "more deals than the list has")
-    series = Series(
-        options,
-        decks=[g.deck for g in games],
-        names=names if isinstance(names, list) else None,
-        commit=str(data.get("commitment") or ""),
-    )
+    try:  # e.g. a list of names for another number of players
+        series = Series(
+            options,
+            decks=[g.deck for g in games],
+            names=names if isinstance(names, list) else None,
+            commit=str(data.get("commitment") or ""),
+        )
+    except (ValueError, TypeError) as exc:
+        raise RecordError(Reason.MALFORMED_ACTION, 0, str(exc)) from None
     series._seed = seed  # revealed with the record; checked by verify_list
     problems: list[str] = []
     for number, game in enumerate(games, 1):

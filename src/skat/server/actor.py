@@ -598,13 +598,13 @@ class TableActor:
 
     # -------------------------------------------- tables that rest (issue 26)
     def _people_here(self) -> bool:
-        """Whether a person of the table is connected (to their seat, or
-        waiting to take one over at the next deal)."""
+        """Whether a person of the table is connected to their seat. Not one
+        waiting to take a computer player's seat over at the next deal
+        (issue 54, finding 8): anyone with the link can ask, and the deal
+        would be played out for the people who left; the takeover waits
+        until a person of the table is back."""
         seats = self.state.seats
-        return any(
-            not c.closed and (c.pending is not None or (c.seat is not None and seats[c.seat].human))
-            for c in self.conns
-        )
+        return any(not c.closed and c.seat is not None and seats[c.seat].human for c in self.conns)
 
     def _rest_after(self) -> float:
         after = self.config.rest_after

@@ -25,6 +25,7 @@ from ..players.solver import IMPLEMENTATION as SOLVER_CORE
 from . import endpoints
 from . import tournament_endpoints as te
 from .config import ServerConfig
+from .conn import AddressBuckets
 from .metrics import Metrics
 from .offer import offered
 from .registry import Tables
@@ -189,6 +190,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/series", te.start_series, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/withdraw", te.withdraw, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/entry", te.entry, methods=["POST"]),
     ]
     static = WEB / "static"
     version = static_version(static) if static.exists() else "none"
@@ -202,6 +204,9 @@ def create_app(
         lifespan=lifespan,
         middleware=[Middleware(SecurityHeaders, worker=config.worker)],
     )
+    # no redirect of "/path/" to "/path": Starlette would build its Location
+    # from the request's Host header, anyone's to write
+    app.router.redirect_slashes = False
     app.state.store = store
     app.state.config = config
     app.state.static_version = version  # the page's module URLs (endpoints.index)
@@ -210,4 +215,8 @@ def create_app(
     app.state.tournaments = Tournaments(tables, store, config)
     app.state.options = offered(config)  # the same for every request
     app.state.lobby_memo = {}  # the lobby, asked of the store at most once a second
+    # uploads to the analysis board, per client address (endpoints.file_board)
+    app.state.board_rates = AddressBuckets(config.board_rate, config.board_burst)
+    # new websocket connections, per client address (endpoints.ws_endpoint)
+    app.state.connect_rates = AddressBuckets(config.connect_rate, config.connect_burst)
     return app

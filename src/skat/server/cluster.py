@@ -11,8 +11,10 @@ same classes start the cluster for ``skat cluster`` and for the tests.
 from __future__ import annotations
 
 import contextlib
+import grp
 import http.client
 import os
+import pwd
 import shutil
 import signal
 import socket
@@ -73,6 +75,36 @@ def _open_files() -> int:
     return want if hard == resource.RLIM_INFINITY else min(want, hard)
 
 
+#: The user nginx's worker processes run as when nginx is started as root
+#: (set in its configuration: the workers' sockets are reachable by its group).
+PROXY_USER = "nobody"
+
+
+def proxy_group() -> int | None:
+    """The group of nginx's worker processes: `PROXY_USER`'s when we are root
+    (nginx's workers change to it), None otherwise (they run as we do)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam(PROXY_USER).pw_gid
+    except KeyError:
+        return None
+
+
+def guard_sockets(folder: Path) -> None:
+    """The workers' sockets folder, reachable by us and nginx only (issue 54,
+    finding 12): uvicorn makes a socket mode 0666, and a worker trusts the
+    X-Forwarded-For of whoever reaches its socket, so no other local user
+    may (they would name a new client address in every request). As root:
+    ours and nginx's group may pass through (0710); else ours only (0700)."""
+    group = proxy_group()
+    if group is None:
+        folder.chmod(0o700)
+        return
+    os.chown(folder, os.geteuid(), group)
+    folder.chmod(0o710)
+
+
 def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
     """nginx's configuration for workers listening on the unix sockets
     ``upstreams`` (only the proxy reaches them: no port to connect to past it).
@@ -102,8 +134,10 @@ def nginx_config(folder: Path, port: int, upstreams: Sequence[Path]) -> str:
             proxy_send_timeout 10s;
             proxy_next_upstream error timeout non_idempotent;
             proxy_next_upstream_tries 3;"""
+    group = proxy_group()
+    user = "" if group is None else f"user {PROXY_USER} {grp.getgrgid(group).gr_name};\n"
     return f"""# made by skat.server.cluster; see docs/deploy.md
-worker_processes auto;
+{user}worker_processes auto;
 # a websocket through the proxy holds two connections (and two files) in
 # one nginx process, and the accepting process is not chosen evenly: 4,096
 # a process seated no more than about 4,000 websockets in all
@@ -261,7 +295,7 @@ class Worker:
     def start(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.socket.parent.mkdir(parents=True, exist_ok=True)
-        self.socket.parent.chmod(0o755)  # nginx's own worker runs as nobody when started as root
+        guard_sockets(self.socket.parent)  # nginx's (and ours) only
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()  # an earlier life's (uvicorn keeps a socket file's mode)
         self.log = open(self.folder / f"{self.name}.log", "ab")  # kept open while it runs

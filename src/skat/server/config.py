@@ -75,6 +75,8 @@ class ServerConfig:
     )
     chat_rate: float = 1.0  # chat messages and reactions per second per table (sustained)
     chat_burst: float = 20.0
+    board_rate: float = 0.5  # uploads to the analysis board per second per address (sustained)
+    board_burst: float = 20.0
     retry_first: float = 0.5  # seconds before a write the store refused is tried again
     retry_max: float = 10.0  # the longest wait between tries (the wait doubles up to it)
     # seconds before a table without people rests, for every table instead of
@@ -83,6 +85,23 @@ class ServerConfig:
     tournaments_per_address: int = tunable(  # tournaments one client address may create per hour
         5, "Tournaments one client address may create per hour.", low=1
     )
+    tournament_tables: int = tunable(  # unfinished tables from one address, with tournaments'
+        60,
+        "Unfinished tables from one client address with its tournaments' (more than "
+        "--open-tables-per-address).",
+        low=1,
+    )
+    connect_burst: float = tunable(  # new websockets one address may open at once (a club's
+        60.0,  # people behind one address come at once), then `connect_rate` a second
+        "New websocket connections one client address may open at once (then 5 a second).",
+        low=1.0,
+    )
+    connect_rate: float = 5.0
+    entries_per_address: int = tunable(  # entries by a tournament's shared link, one address
+        20, "Entries to one tournament by its shared link from one client address.", low=1
+    )
+    entry_rate: float = 0.5  # entries by shared links per second per address (sustained)
+    entry_burst: float = 10.0
     tournament_timeout: float = 3 * 24 * 3600.0  # an unfinished tournament expires (seconds)
     max_entrants: int = 200  # entrants of one tournament (the draw's limit too)
     tournament_cache: float = 0.5  # seconds one tournament's public view is reused

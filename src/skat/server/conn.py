@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 
 from . import protocol as p
@@ -23,6 +24,8 @@ log = logging.getLogger("skat.server")
 CLOSE_TOO_SLOW = 4408
 #: Close code: another server process serves the table now; the client reconnects.
 CLOSE_MOVED = 4503
+#: Close code: more new connections from the client's address than it may make.
+CLOSE_RATE_LIMITED = 4429
 
 
 class TokenBucket:
@@ -42,6 +45,44 @@ class TokenBucket:
             return False
         self._allowance -= 1
         return True
+
+
+def address_of(host: str | None) -> str | None:
+    """The client address that the per-address limits count: an IPv4
+    address whole, an IPv6 address by its /64 (one household or one
+    server's block: a client has all of it), anything else as given."""
+    if host is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class AddressBuckets:
+    """A `TokenBucket` per client address (`address_of`), the ``kept``
+    addresses seen last remembered (a forgotten one starts full again)."""
+
+    def __init__(self, rate: float, burst: float, kept: int = 4096) -> None:
+        self._rate, self._burst, self._kept = rate, burst, kept
+        self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
+
+    def allow(self, address: str | None) -> bool:
+        """Take one for ``address``; False when it has none left."""
+        if address is None:
+            return True
+        bucket = self._buckets.pop(address, None)
+        if bucket is None:
+            bucket = TokenBucket(self._rate, self._burst)
+        self._buckets[address] = bucket
+        while len(self._buckets) > self._kept:
+            self._buckets.popitem(last=False)
+        return bucket.allow()
 
 
 class Conn:
@@ -191,4 +232,12 @@ class Conn:
             self._watch = None
 
 
-__all__ = ["CLOSE_MOVED", "CLOSE_TOO_SLOW", "Conn", "TokenBucket"]
+__all__ = [
+    "CLOSE_MOVED",
+    "CLOSE_RATE_LIMITED",
+    "CLOSE_TOO_SLOW",
+    "AddressBuckets",
+    "Conn",
+    "TokenBucket",
+    "address_of",
+]

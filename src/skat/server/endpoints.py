@@ -22,7 +22,7 @@ from . import projection
 from . import protocol as p
 from .commands import Inbound
 from .config import ServerConfig
-from .conn import CLOSE_MOVED, Conn
+from .conn import CLOSE_MOVED, CLOSE_RATE_LIMITED, Conn, address_of
 from .errors import CommandError, ErrorCode
 from .offer import NotOffered, table_options
 from .registry import BadFile, TableBroken, TableElsewhere, Tables
@@ -42,7 +42,7 @@ async def read_body(request: Request, limit: int) -> bytes:
     """The body, refused (`TooLarge`) by its Content-Length or, while it
     streams, as soon as it passes ``limit`` bytes: never read whole first."""
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > limit):
+    if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > limit):
         raise TooLarge
     chunks: list[bytes] = []
     size = 0
@@ -114,7 +114,7 @@ async def create_table(request: Request) -> Response:
         return json_error(ErrorCode.NOT_OFFERED, str(exc)[:300])
     except (ValueError, TypeError, RecursionError) as exc:
         return json_error(ErrorCode.BAD_OPTIONS, str(exc)[:300])
-    address = request.client.host if request.client else None
+    address = client_address(request)
     try:
         table_id, creator = await tables.create(options, settings, address)
     except CommandError as exc:
@@ -225,7 +225,7 @@ async def _settled_deal(request: Request, board: bool) -> Response:
         # every card is public only once the deal is over (R3.7)
         return json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
     try:
-        address = request.client.host if request.client else None
+        address = client_address(request)
         made = tables.board if board else tables.analysis
         return JSONResponse(await made(state, number, address))
     except Busy as exc:
@@ -239,9 +239,21 @@ async def _settled_deal(request: Request, board: bool) -> Response:
 MAX_BOARD_FILE = 64 * 1024
 
 
+def client_address(request: Request | WebSocket) -> str | None:
+    """The address the per-address limits count (`conn.address_of`)."""
+    return address_of(request.client.host if request.client else None)
+
+
 async def file_board(request: Request) -> Response:
     """The analysis board of a game in an uploaded file (docs/protocol.md):
-    the body is the file's text, ``?game=N`` picks its game (1 by default)."""
+    the body is the file's text, ``?game=N`` picks its game (1 by default).
+    One client address uploads at most ``board_burst`` files at once and
+    ``board_rate`` a second after that (refused before the body is read)."""
+    address = client_address(request)
+    if not request.app.state.board_rates.allow(address):
+        limited = json_error(ErrorCode.RATE_LIMITED, "too many uploads; try again shortly", 429)
+        limited.headers["Retry-After"] = str(math.ceil(1 / _config(request).board_rate))
+        return limited
     try:
         text = (await read_body(request, MAX_BOARD_FILE)).decode("utf-8")
     except TooLarge:
@@ -253,10 +265,9 @@ async def file_board(request: Request) -> Response:
     except ClientDisconnect:
         return Response(status_code=400)
     raw = request.query_params.get("game", "1")
-    if not raw.isdigit() or len(raw) > 4:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:  # not "²": isdigit, no int
         return json_error(ErrorCode.NO_DEAL, "game must be a number from 1", 404)
     try:
-        address = request.client.host if request.client else None
         return JSONResponse(await _tables(request).file_board(text, int(raw), address))
     except BadFile as exc:
         return json_error(exc.code, exc.message[:300], exc.status)
@@ -411,6 +422,16 @@ async def ws_endpoint(ws: WebSocket) -> None:
     if origin is not None and not _origin_ok(origin, ws.headers.get("host", ""), config):
         # refused before the handshake: the client sees an HTTP 403
         await ws.close(code=1008)
+        return
+    if not ws.app.state.connect_rates.allow(client_address(ws)):
+        # a storm of hellos (each answered with the table's whole state):
+        # told why, before the table is even looked up
+        await ws.accept()
+        limited = CommandError(
+            ErrorCode.RATE_LIMITED, "too many new connections from this address; try again"
+        )
+        await ws.send_text(p.encode(limited.to_message()))
+        await ws.close(code=CLOSE_RATE_LIMITED)
         return
     try:
         actor = await tables.actor(ws.path_params["table_id"])

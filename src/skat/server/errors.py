@@ -59,6 +59,7 @@ class ErrorCode(StrEnum):
     NO_ENTRANTS = "NO_ENTRANTS"  # too few people for whole tables (without computer fill)
     TOO_MANY_TOURNAMENTS = "TOO_MANY_TOURNAMENTS"
     NO_ENTRANT = "NO_ENTRANT"  # a withdrawal names nobody entered (or a wrong token)
+    TOO_MANY_ENTRIES = "TOO_MANY_ENTRIES"  # entries from one address (or too fast)
     TOURNAMENT_BROKEN = "TOURNAMENT_BROKEN"  # a stored tournament that cannot be read (logged)
 
 

@@ -84,30 +84,40 @@ class Listings(StoreBase):
         """The lobby, newest first: the summaries of open tables, at most
         ``per_address`` of the tables one client address created (one
         address cannot fill the lobby), at most ``limit`` in all."""
-        query = (
-            select(lobby_t.c.table_id, lobby_t.c.summary, origins_t.c.address)
+        # each address's tables numbered newest first, in the query: the
+        # limit per address holds before the newest are cut to ``limit``
+        # (else a few addresses' many tables push everyone else's out)
+        ranked = (
+            select(
+                lobby_t.c.table_id,
+                lobby_t.c.summary,
+                lobby_t.c.listed_at,
+                func.row_number()
+                .over(
+                    partition_by=func.coalesce(origins_t.c.address, lobby_t.c.table_id),
+                    order_by=lobby_t.c.listed_at.desc(),
+                )
+                .label("nth"),
+            )
             .join(tables_t, tables_t.c.id == lobby_t.c.table_id)
             .outerjoin(origins_t, origins_t.c.table_id == lobby_t.c.table_id)
             .where(tables_t.c.status == "open")
-            .order_by(lobby_t.c.listed_at.desc())
-            .limit(limit * per_address)
+            .subquery()
+        )
+        query = (
+            select(ranked.c.table_id, ranked.c.summary)
+            .where(ranked.c.nth <= per_address)
+            .order_by(ranked.c.listed_at.desc())
+            .limit(limit)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         out: list[dict[str, Any]] = []
-        seen: dict[str | None, int] = {}
         for row in rows:
-            key = row.address
-            if seen.get(key, 0) >= per_address and key is not None:
-                continue
-            seen[key] = seen.get(key, 0) + 1
             try:
-                summary = json_object(row.table_id, "its lobby summary", row.summary)
+                out.append(json_object(row.table_id, "its lobby summary", row.summary))
             except CorruptRow:
                 continue
-            out.append(summary)
-            if len(out) >= limit:
-                break
         return out
 
     # ---------------------------------------------------------- tournaments
@@ -136,30 +146,37 @@ class Listings(StoreBase):
     ) -> list[StoredTournament]:
         """Public tournaments open for entry made after ``since``, newest
         first, at most ``per_address`` of one client address's."""
-        query = (
-            select(tournaments_t)
+        ranked = (  # the limit per address in the query, as the tables' lobby
+            select(
+                tournaments_t,
+                func.row_number()
+                .over(
+                    partition_by=func.coalesce(tournaments_t.c.address, tournaments_t.c.id),
+                    order_by=tournaments_t.c.created_at.desc(),
+                )
+                .label("nth"),
+            )
             .where(
                 tournaments_t.c.listed == 1,
                 tournaments_t.c.status == "open",
                 tournaments_t.c.created_at >= since,
             )
-            .order_by(tournaments_t.c.created_at.desc())
-            .limit(limit * per_address)
+            .subquery()
+        )
+        query = (
+            select(ranked)
+            .where(ranked.c.nth <= per_address)
+            .order_by(ranked.c.created_at.desc())
+            .limit(limit)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         out: list[StoredTournament] = []
-        seen: dict[str | None, int] = {}
         for row in rows:
-            if row.address is not None and seen.get(row.address, 0) >= per_address:
-                continue
-            seen[row.address] = seen.get(row.address, 0) + 1
             try:
                 out.append(tournament_from_row(row))
             except CorruptRow:
                 continue
-            if len(out) >= limit:
-                break
         return out
 
     async def tournament(self, tournament_id: str) -> StoredTournament | None:
@@ -184,11 +201,15 @@ class Listings(StoreBase):
         doc: dict[str, Any],
         status: str | None = None,
         tables: Sequence[tuple[StoredTable, Sequence[tuple[str, int, str, dict[str, Any]]]]] = (),
+        address: str | None = None,
+        strong: bool = False,
     ) -> bool:
         """Write ``doc`` (and ``status``) over the version ``t`` was read at,
         and in the same transaction the new ``tables`` with their first
-        events (this process takes their leases): all of it, or nothing and
-        False where another writer changed the tournament since."""
+        events (this process takes their leases), counted as ``address``'s
+        (`address_key`: `unfinished_from` counts them; ``strong``: their
+        computer players search): all of it, or nothing and False where
+        another writer changed the tournament since."""
         now = time.time()
         async with self._begin() as conn:
             done = await conn.execute(
@@ -202,6 +223,7 @@ class Listings(StoreBase):
                     listed=int(
                         bool(t.config.get("public"))
                         and not doc["series"]
+                        and not doc.get("entry_closed")
                         and (status or t.status) == "open"
                     ),
                 )
@@ -211,6 +233,12 @@ class Listings(StoreBase):
             for table, rows in tables:
                 await conn.execute(leases_t.insert().values(self._lease_row(table.id, now)))
                 await insert_table(conn, table, rows, now)
+                if address is not None:
+                    await conn.execute(
+                        origins_t.insert().values(
+                            table_id=table.id, address=address, strong=int(strong)
+                        )
+                    )
         t.version += 1
         t.doc = doc
         if status:

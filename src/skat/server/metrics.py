@@ -100,6 +100,11 @@ class Metrics:
             "Appends the store refused (the tables wait and retry).",
             registry=r,
         )
+        self.rebuilt = Counter(
+            "skat_tables_rebuilt",
+            "Tables rebuilt from the store: their whole log read and replayed.",
+            registry=r,
+        )
 
     def move(self, by: str, accepted: bool) -> None:
         self.moves.labels(by, "accepted" if accepted else "refused").inc()
@@ -148,6 +153,11 @@ class _Live(Collector):
             analyses.limit,
         )
         yield _counter("skat_analysis_refused", "Analyses refused as busy.", analyses.refused)
+        yield _counter(
+            "skat_analysis_made",
+            "Analyses and uploaded files' readings run in the pool (not merged, not cached).",
+            analyses.made,
+        )
         failing = self.store.failing_since
         yield _gauge(
             "skat_store_failing_seconds",

@@ -230,6 +230,8 @@ def tournament_from_row(row: Any) -> StoredTournament:
             raise CorruptRow(row.id, f"{name} is not text")
     if not isinstance(row.version, int):
         raise CorruptRow(row.id, "version is not a number")
+    if row.status not in TOURNAMENT_STATUSES:
+        raise CorruptRow(row.id, f"an unknown status {row.status[:20]!r}")
     config = json_object(row.id, "its options", row.config)
     doc = json_object(row.id, "its entrants", row.doc)
     if not (isinstance(doc.get("entrants"), list) and isinstance(doc.get("series"), list)):
@@ -295,11 +297,20 @@ def json_object(table_id: str, what: str, text: Any) -> dict[str, Any]:
     return value
 
 
+#: The statuses a table's row may have ("broken": marked so by the server).
+TABLE_STATUSES = frozenset({"open", "playing", "finished", "expired", "broken"})
+#: The statuses a tournament's row may have.
+TOURNAMENT_STATUSES = frozenset({"open", "finished", "expired"})
+
+
 def table_from_row(row: Any) -> StoredTable:
-    """A table's row; raises `CorruptRow` for one that cannot be read."""
+    """A table's row; raises `CorruptRow` for one that cannot be read (a
+    status none of `TABLE_STATUSES` too: never served as a live table)."""
     for name in ("status", "seed", "commitment", "creator_hash"):
         if not isinstance(getattr(row, name), str):
             raise CorruptRow(row.id, f"{name} is not text")
+    if row.status not in TABLE_STATUSES:
+        raise CorruptRow(row.id, f"an unknown status {row.status[:20]!r}")
     return StoredTable(
         id=row.id,
         created_at=number_of(row.id, "created_at", row.created_at),

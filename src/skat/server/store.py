@@ -58,6 +58,9 @@ from .schema import (
     table_from_row,
     tables_t,
 )
+from .schema import (
+    metadata as schema_metadata,
+)
 from .sqlitewriter import SqliteWriter
 from .storebase import insert_table
 
@@ -401,6 +404,11 @@ async def check_database(url: str, config: StoreConfig | None = None) -> None:
     store = Store(url, config)
     try:
         await store.open()
+        # every table there and readable (one dropped by hand, garbage over
+        # its first pages): refused here in one line, not in the start-up
+        async with store.engine.connect() as conn:
+            for table in schema_metadata.sorted_tables:
+                await conn.execute(select(literal(1)).select_from(table).limit(1))
     except StoreError:
         raise
     except (OSError, SQLAlchemyError) as exc:

@@ -73,7 +73,9 @@ def name_problem(name: str, others: Iterable[str]) -> str | None:
     """Why the cleaned ``name`` cannot sit beside the names ``others`` at a
     table (a blank name, letters of look-alike alphabets mixed, a name that
     reads like another's), or None."""
-    shown = [ch for ch in name if ch not in _BLANK and not ch.isspace()]
+    # compatibility forms as the letters they show (a mathematical bold 𝐀 is a Latin A)
+    folded = unicodedata.normalize("NFKC", name)
+    shown = [ch for ch in folded if ch not in _BLANK and not ch.isspace()]
     if not any(unicodedata.category(ch)[0] in "LN" for ch in shown):
         return "a name needs a letter or a digit"
     scripts = {
@@ -102,6 +104,11 @@ class Settings:
     # seconds a result shows before the next deal unless everyone pressed Next
     # (0: the server's `next_delay` / `next_delay_people`); records before it: 0
     result: int = 0
+    # a tournament's table (issue 54, finding 4): its seats are its entrants'
+    # for good: nobody sits down (nobody takes a computer fill's seat), and
+    # "leave" hands the seat to a computer player, the entrant's token still
+    # the seat's, so their own link always brings them back to it
+    reserved: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names():
@@ -124,6 +131,8 @@ class Settings:
             raise ValueError(f"lang must be one of {', '.join(LANGS)}")
         if not isinstance(self.result, int) or isinstance(self.result, bool) or self.result < 0:
             raise ValueError("result must be a whole number of seconds")
+        if not isinstance(self.reserved, bool):
+            raise ValueError("reserved must be true or false")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -134,6 +143,7 @@ class Settings:
             "public": self.public,
             "lang": self.lang,
             "result": self.result,
+            **({"reserved": True} if self.reserved else {}),  # older records: none
         }
 
     @classmethod
@@ -287,6 +297,12 @@ class TableState:
             raise CommandError(ErrorCode.BAD_NAME, "a name is needed")
         if self.closed():
             raise CommandError(ErrorCode.TABLE_CLOSED, "this table is closed")
+        if self.settings.reserved:
+            raise CommandError(
+                ErrorCode.SEAT_TAKEN,
+                "the seats of a tournament's table are its entrants': "
+                "an entrant comes back by their own link",
+            )
         free = [i for i, s in enumerate(self.seats) if s.free]
         if seat is None:
             if not free:
@@ -398,6 +414,8 @@ class TableState:
         return [ev.Ready(seat=seat)]
 
     def plan_leave(self, seat: int, keep_bot: bool) -> list[ev.TableEvent]:
+        if self.settings.reserved:  # the seat stays the entrant's: a computer plays it
+            return self.plan_auto(seat, True)
         return [ev.Leave(seat=seat, keep_bot=keep_bot or self.status == "playing")]
 
     def plan_auto(self, seat: int, on: bool) -> list[ev.TableEvent]:
@@ -410,7 +428,7 @@ class TableState:
 
     def plan_chat(self, seat: int | None, text: str) -> list[ev.TableEvent]:
         clean = clean_text(text, MAX_CHAT)
-        if not clean:
+        if not _fold(clean):  # nothing a reader sees: blank fillers, joiners
             raise CommandError(ErrorCode.BAD_MESSAGE, "empty chat message")
         name = self.seats[seat].name if seat is not None else "spectator"
         return [ev.Chat(seat=seat, name=name, text=clean)]

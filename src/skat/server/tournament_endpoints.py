@@ -11,7 +11,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .endpoints import body_of, json_error
+from .endpoints import body_of, client_address, json_error
 from .errors import ErrorCode
 from .offer import NotOffered
 from .tournaments import TournamentError, Tournaments
@@ -49,7 +49,7 @@ async def create(request: Request) -> Response:
     data = await _json_body(request)
     if isinstance(data, Response):
         return data
-    address = request.client.host if request.client else None
+    address = client_address(request)
     try:
         made = await _tournaments(request).create(data, address)
     except TournamentError as exc:
@@ -122,7 +122,8 @@ async def standings_csv(request: Request) -> Response:
 
 
 async def enter(request: Request) -> Response:
-    out = await _answer(request, lambda t, tid, data: t.enter(tid, data))
+    address = client_address(request)
+    out = await _answer(request, lambda t, tid, data: t.enter(tid, data, address))
     if isinstance(out, Response):
         return out
     name, token = out
@@ -130,12 +131,21 @@ async def enter(request: Request) -> Response:
 
 
 async def start_series(request: Request) -> Response:
+    address = client_address(request)
     out = await _answer(
-        request, lambda t, tid, data: t.start_series(tid, _field(data, "organiser"))
+        request, lambda t, tid, data: t.start_series(tid, _field(data, "organiser"), address)
     )
     if isinstance(out, Response):
         return out
     return JSONResponse({"series": out}, status_code=201)
+
+
+async def entry(request: Request) -> Response:
+    """The organiser closes (or opens again) the entry by the shared link."""
+    out = await _answer(request, lambda t, tid, data: t.set_entry(tid, data))
+    if isinstance(out, Response):
+        return out
+    return JSONResponse({"open": out})
 
 
 async def withdraw(request: Request) -> Response:
@@ -155,6 +165,7 @@ async def me(request: Request) -> Response:
 __all__ = [
     "create",
     "enter",
+    "entry",
     "me",
     "standings_csv",
     "standings_json",

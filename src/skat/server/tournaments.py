@@ -20,17 +20,22 @@ one after the other.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from ..players import searches
 from ..series import commitment, new_seed
 from ..series.sheet import totals
 from ..series.tournament import MAX_ENTRANTS, draw, fill_to_tables, standings, table_sizes
 from ..sheetview import safe_csv
 from .config import ServerConfig
+from .conn import AddressBuckets
 from .errors import ErrorCode
 from .offer import rounds_option, table_options
 from .protocol import MAX_NAME
@@ -129,6 +134,39 @@ def _fill_names(count: int, taken: list[str]) -> list[str]:
     return out
 
 
+#: Finished tables whose summaries the views keep (8 series of 67 tables
+#: are 536 of one tournament; a summary is a few hundred bytes).
+FINISHED_KEPT = 20_000
+
+
+@dataclass(frozen=True)
+class _Summary:
+    """What a tournament's view shows of one table: its status, and once its
+    list began, the deals played and to play, its sheet's totals by seat
+    and the seats computers play for people who are away."""
+
+    status: str
+    closed: bool
+    deal: int = 0
+    deals: int = 0
+    sums: tuple[Any, ...] | None = None
+    away: tuple[int, ...] = ()
+
+
+def _summary(state: TableState) -> _Summary:
+    lst = state.series
+    if lst is None:
+        return _Summary(state.status, state.closed())
+    return _Summary(
+        state.status,
+        state.closed(),
+        len(lst.rows),
+        state.options.deals_per_list,
+        tuple(totals(lst.rows, len(state.seats), state.options.scoring)),
+        tuple(i for i, x in enumerate(state.seats) if x.auto),
+    )
+
+
 def _active(entrants: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The entrants the next draw seats (those not withdrawn)."""
     return [e for e in entrants if not e.get("withdrawn")]
@@ -142,9 +180,13 @@ class Tournaments:
         self.tables = tables
         self.store = store
         self.config = config
+        # entries by shared links, per client address (`enter`)
+        self._entry_rates = AddressBuckets(config.entry_rate, config.entry_burst)
         # per tournament: when its public view was made, and the view (it is
         # polled by every entrant's page and the standings screen)
         self._views: dict[str, tuple[float, dict[str, Any]]] = {}
+        self._rendering: dict[str, asyncio.Future[dict[str, Any]]] = {}  # views being made
+        self._finished: OrderedDict[str, _Summary] = OrderedDict()  # finished tables, by id
 
     # --------------------------------------------------------------- make
     async def create(self, data: Any, address: str | None) -> Created:
@@ -200,19 +242,30 @@ class Tournaments:
             )
 
     # -------------------------------------------------------------- enter
-    async def enter(self, tournament_id: str, data: Any) -> tuple[str, str]:
+    async def enter(
+        self, tournament_id: str, data: Any, address: str | None = None
+    ) -> tuple[str, str]:
         """A new entrant: their cleaned name and their token. By the shared
-        link until the first series is drawn; later only the organiser
-        adds people (``organiser`` in the body), from the next series on."""
+        link until the first series is drawn or the organiser closes the
+        entries, at most ``entries_per_address`` from one client address
+        and at most ``entry_rate`` a second; the organiser adds people
+        (``organiser`` in the body) at any time, from the next series on."""
         if not isinstance(data, dict) or not isinstance(data.get("name"), str):
             raise TournamentError(ErrorCode.BAD_NAME, "a name is needed", 400)
         name = clean_text(data["name"], MAX_NAME)
+        if "organiser" not in data and not self._entry_rates.allow(address):
+            raise TournamentError(
+                ErrorCode.TOO_MANY_ENTRIES, "too many entries at once; try again shortly", 429
+            )
         # one change at a time in this process; other workers' by compare-and-set
         async with self.tables.locked(f"tournament:{tournament_id}"):
-            return await self._enter(tournament_id, data, name)
+            return await self._enter(tournament_id, data, name, address)
 
-    async def _enter(self, tournament_id: str, data: dict[str, Any], name: str) -> tuple[str, str]:
+    async def _enter(
+        self, tournament_id: str, data: dict[str, Any], name: str, address: str | None
+    ) -> tuple[str, str]:
         token = new_token()
+        by = None if "organiser" in data or address is None else address_key(address)
         for _ in range(TRIES):
             t = await self._get(tournament_id)
             if self._expired(t) or t.status != "open":
@@ -224,7 +277,23 @@ class Tournaments:
                     ErrorCode.ENTRY_CLOSED,
                     "the first series has begun: the organiser can still add you",
                 )
+            elif t.doc.get("entry_closed"):
+                raise TournamentError(
+                    ErrorCode.ENTRY_CLOSED,
+                    "the organiser has closed the entries: they can still add you",
+                )
             entrants = t.doc["entrants"]
+            if (
+                by is not None
+                and sum(1 for e in _active(entrants) if e.get("by") == by)
+                >= self.config.entries_per_address
+            ):
+                raise TournamentError(
+                    ErrorCode.TOO_MANY_ENTRIES,
+                    f"at most {self.config.entries_per_address} entries from one address: "
+                    "the organiser can add more",
+                    429,
+                )
             if len(_active(entrants)) >= min(MAX_ENTRANTS, self.config.max_entrants):
                 raise TournamentError(ErrorCode.TOURNAMENT_FULL, "the tournament is full")
             problem = (
@@ -235,11 +304,33 @@ class Tournaments:
             if problem is not None:
                 raise TournamentError(ErrorCode.BAD_NAME, problem, 400)
             entry = {"name": name, "hash": hash_token(token), "at": time.time()}
+            if by is not None:  # a hash of the address, as the creation limits keep it
+                entry["by"] = by
             doc = {**t.doc, "entrants": [*entrants, entry]}
             if await self.store.update_tournament(t, doc):
                 self._views.pop(tournament_id, None)
                 return name, token
         raise TournamentError(ErrorCode.BUSY, "many entries at once: try again", 503)
+
+    async def set_entry(self, tournament_id: str, data: Any) -> bool:
+        """The organiser closes the entry by the shared link (``{"organiser",
+        "open": false}``) or opens it again; whether it is open now. The
+        organiser still adds people; a closed tournament leaves the lobby."""
+        if not isinstance(data, dict) or not isinstance(data.get("open"), bool):
+            raise TournamentError(
+                ErrorCode.BAD_REQUEST, '{"organiser", "open": true or false} is expected', 400
+            )
+        async with self.tables.locked(f"tournament:{tournament_id}"):
+            for _ in range(TRIES):
+                t = await self._get(tournament_id)
+                self._organiser(t, data.get("organiser"))
+                if self._expired(t) or t.status != "open":
+                    raise TournamentError(ErrorCode.TOURNAMENT_OVER, "this tournament is over")
+                doc = {**t.doc, "entry_closed": not data["open"]}
+                if await self.store.update_tournament(t, doc):
+                    self._views.pop(tournament_id, None)
+                    return bool(data["open"])
+        raise TournamentError(ErrorCode.BUSY, "many changes at once: try again", 503)
 
     async def withdraw(self, tournament_id: str, data: Any) -> str:
         """Take an entrant out of the series still to be drawn: the organiser
@@ -280,21 +371,68 @@ class Tournaments:
         raise TournamentError(ErrorCode.BUSY, "many changes at once: try again", 503)
 
     # ------------------------------------------------------------- series
-    async def _table_states(self, ids: list[str]) -> list[TableState | None]:
-        out: list[TableState | None] = []
+    async def _summaries(self, ids: list[str]) -> list[_Summary | None]:
+        """What the views show of each table (None: broken): a finished
+        table's kept once made (it never changes again: no replay, however
+        many tables and views), an unfinished one's from its state now."""
+        out: list[_Summary | None] = []
         for table_id in ids:
+            done = self._finished.get(table_id)
+            if done is not None:
+                out.append(done)
+                continue
             try:
-                out.append(await self.tables.follow(table_id))
+                state = await self.tables.follow(table_id)
             except TableBroken:
+                state = None
+            if state is None:
                 out.append(None)
+                continue
+            summary = _summary(state)
+            if state.closed():
+                self._finished[table_id] = summary
+                while len(self._finished) > FINISHED_KEPT:
+                    self._finished.popitem(last=False)
+            out.append(summary)
         return out
 
-    async def start_series(self, tournament_id: str, organiser: Any) -> int:
-        """Draw the next series and start its tables; its number."""
+    async def start_series(
+        self, tournament_id: str, organiser: Any, address: str | None = None
+    ) -> int:
+        """Draw the next series and start its tables; its number. The tables
+        count as the organiser's (``address``, the draw's): against the
+        limits of unfinished tables from one address (`tournament_tables`
+        in all, `strong_tables_per_address` with searching computer
+        players), as tables they create count."""
         async with self.tables.locked(f"tournament:{tournament_id}"):
-            return await self._start_series(tournament_id, organiser)
+            return await self._start_series(tournament_id, organiser, address)
 
-    async def _start_series(self, tournament_id: str, organiser: Any) -> int:
+    async def _limits(self, key: str | None, count: int, strong: bool) -> None:
+        """Refuse a draw of ``count`` tables that the organiser's address
+        (``key``) may not have beside its unfinished ones."""
+        if key is None:
+            return
+        cfg = self.config
+        unfinished, searching = await self.store.unfinished_from(key, LIVE)
+        if unfinished + count > max(cfg.tournament_tables, cfg.open_tables_per_address):
+            raise TournamentError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"this series has {count} tables, and one address may have at most "
+                f"{max(cfg.tournament_tables, cfg.open_tables_per_address)} unfinished "
+                f"({unfinished} now)",
+                429,
+            )
+        if strong and searching + count > cfg.strong_tables_per_address:
+            raise TournamentError(
+                ErrorCode.TOO_MANY_TABLES,
+                f"this series has {count} tables with strong computer players, and one "
+                f"address may have at most {cfg.strong_tables_per_address} of them "
+                f"unfinished ({searching} now): choose another level",
+                429,
+            )
+
+    async def _start_series(self, tournament_id: str, organiser: Any, address: str | None) -> int:
+        key = None if address is None else address_key(address)
         for _ in range(TRIES):
             t = await self._get(tournament_id)
             self._organiser(t, organiser)
@@ -303,8 +441,8 @@ class Tournaments:
             if self._expired(t) or t.status != "open" or len(done) >= cfg["series"]:
                 raise TournamentError(ErrorCode.TOURNAMENT_OVER, "every series has been played")
             if done:
-                states = await self._table_states([x["id"] for x in done[-1]["tables"]])
-                if any(s is not None and not s.closed() for s in states):
+                states = await self._summaries([x["id"] for x in done[-1]["tables"]])
+                if any(s is not None and not s.closed for s in states):
                     raise TournamentError(
                         ErrorCode.SERIES_IN_PLAY,
                         "the next series is drawn when every table has finished",
@@ -331,6 +469,7 @@ class Tournaments:
                 )
             hashes = {e["name"]: e["hash"] for e in people}
             made = []
+            strong = False
             for seats in drawn:
                 options, settings = table_options(
                     {
@@ -342,6 +481,8 @@ class Tournaments:
                     },
                     self.config,
                 )
+                settings = dataclasses.replace(settings, reserved=True)  # the entrants' seats
+                strong = strong or searches(settings.bot)
                 made.append(
                     self.tables.seated(options, settings, [(n, hashes.get(n)) for n in seats])
                 )
@@ -353,9 +494,10 @@ class Tournaments:
                     for (stored, _, _), seats in zip(made, drawn, strict=True)
                 ],
             }
+            await self._limits(key, len(made), strong)
             doc = {**t.doc, "series": [*done, series]}
             rows = [(stored, table_rows) for stored, _, table_rows in made]
-            if await self.store.update_tournament(t, doc, tables=rows):
+            if await self.store.update_tournament(t, doc, tables=rows, address=key, strong=strong):
                 for _, state, _ in made:
                     await self.tables.start_seated(state)
                 self._views.pop(tournament_id, None)
@@ -367,10 +509,24 @@ class Tournaments:
         """What everyone may see: the entrants, every series' tables with
         their progress and totals, the standings; the draw's seed once the
         tournament is over. Made at most once per ``tournament_cache``."""
-        now = time.monotonic()
         kept = self._views.get(tournament_id)
-        if kept is not None and now - kept[0] < self.config.tournament_cache:
+        if kept is not None and time.monotonic() - kept[0] < self.config.tournament_cache:
             return kept[1]
+        # the views asked for while one is being made wait for that one
+        task = self._rendering.get(tournament_id)
+        if task is None:
+            task = asyncio.ensure_future(self._fresh(tournament_id))
+            self._rendering[tournament_id] = task
+
+            def done(finished: asyncio.Future[dict[str, Any]]) -> None:
+                if self._rendering.get(tournament_id) is finished:
+                    del self._rendering[tournament_id]
+
+            task.add_done_callback(done)
+        return await asyncio.shield(task)
+
+    async def _fresh(self, tournament_id: str) -> dict[str, Any]:
+        now = time.monotonic()
         t = await self._get(tournament_id)
         out = await self._render(t)
         self._views[tournament_id] = (now, out)
@@ -387,7 +543,7 @@ class Tournaments:
         playing = False
         for number, s in enumerate(t.doc["series"], 1):
             computers = set(s["computers"])
-            states = await self._table_states([x["id"] for x in s["tables"]])
+            states = await self._summaries([x["id"] for x in s["tables"]])
             tables_out = []
             for table, state in zip(s["tables"], states, strict=True):
                 seats = table["seats"]
@@ -397,21 +553,19 @@ class Tournaments:
                     "seats": [{"name": n, "computer": n in computers} for n in seats],
                     "status": "broken" if state is None else state.status,
                 }
-                if state is not None and state.series is not None:
-                    lst = state.series
-                    sums = totals(lst.rows, len(seats), state.options.scoring)
-                    row["deal"] = len(lst.rows)
-                    row["deals"] = state.options.deals_per_list
-                    row["totals"] = {seats[x.seat]: x.total for x in sums}
-                    row["away"] = [seats[i] for i, x in enumerate(state.seats) if x.auto]
-                    for x in sums:
+                if state is not None and state.sums is not None:
+                    row["deal"] = state.deal
+                    row["deals"] = state.deals
+                    row["totals"] = {seats[x.seat]: x.total for x in state.sums}
+                    row["away"] = [seats[i] for i in state.away]
+                    for x in state.sums:
                         who = seats[x.seat]
                         if who in computers:
                             continue
                         results.append((who, x))
                         column = by_series.setdefault(who, [None] * len(t.doc["series"]))
                         column[number - 1] = x.total
-                if state is not None and not state.closed():
+                if state is not None and not state.closed:
                     playing = True
                 tables_out.append(row)
             series_out.append({"number": number, "tables": tables_out})
@@ -441,6 +595,7 @@ class Tournaments:
                 if not drawn
                 else "between"
             ),
+            "entry_closed": bool(t.doc.get("entry_closed")),
             "entrants": [e["name"] for e in _active(t.doc["entrants"])],
             "withdrawn": [e["name"] for e in t.doc["entrants"] if e.get("withdrawn")],
             "series": series_out,

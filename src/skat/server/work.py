@@ -75,9 +75,24 @@ class Late(Exception):
 
 
 # ----------------------------------------------------------------- analyses
+@dataclass(eq=False)
+class _Analysis:
+    key: Hashable
+    owner: Hashable
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    future: asyncio.Future[Any] = field(repr=False)
+
+
 class AnalysisPool:
     """Analyses in ``threads`` low-priority threads; at most ``waiting``
-    distinct ones queued behind them, identical ones merged."""
+    distinct ones queued behind them, identical ones merged, shared fairly
+    between requesters (issue 54, finding 13): the queued ones run by
+    requester in turn (one requester's many wait behind each other, not in
+    front of everyone's), and when the bound is reached, a requester with
+    fewer in flight than another takes the place of that one's newest
+    queued analysis (which is answered `Busy`): ten addresses that keep
+    the pool full cannot keep a bystander out."""
 
     def __init__(self, threads: int = 1, waiting: int = 8, per_owner: int = 2) -> None:
         self.threads = threads
@@ -88,13 +103,46 @@ class AnalysisPool:
             max_workers=threads, thread_name_prefix="analysis", initializer=lower_priority
         )
         self._inflight: dict[Hashable, asyncio.Future[Any]] = {}
+        self._queues: OrderedDict[Hashable, deque[_Analysis]] = OrderedDict()  # by requester
+        self._running = 0
+        self._served: dict[Hashable, int] = {}  # requester -> when it was last served
+        self._turn = 0
+        self._tasks: set[asyncio.Task[None]] = set()
         self._seconds = 1.0  # a running mean of one analysis's time, for Retry-After
         self.merged = 0
         self.refused = 0
+        self.made = 0  # calls run in the pool
 
     def retry_after(self) -> int:
         queued = len(self._inflight) / self.threads
         return max(1, min(60, math.ceil(queued * self._seconds)))
+
+    def _busy(self) -> Busy:
+        self.refused += 1
+        return Busy(self.retry_after(), "many analyses are being made; try again shortly")
+
+    def _in_flight_of(self, owner: Hashable) -> int:
+        return sum(1 for o in self._owners.values() if o == owner)
+
+    def _make_room(self, owner: Hashable) -> bool:
+        """The bound is reached: the newest queued analysis of the requester
+        with the most in flight gives way to ``owner``'s, if that one has
+        more in flight than ``owner`` (its waiters hear `Busy`)."""
+        mine = self._in_flight_of(owner)
+        queued = [o for o, q in self._queues.items() if q]
+        if not queued:
+            return False
+        most = max(queued, key=self._in_flight_of)
+        if self._in_flight_of(most) <= mine:
+            return False
+        job = self._queues[most].pop()
+        if not self._queues[most]:
+            del self._queues[most]
+        self._inflight.pop(job.key, None)
+        self._owners.pop(job.key, None)
+        if not job.future.done():
+            job.future.set_exception(self._busy())
+        return True
 
     async def run(
         self, key: Hashable, fn: Callable[..., Any], *args: Any, owner: Hashable | None = None
@@ -107,32 +155,68 @@ class AnalysisPool:
         if future is not None:
             self.merged += 1
         else:
-            mine = sum(1 for o in self._owners.values() if owner is not None and o == owner)
-            if len(self._inflight) >= self.limit or mine >= self.per_owner:
-                self.refused += 1
-                raise Busy(self.retry_after(), "many analyses are being made; try again shortly")
-            future = asyncio.ensure_future(self._timed(fn, *args))
+            who: Hashable = ("anyone", key) if owner is None else owner
+            if owner is not None and self._in_flight_of(who) >= self.per_owner:
+                raise self._busy()
+            if len(self._inflight) >= self.limit and (owner is None or not self._make_room(who)):
+                raise self._busy()
+            future = asyncio.get_running_loop().create_future()
             self._inflight[key] = future
-            if owner is not None:
-                self._owners[key] = owner
-
-            def done(_f: asyncio.Future[Any]) -> None:
-                self._inflight.pop(key, None)
-                self._owners.pop(key, None)
-
-            future.add_done_callback(done)
+            self._owners[key] = who
+            self._queues.setdefault(who, deque()).append(_Analysis(key, who, fn, args, future))
+            self.made += 1
+            self._dispatch()
         # a caller that goes away does not cancel what others wait for
         return await asyncio.shield(future)
 
-    async def _timed(self, fn: Callable[..., Any], *args: Any) -> Any:
+    def _dispatch(self) -> None:
+        """Start queued analyses while a thread is free: requesters in turn."""
+        while self._running < self.threads and self._queues:
+            # the requester served longest ago goes first (one never served
+            # first of all): round robin by requester
+            owner = min(self._queues, key=lambda o: self._served.get(o, -1))
+            queue = self._queues[owner]
+            job = queue.popleft()
+            if not queue:
+                del self._queues[owner]
+            self._turn += 1
+            self._served[owner] = self._turn
+            while len(self._served) > 4096:  # the longest ago are forgotten
+                del self._served[min(self._served, key=self._served.__getitem__)]
+            self._running += 1
+            task = asyncio.ensure_future(self._timed(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _timed(self, job: _Analysis) -> None:
         loop = asyncio.get_running_loop()
         started = time.monotonic()
         try:
-            return await loop.run_in_executor(self._pool, fn, *args)
+            result = await loop.run_in_executor(self._pool, job.fn, *job.args)
+        except Exception as exc:
+            if not job.future.done():
+                job.future.set_exception(exc)
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
         finally:
             self._seconds = 0.8 * self._seconds + 0.2 * (time.monotonic() - started)
+            if self._inflight.get(job.key) is job.future:
+                del self._inflight[job.key]
+                self._owners.pop(job.key, None)
+            self._running -= 1
+            if not job.future.done():  # cancelled: the pool is closing
+                job.future.set_exception(Busy(1, "the server is stopping"))
+            self._dispatch()
 
     def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for queue in self._queues.values():
+            for job in queue:
+                if not job.future.done():
+                    job.future.set_exception(Busy(1, "the server is stopping"))
+        self._queues.clear()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
