@@ -1429,11 +1429,12 @@ def test_no_movement_for_people_who_ask_for_less(browser: Browser, server: str) 
 
 
 def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None:
-    """R6.6 claim: the declarer's button shows his cards (after a confirm);
-    the log says so, the button goes, and the deal is played on to its end."""
+    """R6.6 claim: the declarer's button opens the choice of what to claim;
+    a claim of the game shows his cards, the log says so, the button goes
+    (a claim is made once a deal), and the answers stand beside the
+    controls in words."""
     c = clients()
     page = c.page
-    page.on("dialog", lambda d: d.accept())
     start_with_bots(c)
     claimed: list[bool] = []
 
@@ -1444,10 +1445,16 @@ def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None
         if not button.count():
             return False
         button.click()
+        page.click("[data-testid=claim-cancel]")  # changing one's mind costs nothing
+        page.click("[data-testid=claim]")
+        page.click("[data-testid=claim-game]")
         page.wait_for_function(
-            "() => /Anna shows the cards/.test(document.getElementById('log').textContent)"
+            "() => /Anna shows the cards and claims the game/"
+            ".test(document.getElementById('log').textContent)"
         )
         page.wait_for_selector("[data-testid=claim]", state="detached")
+        status = page.inner_text("[data-testid=claim-status]")
+        assert status.startswith("You show your cards and claim the game."), status
         claimed.append(True)
         return True
 
@@ -1624,10 +1631,11 @@ def test_a_stranger_finds_a_public_table_in_the_lobby_and_sits_down(
 def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
     clients: Callable[..., Client],
 ) -> None:
-    """Issue 26, point 4: a defender's concession asks the partner; the
-    computer partner answers (players/claims.py), and the log says what was
-    offered and what the answer was: both gave up (the deal ends, the
-    declarer wins) or the partner plays on."""
+    """Issue 26, point 4, and issue 49, finding 3: a defender's concession
+    asks the partner; the computer partner answers at once, beside the
+    controls in words, and in the log. At Anna's first card the defence has
+    no trick, so a give-up would hand the declarer Schwarz: the partner
+    joins only if no defence could stop that in any world it samples."""
     c = clients()
     page = c.page
     page.on("dialog", lambda d: d.accept())
@@ -1646,6 +1654,12 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
             "() => /Anna gives up and asks the partner to give up too/"
             ".test(document.getElementById('log').textContent)"
         )
+        # the partner's answer comes beside the controls, before a card
+        page.wait_for_function(
+            "() => /does not give up and plays on/.test(document.getElementById('controls')"
+            ".textContent) || document.querySelector('[data-testid=result-headline]')",
+            timeout=30_000,
+        )
         return True
 
     for _ in range(6):  # Anna passes; some deal makes her a defender
@@ -1659,6 +1673,8 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
     assert seen[-1] == "done"
     log = page.inner_text("#log")
     assert re.search(r"gives up too\.|does not give up and plays on\.", log), log
+    if "gives up too." in log:  # only for a Schwarz no defence could stop
+        assert "Schwarz" in page.inner_text("#result"), log
 
 
 def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
@@ -2184,6 +2200,65 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
         assert not errors, f"uncaught errors in the page: {errors}"
 
 
+def _claim_at_first_turn(page: Page, level: str) -> int:
+    """Anna (the four jacks of seed 939) plays Hearts Hand and claims at her
+    first card turn with the button ``level``; the cards left in her hand."""
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while True:
+        assert time.monotonic() < deadline, page.inner_text("#status")
+        ph = wait_phase(page)
+        if ph == "skat":
+            page.click("[data-testid=hand]")
+            page.click("[data-action=pick][data-game=hearts]")
+            page.click("[data-testid=announce]")
+        elif ph == "play" and page.locator("[data-testid=claim]").count():
+            played = page.locator("#hand .card").count()
+            page.click("[data-testid=claim]")
+            page.click(f"[data-testid={level}]")
+            return played
+        else:
+            act(page, ph, "declare")
+
+
+def test_a_claim_of_schneider_the_defence_can_stop_is_refused_at_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 49, item 3 and finding 5: Anna claims Schneider, which the
+    defence can stop (players/claims.py proves it in every world): both
+    computers say no at once, in words beside the controls, before any
+    card; her cards stay open, she cannot claim again, and the deal is
+    played out and scored by its cards (R6.6)."""
+    seed = (939).to_bytes(32, "big")
+    config = {"bot_delay": 0.05, "grace": 30.0, "next_delay": 600.0}
+    with _serving(tmp_path, [], config, seed) as base:
+        c = Client(browser, base)
+        page = c.page
+        try:
+            start_with_bots(c)
+            played = _claim_at_first_turn(page, "claim-schneider")
+            page.wait_for_function(
+                "() => (document.querySelector('[data-testid=claim-status]')?.textContent || '')"
+                ".includes('The claim is refused')",
+                timeout=30_000,
+            )
+            status = page.inner_text("[data-testid=claim-status]")
+            assert status.startswith("You show your cards and claim Schneider."), status
+            assert status.count("says no and plays on") >= 1, status
+            assert page.locator("#hand .card").count() == played  # said before any card
+            assert page.locator("[data-testid=claim]").count() == 0  # once a deal
+            log = page.inner_text("#log")
+            assert "does not accept the claim and plays on" in log, log
+            seen = play_deal(page)
+            assert seen[-1] == "done"
+            # scored by the actual outcome (the page played Anna's cards
+            # as they came), not by the claim
+            assert "Hearts Hand" in page.inner_text("[data-testid=result-headline]")
+        finally:
+            errors = c.errors
+            c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"
+
+
 def test_a_claim_that_holds_ends_the_deal_against_two_computers(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -2196,26 +2271,9 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
     with _serving(tmp_path, [], config, seed) as base:
         c = Client(browser, base)
         page = c.page
-        page.on("dialog", lambda d: d.accept())
         try:
             start_with_bots(c)
-            assert page.locator("#hand .card").count() == 10
-            deadline = time.monotonic() + DEAL_TIMEOUT
-            claimed = False
-            played = 0
-            while not claimed:
-                assert time.monotonic() < deadline, page.inner_text("#status")
-                ph = wait_phase(page)
-                if ph == "skat":
-                    page.click("[data-testid=hand]")
-                    page.click("[data-action=pick][data-game=hearts]")
-                    page.click("[data-testid=announce]")
-                elif ph == "play" and page.locator("[data-testid=claim]").count():
-                    played = page.locator("#hand .card").count()
-                    page.click("[data-testid=claim]")
-                    claimed = True
-                else:
-                    act(page, ph, "declare")
+            played = _claim_at_first_turn(page, "claim-game")
             page.wait_for_selector("[data-testid=result-headline]", timeout=30_000)
             log = page.inner_text("#log")
             assert "Anna shows the cards" in log
@@ -2223,6 +2281,11 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
             assert "accepts the claim and gives up" in log and log.count("gives up") == 2, log
             assert page.locator("#hand .card").count() == played  # no card played after it
             assert page.inner_text("[data-testid=result-headline]").startswith("Anna wins")
+            # R6.6: every card went to Anna, yet only the game she claimed
+            # counts: Hearts Hand with 4, game 5, Hand 6 (x 10) = 60, no
+            # Schneider (70) or Schwarz (80)
+            result = page.inner_text("#result")
+            assert "60" in result and "Schneider" not in result, result
         finally:
             errors = c.errors
             c.close()

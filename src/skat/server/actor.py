@@ -23,7 +23,6 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from ..engine.actions import CONCEDE
 from . import events as ev
 from . import messages as m
 from . import projection
@@ -219,8 +218,8 @@ class TableActor:
             ):
                 if st.series is None or st.series.number != command.answer_to_deal:
                     return
-                if CONCEDE not in st.series.deal.offers(seat):
-                    return  # conceded already, or the deal is over
+                if action not in st.series.deal.offers(seat):
+                    return  # answered already, the claim refused, or the deal is over
                 s = st.seats[seat]
                 if s.bot is None and not s.auto:
                     return  # the person took the seat back
@@ -678,8 +677,8 @@ class TableActor:
         if s.bot is not None or s.auto:
             return ("bot", gv, seat, s.bot), lambda: self.bots.move(seat, gv)
         now = time.monotonic()
-        if self._turn_since[0] != gv:
-            self._turn_since = (gv, now)
+        if self._turn_since[0] != st.turn_version:  # a claim is not a turn (R6.6)
+            self._turn_since = (st.turn_version, now)
         delays = []
         if st.settings.timer:
             delays.append(max(0.0, st.settings.timer - (now - self._turn_since[1])))

@@ -171,6 +171,10 @@ class TableState:
     creator_hash: str
     version: int = 0  # of the last event of any kind (gapless, the store's key)
     game_version: int = 0  # of the last game event: a move is stale only against this
+    # of the last game event that is not a claim or its answer (R6.6): the
+    # turn timers count from it, so that showing the cards (once a deal)
+    # never buys the declarer time (issue 54, finding 5)
+    turn_version: int = 0
     status: str = "open"  # open, playing, finished, expired
     series: Series | None = None
     seats: list[SeatState] = field(default_factory=list)
@@ -473,6 +477,8 @@ class TableState:
         self.version += 1
         if isinstance(event, ev.GAME_EVENTS):
             self.game_version = self.version
+            if not (isinstance(event, ev.Act) and event.action.startswith(("claim", "refuse"))):
+                self.turn_version = self.version
         match event:
             case ev.Sit(seat=seat, name=name, token_hash=token_hash):
                 s = self.seats[seat]

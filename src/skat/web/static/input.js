@@ -98,7 +98,11 @@ export function onTableClick(e) {
   } else if (a === "concede") {
     if (confirm(t("act.concedeConfirm"))) send(act("concede"));
   } else if (a === "claim") {
-    if (confirm(t("act.claimConfirm"))) send(act("claim"));
+    T.claiming = true;  // the choice of what to claim opens beside the controls
+    renderTable();
+  } else if (a === "claim-cancel") {
+    T.claiming = false;
+    renderTable();
   } else if (a === "hint") {
     T.hint = "…";
     send({ type: "hint" });
