@@ -945,7 +945,7 @@ def test_play_another_list_takes_everyone_to_the_new_table(
             a.page.click("[data-testid=next]")
             a.page.wait_for_selector("[data-testid=result-headline]", state="detached")
     winner = a.page.inner_text("[data-testid=final-winner]")
-    assert re.search(r"wins the list with -?\d+|share first place", winner), winner
+    assert re.search(r"wins the list with −?\d+ points?\.|share first place", winner), winner
     assert watcher.page.locator("[data-testid=next]").count() == 0  # spectators: no Next
     a.page.click("[data-testid=again]")
     for who in (a, watcher):
@@ -2290,3 +2290,100 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
             errors = c.errors
             c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
+
+
+IN_VIEW_JS = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return sel + ' missing';
+  const r = el.getBoundingClientRect();
+  const ok = r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  return ok ? "" : `${sel} at ${Math.round(r.top)}-${Math.round(r.bottom)} of ${innerHeight}`;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+def test_the_result_is_read_first_and_waits_for_next_when_alone(
+    clients: Callable[..., Client], viewport: dict[str, int]
+) -> None:
+    """Issue 49, item 4: when a deal ends, its headline, the entries, the
+    verdict ("could it have been won?") and the Next button are in view
+    without scrolling, at 1280x800 and on a phone; alone with computers,
+    the next deal waits for Next (no countdown) and comes when pressed."""
+    c = clients(viewport)
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for name in ("result-headline", "result-entries", "next"):
+        sel = f"[data-testid={name}]"
+        assert page.evaluate(IN_VIEW_JS, sel) == "", page.evaluate(IN_VIEW_JS, sel)
+    headline = page.inner_text("[data-testid=result-headline]")
+    if "Thrown in" not in headline:  # a game has a verdict
+        page.wait_for_selector("[data-testid=analysis]", timeout=30_000)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert page.evaluate(IN_VIEW_JS, "[data-testid=analysis]") == ""
+    assert page.locator("[data-testid=countdown]").count() == 0  # it waits for Next
+    assert page.locator("[data-testid=result-headline]").count() == 1
+    page.click("[data-testid=next]")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")
+
+
+WORDS_JS = """async ([key, params]) => {
+  const app = document.querySelector("script[type=module]").src;
+  return (await import(app.replace(/app\\.js$/, "common.js"))).t(key, params);
+}"""
+
+
+def test_counts_and_minus_signs_read_right_in_three_languages(
+    clients: Callable[..., Client], server: str
+) -> None:
+    """Issue 49, finding 9: counts follow each language's plural rules (the
+    browser's Intl.PluralRules): "1 round (3 deals)" on a one-round table's
+    rules, "1 Bock deal", "wins the list with 1 point"; German says "wenn
+    auch Ben es will" but "wenn auch Ben, Cem es wollen"; a negative number
+    is written with the minus sign; one factor is not multiplied out; the
+    board's first/last buttons are drawn, not font glyphs."""
+    c = clients()
+    page = c.page
+    c.goto("/")
+    page.fill("#name", "Anna")
+    body = json.dumps({"rounds": 1, "players": 3})
+    made = page.evaluate(
+        """async (body) => (await fetch("/api/tables", {method: "POST",
+           headers: {"Content-Type": "application/json"}, body})).json()""",
+        body,
+    )
+    c.goto(made["url"])
+    page.wait_for_function(
+        "() => (document.querySelector('#table-rules p')?.textContent || '').length"
+    )
+    rules = page.eval_on_selector("#table-rules p", "p => p.textContent")
+    assert rules.startswith("1 round (3 deals)"), rules
+    expect = {
+        "en": [
+            ("bock.deals", {"n": 1}, "1 Bock deal"),
+            ("bock.ramsch", {"n": 2}, "2 Ramsch deals"),
+            ("final.winner", {"name": "Dora", "n": 0}, "Dora wins the list with 0 points."),
+            ("final.winner", {"name": "Dora", "n": 1}, "Dora wins the list with 1 point."),
+            ("final.winner", {"name": "Dora", "n": -130}, "Dora wins the list with −130 points."),
+            ("factor.single", {"bits": "Kontra and Re ×4"}, "Factor: Kontra and Re ×4."),
+        ],
+        "de": [
+            ("count.rounds", {"n": 1}, "1 Runde"),
+            ("table.othersReading", {"names": "Ben", "n": 1}, "wenn auch Ben es will"),
+            ("table.othersReading", {"names": "Ben, Cem", "n": 2}, "wenn auch Ben, Cem es wollen"),
+            ("bock.deals", {"n": 1}, "1 Bockspiel"),
+        ],
+        "da": [
+            ("count.rounds", {"n": 1}, "1 runde"),
+            ("result.pushes", {"n": 1, "x": 2}, "usét én gang"),
+        ],
+    }
+    for lang, cases in expect.items():
+        select_lang(page, lang)
+        for key, params, words in cases:
+            got = page.evaluate(WORDS_JS, [key, params])
+            assert words in got, (lang, key, got)
+    select_lang(page, "en")
+    source = (STATIC / "analysis.js").read_text(encoding="utf-8")
+    assert "⏮" not in source and "⏭" not in source

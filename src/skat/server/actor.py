@@ -429,8 +429,8 @@ class TableActor:
         # messages below show it; _waiting waits for it)
         if not st.deal_over():
             st.next_due = None
-        elif st.next_due is None:
-            st.next_due = time.time() + self._next_delay()
+        elif st.next_due is None and (delay := self._next_delay()) is not None:
+            st.next_due = time.time() + delay
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
         # viewers who see the same (spectators, a seat's devices) get the same
@@ -667,7 +667,12 @@ class TableActor:
         if st.status != "playing" or st.series is None:
             return None, None
         if st.deal_over():
-            due = st.next_due if st.next_due is not None else time.time() + self._next_delay()
+            due = st.next_due
+            if due is None:
+                after = self._next_delay()
+                if after is None:  # one person reads as long as they like
+                    return ("next", gv, None), None
+                due = time.time() + after
             delay = max(0.0, due - time.time())
             return ("next", gv), lambda: self._later(delay, DealDue(gv))
         seat = st.to_move()
@@ -692,15 +697,21 @@ class TableActor:
         delay = min(delays)
         return key, lambda: self._later(delay, TimeUp(seat, gv))
 
-    def _next_delay(self) -> float:
+    def _next_delay(self) -> float | None:
         """Seconds a result shows before the next deal: a table of people
         waits longer, each may read it (all pressing Next deals at once); one
-        person with computers, less; a table that chose its time, that."""
+        person with computers waits for Next (None; issue 49, item 4) unless
+        the server counts down (``solo_next``); a table that chose its time,
+        that."""
         chosen = self.state.settings.result  # the table's own choice, if it made one
         if chosen:
             return float(chosen)
         people = len(self.state.people())
-        return self.config.next_delay_people if people > 1 else self.config.next_delay
+        if people > 1:
+            return self.config.next_delay_people
+        if people == 1 and self.config.solo_next == "wait" and not self.state.settings.countdown:
+            return None
+        return self.config.next_delay
 
     async def _later(self, delay: float, command: Command) -> None:
         await asyncio.sleep(delay)

@@ -5,6 +5,7 @@ with `tunable` has an option of its name, its help and range given here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ..players import public_players
 from .store import LEASE_TTL
@@ -25,6 +26,13 @@ class ServerConfig:
     # the same at a table of two or more people, unless all press Next first
     next_delay_people: float = tunable(
         20.0, "The same at a table of people, unless every person presses Next first."
+    )
+    # issue 49, item 4: one person with computers reads the result as long
+    # as they like (a table's own "Time to read the result" counts down)
+    solo_next: Literal["wait", "countdown"] = tunable(
+        "wait",
+        "One person with computers: the next deal waits for Next (wait), or "
+        "comes after --next-delay (countdown); a table's chosen time counts down.",
     )
     grace: float = tunable(30.0, "Seconds a disconnected person keeps the turn.")
     bot_budget: float = 2.0  # seconds a computer player may think

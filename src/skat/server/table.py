@@ -102,6 +102,10 @@ class Settings:
     # seconds a result shows before the next deal unless everyone pressed Next
     # (0: the server's `next_delay` / `next_delay_people`); records before it: 0
     result: int = 0
+    # the next deal comes by itself even with one person at the table
+    # (tournament tables: the other tables wait for the series); otherwise
+    # one person with computers presses Next (issue 49, item 4)
+    countdown: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot, str) or self.bot not in player_names():
@@ -124,6 +128,8 @@ class Settings:
             raise ValueError(f"lang must be one of {', '.join(LANGS)}")
         if not isinstance(self.result, int) or isinstance(self.result, bool) or self.result < 0:
             raise ValueError("result must be a whole number of seconds")
+        if not isinstance(self.countdown, bool):
+            raise ValueError("countdown must be true or false")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -134,6 +140,7 @@ class Settings:
             "public": self.public,
             "lang": self.lang,
             "result": self.result,
+            "countdown": self.countdown,
         }
 
     @classmethod

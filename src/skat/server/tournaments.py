@@ -20,6 +20,7 @@ one after the other.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import secrets
 import time
@@ -342,6 +343,8 @@ class Tournaments:
                     },
                     self.config,
                 )
+                # a tournament table moves on by itself: the series waits for it
+                settings = dataclasses.replace(settings, countdown=True)
                 made.append(
                     self.tables.seated(options, settings, [(n, hashes.get(n)) for n in seats])
                 )

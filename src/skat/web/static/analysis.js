@@ -8,6 +8,13 @@ import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
 
+// "To the first card" and "to the last card", drawn (issue 49, finding 9:
+// the font glyphs for them were empty boxes without a symbol font).
+const STEP_ICON = {
+  first: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><rect x="3" y="4" width="2.5" height="12" fill="currentColor"/><path d="M16 4v12L7 10z" fill="currentColor"/></svg>',
+  last: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 4v12l9-6z" fill="currentColor"/><rect x="14.5" y="4" width="2.5" height="12" fill="currentColor"/></svg>',
+};
+
 let B = null; // { id, number, data, names, i } (a table's deal) or { file, games, ... } (a file's game)
 
 export async function boardPage(id, number) {
@@ -146,11 +153,11 @@ function renderBoardPage(skipped = false) {
     <details><summary>${esc(t("board.auction"))}</summary><ol class="board-auction">${auction}</ol><p>${skat}</p></details>
     <p class="verdict" data-testid="board-verdict">${esc(verdictLines(d.verdict, null, nameOf).join(" "))}</p>
     <nav class="board-nav" aria-label="${esc(t("board.nav"))}">
-      <button data-step="first" ${B.i === 0 ? "disabled" : ""} aria-label="${esc(t("board.first"))}">⏮</button>
+      <button data-step="first" ${B.i === 0 ? "disabled" : ""} aria-label="${esc(t("board.first"))}">${STEP_ICON.first}</button>
       <button data-step="prev" ${B.i === 0 ? "disabled" : ""} data-testid="board-prev">${esc(t("board.prev"))}</button>
       <span data-testid="board-counter">${esc(t("board.counter", { i: B.i + 1, n, trick: step.trick }))}</span>
       <button data-step="next" ${B.i === n - 1 ? "disabled" : ""} data-testid="board-next">${esc(t("board.next"))}</button>
-      <button data-step="last" ${B.i === n - 1 ? "disabled" : ""} aria-label="${esc(t("board.last"))}">⏭</button>
+      <button data-step="last" ${B.i === n - 1 ? "disabled" : ""} aria-label="${esc(t("board.last"))}">${STEP_ICON.last}</button>
       ${swings.length ? `<button data-step="swing" data-testid="board-swing-next">${esc(t("board.nextSwing"))}</button>` : ""}
     </nav>
     <div class="board-table" data-testid="board-table">${table}</div>

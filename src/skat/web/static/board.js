@@ -43,7 +43,7 @@ export function renderTable() {
   if (snap.deal?.bock_factor > 1) status.push(t("table.bockDeal"));
   if (snap.deal?.ramsch_round) status.push(t("table.ramschRound"));
   if (v && v.turn !== null && v.phase !== "done") status.push(v.turn === T.seat ? t("table.yourTurn") : t("table.turn", { name: seatName(v.turn) }));
-  const coming = bockToCome(snap.deal?.pending_bock);
+  const coming = snap.list_over ? "" : bockToCome(snap.deal?.pending_bock);  // nothing comes after the list
   if (coming) status.push(coming);
   if (snap.list_over) status.push(t("table.listOver"));
   if (T.error) status.push(T.error);
@@ -66,7 +66,7 @@ export function renderRules() {
   const el = document.getElementById("table-rules");
   const o = T.snap.table.options;
   const st = T.snap.table.settings;
-  const items = [t("table.roundsLine", { r: Math.round(o.deals / o.players), n: o.deals }), ...rulesItems(o, st)];
+  const items = [t("table.roundsLine", { rounds: t("count.rounds", { n: Math.round(o.deals / o.players) }), deals: t("count.deals", { n: o.deals }) }), ...rulesItems(o, st)];
   if (!st.level) items.push(`${t("table.computer")}: ${st.bot}`); // a player by name (the API's "bot")
   // the summary: the list's choices and the switches that are on
   const brief = (OPTIONS ?? [])

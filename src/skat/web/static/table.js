@@ -45,10 +45,10 @@ export function tableFrame(id) {
     <p id="status" class="status" role="status"></p>
     <details id="table-rules" class="table-rules" data-testid="table-rules"><summary></summary><p></p></details>
     <div id="join"></div>
+    <div id="result"></div>
     <div id="board" class="board"></div>
     <div id="controls" class="controls" aria-label="${esc(t("act.chooseGame"))}"></div>
     <div id="hand" class="hand"></div>
-    <div id="result"></div>
     <div class="lower">
       <div><h2 class="small-title">${esc(t("log.title"))}</h2><div id="log" class="log" data-testid="log" tabindex="0" aria-label="${esc(t("log.title"))}"></div></div>
       <div class="chat">
