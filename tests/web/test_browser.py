@@ -597,7 +597,7 @@ def test_calculator_reckons_ramsch(clients: Callable[..., Client]) -> None:
         assert _ramsch_words(lang, "ramsch.jungfrau", who="C") in text
         assert _ramsch_words(lang, "ramsch.loses", n="288") in text  # 72 x 2 Jungfrau x 2 Bock
         entries = page.locator("[data-testid=calc-entries]").inner_text()
-        assert "A -288, B 0, C 0" in entries
+        assert "A −288, B 0, C 0" in entries
         check_texts(page, lang, "calculator, Ramsch")
         # EX-R2 with tricks given: a tie, both lose
         for i, (pts, tricks) in enumerate(((50, 5), (50, 4), (20, 1))):
@@ -607,7 +607,7 @@ def test_calculator_reckons_ramsch(clients: Callable[..., Client]) -> None:
         page.click("[data-testid=calc-go]")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=calc-entries]')"
-            "?.innerText.includes('A -50, B -50, C 0')"
+            "?.innerText.includes('A −50, B −50, C 0')"
         )
         text = page.locator("[data-testid=calc-explanation]").inner_text()
         assert _ramsch_words(lang, "ramsch.eachLoses", n="50") in text
@@ -2018,8 +2018,8 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
     page.fill("[data-testid=board-paste]", "no record")
     page.click("[data-testid=board-show]")
     page.wait_for_function(
-        "() => /no game record/.test(document.querySelector('[data-testid=board-status]')"
-        ".textContent)"
+        "() => /holds no game the board can read/.test("
+        "document.querySelector('[data-testid=board-status]').textContent)"
     )
     page.fill("[data-testid=board-paste]", json.dumps([DEFENDER_BLUNDER, DECLARER_BLUNDER]))
     page.click("[data-testid=board-show]")
@@ -2035,11 +2035,76 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
     assert "Seat 2 plays" in page.inner_text("[data-testid=board-move]")
     page.keyboard.press("End")
     assert page.inner_text("[data-testid=board-counter]").startswith("Card 30 of 30")
+    # issue 49, finding 10: the picker names each game and its declarer
+    labels = page.eval_on_selector_all(
+        "[data-testid=board-game] option", "os => os.map(o => o.text)"
+    )
+    assert labels[0].startswith("1: Spades") and labels[1].startswith("2: Grand"), labels
     page.select_option("[data-testid=board-game]", "2")
     page.wait_for_function(
         "() => document.getElementById('board-title')?.textContent.startsWith('Game 2: Grand')"
     )
     assert page.url.endswith("/board")
+
+
+OPTIONS_SEL = "[data-testid=board-game] option"
+#: An ISS game (ISS-FORMAT.md) that ended before the first card: kermit1
+#: left after mic declared Grand; the server scored it won for mic.
+ISS_LEFT_BEFORE_PLAY = (
+    "(;GM[Skat]PC[Internet Skat Server]SE[2171]ID[18358]DT[2008-05-25/17:57:24/UTC]"
+    "P0[kermit2]P1[kermit1]P2[mic]R0[0.0]R1[null]R2[0.0]MV[w C9.D7.HT.HA.SA.HQ.SJ.S7.C8.HJ."
+    "H7.CQ.DQ.D9.H9.S8.H8.CT.HK.SQ.CA.CK.SK.CJ.D8.DT.DK.C7.DJ.S9.ST.DA 1 18 0 p 2 20 1 p 2 s "
+    "w ST.DA 2 G.DT.ST 0 ?? w LE.1 ]R[d:2 win v:96 m:1 bidok p:120 t:10 s:1 z:1 p0:0 p1:0 "
+    "p2:0 l:1 to:-1] ;)"
+)
+
+
+def test_the_file_board_names_players_games_and_early_ends(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, finding 10: on the Analyse page an ISS game that ended
+    before the first card shows its result (not "No such deal."); a list
+    record's deals show its players' names, not "Seat 1/2/3", and its games
+    by game and declarer; a refused file is told in the page's language."""
+    from skat.series.record import list_record
+    from tests.series.test_fairness import played_list
+
+    c = clients()
+    page = c.page
+    c.goto("/board")
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", ISS_LEFT_BEFORE_PLAY)
+    page.click("[data-testid=board-show]")
+    page.wait_for_function(
+        "() => /ended before the first card/.test("
+        "document.querySelector('[data-testid=board-status]')?.textContent || '')",
+        timeout=30_000,
+    )
+    status = page.inner_text("[data-testid=board-status]")
+    assert status == "The game ended before the first card: mic wins Grand.", status
+    page.goto(page.url)  # a fresh page for the list record
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", json.dumps(list_record(played_list())))
+    page.click("[data-testid=board-show]")
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    text = page.inner_text(".board-page")
+    assert "Seat " not in text and re.search(r"\b(Anna|Ben|Cora)\b", text), text[:300]
+    labels = page.eval_on_selector_all(
+        "[data-testid=board-game] option", "os => os.map(o => o.text)"
+    )
+    assert labels[0].startswith("1: Null") and "Seat" not in " ".join(labels), labels
+    # a refused file, in German
+    page.goto(page.url)
+    select_lang(page, "de")
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", '{"deck": "nonsense"}')
+    page.click("[data-testid=board-show]")
+    page.wait_for_function(
+        "() => /kein Spiel/.test(document.querySelector('[data-testid=board-status]').textContent)"
+    )
+    refused = page.inner_text("[data-testid=board-status]")
+    assert refused.startswith("Diese Datei enthält kein Spiel"), refused
+    select_lang(page, "en")
 
 
 def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
@@ -2311,6 +2376,11 @@ def test_the_result_is_read_first_and_waits_for_next_when_alone(
     the next deal waits for Next (no countdown) and comes when pressed."""
     c = clients(viewport)
     page = c.page
+    c.goto("/")
+    # the Play form offers "Time to read the result" too, "until you press
+    # Next" alone by default
+    row = page.inner_text("#play-form [data-option=result]")
+    assert "Time to read the result" in row and "until you press Next" in row, row
     start_with_bots(c)
     play_deal(page)
     page.evaluate("() => window.scrollTo(0, 0)")
@@ -2387,3 +2457,52 @@ def test_counts_and_minus_signs_read_right_in_three_languages(
     select_lang(page, "en")
     source = (STATIC / "analysis.js").read_text(encoding="utf-8")
     assert "⏮" not in source and "⏭" not in source
+
+
+def test_a_deal_by_keys_alone_and_the_tab_title_says_whose_turn(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, item 7: the tab's title says when it is your turn; a deal
+    from the first bid to the result and on to the next deal with keys
+    alone (Y/B to bid, H and A to announce Hand, the arrow keys and Enter
+    for cards, N for the next deal); typing in the chat is never a key."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    page.fill("#chat-input", "pass")  # letters typed into a field stay there
+    assert page.input_value("#chat-input") == "pass"
+    page.fill("#chat-input", "")
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    titles = set()
+    while True:
+        assert time.monotonic() < deadline, page.inner_text("#status")
+        ph = wait_phase(page)
+        titles.add(page.title())
+        if ph == "done":
+            break
+        page.evaluate("() => document.activeElement?.blur()")
+        if ph == "bidding":
+            keys = [k for k, t in (("y", "hold"), ("b", "bid"), ("p", "pass"))
+                    if page.locator(f"#controls [data-testid={t}]").count()]  # fmt: skip
+            page.keyboard.press(keys[0])
+        elif ph == "skat":
+            page.keyboard.press("h")
+            page.wait_for_selector("#controls [data-testid=announce]")
+            page.keyboard.press("a")
+        elif ph == "play":
+            page.locator("#hand button.card:not([disabled])").first.focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Enter")
+        else:
+            act(page, ph, "declare")  # a discard or a game after pickup: not by keys here
+        page.wait_for_function(
+            "(before) => document.getElementById('log').textContent.length !== before"
+            " || !document.querySelector('#controls button, #hand button.card:not([disabled])')",
+            arg=len(page.inner_text("#log")),
+            timeout=15_000,
+        )
+    assert "● Your turn – Skat" in titles, titles
+    assert page.title() == "Skat"  # the result: nobody's turn
+    page.keyboard.press("n")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")

@@ -217,7 +217,8 @@ class ComputerSeats:
 
     async def _answer(self, seat: int, view: View, number: int) -> None:
         loop = asyncio.get_running_loop()
-        budget = self.actor.config.bot_budget * 2  # up to 66 solves at the first trick
+        config = self.actor.config  # up to 66 solves at the first trick, once a deal
+        budget = max(config.bot_budget * 2, config.claim_budget)
         seed = random.getrandbits(32)
         answer: Action | None
         job: Awaitable[str | None]

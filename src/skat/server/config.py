@@ -37,6 +37,10 @@ class ServerConfig:
     grace: float = tunable(30.0, "Seconds a disconnected person keeps the turn.")
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
+    # seconds a computer defender may take to answer a claim (once a deal,
+    # R6.6: up to 66 solves at the first trick); one not settled by then
+    # says no (at least twice bot_budget)
+    claim_budget: float = 8.0
     search_workers: int = 2  # processes for searching computer players and hints
     analysis_threads: int = 1  # threads for open-card analyses (their own, low priority)
     analysis_queue: int = 8  # distinct analyses waiting beyond those; more: 503 BUSY

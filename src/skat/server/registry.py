@@ -22,7 +22,7 @@ from ..engine.records import RecordError
 from ..players import searches
 from ..players.analysis import analyse_deal, deal_board
 from ..series import ListOptions, commitment, new_seed
-from ..series.files import deals_in, records_in
+from ..series.files import named_deals_in, records_in
 from . import events as ev
 from .actor import TableActor
 from .commands import Expire
@@ -39,6 +39,24 @@ ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
 LIVE = ("open", "playing")
+
+
+def _listed(number: int, rid: str | None, deal: Any, names: list[str] | None) -> dict[str, Any]:
+    """One game of an uploaded file as the board's picker lists it: its
+    number, id, whether it can be shown, its game's words and declarer (by
+    seat, and by name where the file names the players)."""
+    ok = not isinstance(deal, RecordError) and deal.is_terminal()
+    contract = None if isinstance(deal, RecordError) else deal.contract
+    seat = None if isinstance(deal, RecordError) else deal.declarer_seat
+    return {
+        "number": number,
+        "id": rid,
+        "ok": ok,
+        "words": list(contract.words) if contract is not None else None,
+        "declarer": seat,
+        "declarer_name": names[seat] if names and seat is not None and seat < len(names) else None,
+        "kind": deal.result.kind if ok and deal.result is not None else None,
+    }
 
 
 class TableBroken(Exception):
@@ -505,16 +523,16 @@ class Tables:
         the file's games listed; cached by the file's digest like the
         tables' boards. Raises `BadFile` for a file or game that cannot be
         read or is not finished, `work.Busy` as `board` does."""
-        games: list[tuple[str | None, Any]] = []
+        games: list[tuple[str | None, Any, list[str] | None]] = []
         for kind, item in records_in(text, "file"):
-            games.extend(deals_in(kind, item))
+            games.extend(named_deals_in(kind, item))
             if len(games) > MAX_FILE_GAMES:
                 raise BadFile(ErrorCode.BAD_RECORD, f"at most {MAX_FILE_GAMES} games a file")
         if not games:
             raise BadFile(ErrorCode.BAD_RECORD, "no game in the file")
         if not 1 <= number <= len(games):
             raise BadFile(ErrorCode.NO_DEAL, f"the file has {len(games)} games", 404)
-        rid, deal = games[number - 1]
+        rid, deal, names = games[number - 1]
         if isinstance(deal, RecordError):
             raise BadFile(ErrorCode.BAD_RECORD, f"game {number} cannot be replayed: {deal}")
         if not deal.is_terminal():
@@ -526,11 +544,11 @@ class Tables:
             self._analyses[key] = cached
             while len(self._analyses) > ANALYSES_KEPT:
                 self._analyses.popitem(last=False)
-        listed = [
-            {"number": i, "id": g, "ok": not isinstance(d, RecordError) and d.is_terminal()}
-            for i, (g, d) in enumerate(games, 1)
-        ]
-        return {"games": listed, "number": number, "board": cached}
+        # each game with its name and declarer for the page's picker, and
+        # the chosen game's names by seat where the file has them (issue
+        # 49, finding 10)
+        listed = [_listed(i, g, d, n) for i, (g, d, n) in enumerate(games, 1)]
+        return {"games": listed, "number": number, "board": cached, "names": names}
 
     # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:

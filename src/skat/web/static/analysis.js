@@ -87,12 +87,14 @@ async function showFileGame(text, number) {
     if (!res.ok) {
       const code = data?.error?.code;
       const el = app.querySelector("[data-testid=board-status]");
-      if (el) el.textContent = code === "BAD_RECORD" ? `${t("board.badFile")} ${data.error.message}` : t(code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : code === "TOO_LARGE" ? "board.tooLarge" : "board.none");
+      // in the page's language, never the engine's English (issue 49, finding 10)
+      if (el) el.textContent = t(code === "BAD_RECORD" ? "board.badFile" : code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : code === "TOO_LARGE" ? "board.tooLarge" : code === "NO_DEAL" ? "board.noGame" : "board.none");
       return;
     }
     B.games = data.games;
     B.data = data.board;
-    B.names = [0, 1, 2, 3].map((k) => t("board.seat", { n: k + 1 }));
+    // the players' names where the file has them (a list record, ISS)
+    B.names = [0, 1, 2, 3].map((k) => data.names?.[k] || t("board.seat", { n: k + 1 }));
     if (data.board.skipped) {
       renderBoardPage(true);
       return;
@@ -105,7 +107,15 @@ async function showFileGame(text, number) {
 
 function gamePicker() {
   if (!B.file) return "";
-  return `<p><label for="board-game">${esc(t("board.game"))}</label> <select id="board-game" data-testid="board-game">${B.games.map((g) => `<option value="${g.number}" ${g.number === B.number ? "selected" : ""} ${g.ok ? "" : "disabled"}>${g.number}${g.id ? ` · ${esc(g.id)}` : ""}</option>`).join("")}</select></p>`;
+  return `<p><label for="board-game">${esc(t("board.game"))}</label> <select id="board-game" data-testid="board-game">${B.games.map((g) => `<option value="${g.number}" ${g.number === B.number ? "selected" : ""} ${g.ok ? "" : "disabled"}>${esc(pickLabel(g))}${g.id ? ` · ${esc(g.id)}` : ""}</option>`).join("")}</select></p>`;
+}
+
+// "3: Grand, Ben" (issue 49, finding 10): the game and its declarer, not a bare number
+function pickLabel(g) {
+  if (g.kind === "passed") return t("board.pickPassed", { n: g.number });
+  if (!g.words) return t("board.pickNone", { n: g.number });
+  const name = g.declarer_name || (g.declarer !== null && g.declarer !== undefined ? t("board.seat", { n: g.declarer + 1 }) : "?");
+  return t("board.pick", { n: g.number, game: gameText(g.words), name });
 }
 
 document.addEventListener("change", (e) => {
@@ -126,6 +136,11 @@ function renderBoardPage(skipped = false) {
   const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a>`;
   if (skipped) {
     app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
+    return;
+  }
+  if (!d.steps.length) {  // the game ended before the first card: its result
+    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<h1 id="board-title">${esc(t(B.file ? "board.fileGame" : "board.title", { n: B.number, game: gameText(d.words), name: nameOf(d.declarer_seat) }))}</h1>
+      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p></section>`;
     return;
   }
   const step = d.steps[B.i];

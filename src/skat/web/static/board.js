@@ -239,8 +239,18 @@ export function legal() {
   return T.view && T.view.turn !== null ? T.view.legal : [];
 }
 
+// The keys of the table's buttons (input.js, onTableKey; issue 49, item 7),
+// by key: each presses the button with that test id where it shows.
+export const TABLE_KEYS = {
+  b: "bid", y: "hold", p: "pass", s: "pickup", h: "hand", a: "announce",
+  k: "kontra", r: "re", n: "next", g: "concede", o: "refuse",
+};
+export const GAME_KEYS = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
+const KEY_OF = Object.fromEntries(Object.entries(TABLE_KEYS).map(([k, id]) => [id, k.toUpperCase()]));
+
 export function button(label, msg, cls = "", testid = "") {
-  return `<button class="${cls}" data-action="send" data-msg='${esc(JSON.stringify(msg))}' ${T.busy || Date.now() < T.guardUntil ? "disabled" : ""} ${testid ? `data-testid="${testid}"` : ""}>${esc(label)}</button>`;
+  const key = KEY_OF[testid] ? ` aria-keyshortcuts="${KEY_OF[testid]}"` : "";
+  return `<button class="${cls}" data-action="send" data-msg='${esc(JSON.stringify(msg))}' ${T.busy || Date.now() < T.guardUntil ? "disabled" : ""} ${testid ? `data-testid="${testid}"` : ""}${key}>${esc(label)}</button>`;
 }
 
 export function act(text) {
@@ -477,6 +487,8 @@ export function renderHand() {
 // Once per turn: a short tone and/or a vibration, if chosen in the settings.
 export function notifyTurn() {
   const v = T.view;
+  // the tab's title says it is your turn (issue 49, item 7), seen from another tab
+  document.title = myTurn() ? t("title.yourTurn") : t("brand");
   if (!myTurn()) { T.turnKey = ""; return; }
   const key = `${T.snap.deal?.number}:${v.history.length}`;
   if (T.turnKey === key) return;
