@@ -2407,7 +2407,9 @@ def test_the_result_is_read_first_and_waits_for_next_when_alone(
 
 WORDS_JS = """async ([key, params]) => {
   const app = document.querySelector("script[type=module]").src;
-  return (await import(app.replace(/app\\.js$/, "common.js"))).t(key, params);
+  const common = await import(app.replace(/app\\.js$/, "common.js"));
+  if (params.names === "LIST") params.names = common.listText(["Ben", "Cem", "Dora"]);
+  return common.t(key, params);
 }"""
 
 
@@ -2449,6 +2451,7 @@ def test_counts_and_minus_signs_read_right_in_three_languages(
             ("count.rounds", {"n": 1}, "1 Runde"),
             ("table.othersReading", {"names": "Ben", "n": 1}, "wenn auch Ben es will"),
             ("table.othersReading", {"names": "Ben, Cem", "n": 2}, "wenn auch Ben, Cem es wollen"),
+            ("act.nextWaiting", {"names": "LIST"}, "Warte auf Ben, Cem und Dora"),
             ("bock.deals", {"n": 1}, "1 Bockspiel"),
         ],
         "da": [

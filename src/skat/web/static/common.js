@@ -66,6 +66,16 @@ export function t(key, params = {}) {
   return s.replace(/\{(\w+)\}/g, (_, p) => (p in params && params[p] !== null && params[p] !== undefined ? (typeof params[p] === "number" ? num(params[p]) : params[p]) : `{${p}}`));
 }
 
+// Names as a sentence lists them: "Ben, Cem and Dora", "Ben, Cem und Dora"
+// (the browser's Intl.ListFormat; issue 49, finding 9).
+export function listText(names) {
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names.map(String));
+  } catch {
+    return names.join(", ");
+  }
+}
+
 // A number as the page writes it: a minus sign (U+2212), never a hyphen.
 export const num = (n) => (typeof n === "number" && n < 0 ? `\u2212${-n}` : `${n}`);
 

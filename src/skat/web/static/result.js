@@ -1,6 +1,6 @@
 // After the deal: the result and its analysis, and beside the play the
 // score sheet, the chat, the turn timer and the downloads.
-import { cardName, cardsRow, esc, explain, fmt, gameText, keepReading, num, t } from "./common.js";
+import { cardName, cardsRow, esc, explain, fmt, gameText, keepReading, listText, num, t } from "./common.js";
 import { T, follow, redraw, seatName } from "./state.js";
 
 export function resultHeadline(r, nameOf = seatName) {
@@ -105,7 +105,7 @@ export function valueSections(r, nameOf = seatName) {
   if (r.kind === "ramsch" && r.ramsch) {
     const rm = r.ramsch;
     out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(nameOf(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
-    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(nameOf).join(", ") }))}</p>`);
+    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: listText(rm.jungfrau.map(nameOf)) }))}</p>`);
     if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: nameOf(rm.durchmarsch) }))}</p>`);
     if (rm.pushes) out.push(`<p data-testid="pushes">${esc(t("result.pushes", { n: rm.pushes, x: 2 ** rm.pushes }))}</p>`);
     if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.single", { bits: t("factor.bock", { n: r.bock_factor }) }))}</p>`);
@@ -154,7 +154,7 @@ export function standingsHeadline() {
   const tot = T.snap.sheet?.totals || [];
   const first = tot.filter((x) => x.place === 1);
   if (!first.length) return "";
-  const names = first.map((x) => seatName(x.seat)).join(", ");
+  const names = listText(first.map((x) => seatName(x.seat)));
   const line = first.length > 1 ? t("final.tied", { names, n: first[0].total }) : t("final.winner", { name: names, n: first[0].total });
   const tie = tot.find((x) => x.tie_break === "won" || x.tie_break === "lost");
   return `<h2 data-testid="final-winner">${esc(line)}</h2>${tie ? `<p data-testid="tie-break">${esc(t(`final.tie.${tie.tie_break}`))}</p>` : ""}`;
@@ -173,7 +173,7 @@ export function renderResult() {
     // who is still reading is said; the button sits right under the headline
     const waiting = (T.snap.deal?.waiting_for || []).filter((s) => s !== T.seat);
     const mine = (T.snap.deal?.waiting_for || []).includes(T.seat) || !(T.snap.deal?.waiting_for || []).length;
-    const who = waiting.map(seatName).join(", ");
+    const who = listText(waiting.map(seatName));
     const button = mine
       ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
       : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
