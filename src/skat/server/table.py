@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, assert_never
 
-from ..engine import Abandon, Action, IllegalActionError, parse_action
+from ..engine import Abandon, Action, IllegalActionError, Play, parse_action
+from ..engine.actions import REFUSE
 from ..players import player_names
 from ..players.levels import level_of
 from ..series import ListOptions, Series
@@ -384,6 +385,16 @@ class TableState:
             except IllegalActionError as exc:
                 raise CommandError(exc.code.value, exc.message) from None
         events: list[ev.TableEvent] = [ev.Act(seat=seat, action=str(action), auto=auto)]
+        # R6.6: a person who plays a card instead of answering the declarer's
+        # claim (or the partner's give-up) says no; the answer is written
+        # before the card, so that everyone reads it at once
+        if (
+            isinstance(action, Play)
+            and not auto
+            and self.seats[seat].bot is None
+            and REFUSE in deal.offers(seat)
+        ):
+            events.insert(0, ev.Act(seat=seat, action=str(REFUSE), auto=False))
         if not auto and self.seats[seat].auto:
             events.insert(0, ev.Auto(seat=seat, on=False))
         return events
