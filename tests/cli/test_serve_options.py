@@ -46,7 +46,8 @@ def _help_lines() -> dict[str, str]:
 
 def test_the_tunables_are_the_documented_ones() -> None:
     assert [name for name, _ in FACED] == [
-        "--bot-delay", "--next-delay", "--next-delay-people", "--grace", "--max-rounds",
+        "--bot-delay", "--next-delay", "--next-delay-people", "--solo-next", "--grace",
+        "--max-rounds",
         "--tables-per-address", "--open-tables-per-address", "--strong-tables-per-address",
         "--max-open-tables", "--send-timeout", "--send-queue", "--worker", "--lease-ttl",
         "--tournaments-per-address", "--tournament-tables", "--connect-burst",

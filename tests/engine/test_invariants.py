@@ -38,7 +38,6 @@ from skat.engine import (
     Bid,
     Card,
     Claim,
-    Concede,
     Contract,
     Deal,
     DealResult,
@@ -215,9 +214,14 @@ def choose(deal: Deal, rng: random.Random, policy: str) -> tuple[int | None, Act
     ):
         declarer = deal.declarer_seat
         assert declarer is not None
-        if rng.random() < 0.4:
-            return declarer, Claim()
-        return rng.choice(active_seats(deal)), Concede()
+        seat = declarer if rng.random() < 0.4 else rng.choice(active_seats(deal))
+        # the special moves open to that seat (R6.6: a claim once a deal, at
+        # a level, a defender's answer to it)
+        offers = list(deal.offers(seat))
+        if Claim() in offers and not deal.view(seat).tricks and contract.game != GameType.NULL:
+            offers += [Claim("schneider"), Claim("schwarz")]
+        if offers:
+            return seat, rng.choice(offers)
     if rng.random() < 0.15:
         seat = rng.randrange(deal.players)
         own = deal.legal_actions(seat)

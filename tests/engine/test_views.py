@@ -104,7 +104,8 @@ def choose(deal: Deal, rng: random.Random, mode: str) -> tuple[int | None, Actio
     ):
         declarer = deal.declarer
         assert declarer is not None
-        return deal.seat_of(declarer), Claim()
+        if Claim() in deal.offers(deal.seat_of(declarer)):  # once a deal (R6.6)
+            return deal.seat_of(declarer), Claim()
     if rng.random() < 0.15:
         seat = rng.randrange(deal.players)
         own = deal.legal_actions(seat)

@@ -28,7 +28,8 @@ LEASE_TTL = 2.0  # seconds; the workers' lease time in these tests
 #: the workers of `two_workers`: short leases, computer players without delay
 WORKER_ARGS = (
     "--lease-ttl", str(LEASE_TTL), "--bot-delay", "0", "--next-delay", "0",
-    "--next-delay-people", "0", "--grace", "30", "--log-level", "warning",
+    "--next-delay-people", "0", "--solo-next", "countdown", "--grace", "30",
+    "--log-level", "warning",
 )  # fmt: skip
 
 

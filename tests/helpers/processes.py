@@ -63,7 +63,8 @@ class Server:
             sys.executable, "-m", "skat.cli", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
             "--db", self.db.url,
-            "--bot-delay", "0", "--next-delay", "0", "--next-delay-people", "0", "--grace", "30",
+            "--bot-delay", "0", "--next-delay", "0", "--next-delay-people", "0",
+            "--solo-next", "countdown", "--grace", "30",
             "--log-level", "warning", *self.extra,
         ]  # fmt: skip
         with self.log.open("ab") as out:

@@ -32,6 +32,7 @@ FAST: dict[str, Any] = {
     "bot_delay": 0,
     "next_delay": 0,
     "next_delay_people": 0,
+    "solo_next": "countdown",
     "grace": 30.0,
     "rate": 1e6,
     "burst": 1e6,

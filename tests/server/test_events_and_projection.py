@@ -168,6 +168,73 @@ def test_seat_changes_and_chat_leave_the_game_clock_alone() -> None:
     assert err.value.code == ErrorCode.STALE_VERSION
 
 
+def test_a_claim_and_its_answer_leave_the_turn_clock_alone() -> None:
+    """Issue 54, finding 5: the turn timer counts from `turn_version`; a
+    declarer's claim (once a deal, R6.6) and a defender's `refuse` move the
+    game clock (a move made before them is stale) but not the turn's."""
+    st = _table()
+    for i in range(3):
+        _apply(st, st.plan_sit(f"P{i}", i, f"h{i}"))
+    assert st.series is not None
+    deal = st.series.deal
+    while "claim" not in [str(a) for a in deal.offers(deal.declarer_seat or 0)] or (
+        deal.declarer_seat is None
+    ):
+        seat = deal.current_seat
+        assert seat is not None and not deal.is_terminal()
+        _apply(st, st.plan_act(seat, parse_action(_fixed_policy(deal.view(seat))), None))
+    turn = st.turn_version
+    declarer = deal.declarer_seat
+    assert declarer is not None
+    _apply(st, st.plan_act(declarer, parse_action("claim"), None))
+    defender = next(s for s in range(3) if s != declarer)
+    _apply(st, st.plan_act(defender, parse_action("refuse"), None))
+    assert st.game_version == st.version and st.turn_version == turn
+    with pytest.raises(CommandError) as err:  # once a deal
+        st.plan_act(declarer, parse_action("claim schneider"), None)
+    assert err.value.code == "WRONG_PHASE"
+    seat = st.to_move()
+    assert seat is not None
+    _apply(st, st.plan_act(seat, parse_action(_fixed_policy(deal.view(seat))), None))
+    assert st.turn_version == st.version  # a card is a turn
+
+
+def test_a_person_who_plays_a_card_after_a_claim_says_no_first() -> None:
+    """R6.6: a defender who plays on instead of answering refuses the claim;
+    the table writes the `refuse` before the card, so the declarer reads the
+    answer at once (issue 49, finding 5)."""
+    st = _table()
+    for i in range(3):
+        _apply(st, st.plan_sit(f"P{i}", i, f"h{i}"))
+    assert st.series is not None
+    deal = st.series.deal
+    while deal.declarer_seat is None or "claim" not in [
+        str(a) for a in deal.offers(deal.declarer_seat)
+    ]:
+        seat = deal.current_seat
+        assert seat is not None and not deal.is_terminal()
+        _apply(st, st.plan_act(seat, parse_action(_fixed_policy(deal.view(seat))), None))
+    declarer = deal.declarer_seat
+    _apply(st, st.plan_act(declarer, parse_action("claim"), None))
+    seat = st.to_move()
+    if seat == declarer:  # the declarer leads: his card says nothing
+        card = _fixed_policy(deal.view(seat))
+        assert st.plan_act(seat, parse_action(card), None) == [
+            ev.Act(seat=seat, action=card, auto=False)
+        ]
+        _apply(st, st.plan_act(seat, parse_action(card), None))
+        seat = st.to_move()
+    assert seat is not None and seat != declarer
+    card = _fixed_policy(deal.view(seat))
+    planned = st.plan_act(seat, parse_action(card), None)
+    assert planned == [
+        ev.Act(seat=seat, action="refuse", auto=False),
+        ev.Act(seat=seat, action=card, auto=False),
+    ]
+    _apply(st, planned)
+    assert "refuse" not in [str(a) for s in range(3) for a in deal.offers(s)]
+
+
 def test_engine_only_moves_are_refused_from_the_wire() -> None:
     st = _table()
     _apply(st, st.plan_sit("Anna", 0, "h0"))

@@ -17,6 +17,9 @@ def test_a_move_arrives_as_the_engines_action() -> None:
     assert str(msg.action) == "play CJ"  # what is stored and sent again
     bid = p.decode(b'{"type": "act", "action": "bid 18", "version": 0}')
     assert isinstance(bid, p.Act) and bid.action == parse_action("bid 18")
+    for text in ("claim", "claim schneider", "claim schwarz", "refuse"):  # R6.6
+        msg = p.decode(f'{{"type": "act", "action": "{text}", "version": 7}}')
+        assert isinstance(msg, p.Act) and str(msg.action) == text
 
 
 @pytest.mark.parametrize(
@@ -25,6 +28,14 @@ def test_a_move_arrives_as_the_engines_action() -> None:
         ('"jump"', "MALFORMED_ACTION", True),
         ('"bid x"', "MALFORMED_ACTION", True),
         ('"play XX"', "INVALID_CARD", True),
+        # issue 54, finding 5: a claim as written, nothing else
+        ('"CLAIM"', "MALFORMED_ACTION", True),
+        ('"claim "', "MALFORMED_ACTION", True),
+        ('"claim  schneider"', "MALFORMED_ACTION", True),
+        ('"claim Schwarz"', "MALFORMED_ACTION", True),
+        ('"claim grand"', "MALFORMED_ACTION", True),
+        ('"claim schneider ' + "x" * 300 + '"', "MALFORMED_ACTION", True),
+        ('" pass"', "MALFORMED_ACTION", True),
         ("5", ErrorCode.BAD_MESSAGE.value, False),  # not text: not a message of the protocol
     ],
 )

@@ -597,7 +597,7 @@ def test_calculator_reckons_ramsch(clients: Callable[..., Client]) -> None:
         assert _ramsch_words(lang, "ramsch.jungfrau", who="C") in text
         assert _ramsch_words(lang, "ramsch.loses", n="288") in text  # 72 x 2 Jungfrau x 2 Bock
         entries = page.locator("[data-testid=calc-entries]").inner_text()
-        assert "A -288, B 0, C 0" in entries
+        assert "A −288, B 0, C 0" in entries
         check_texts(page, lang, "calculator, Ramsch")
         # EX-R2 with tricks given: a tie, both lose
         for i, (pts, tricks) in enumerate(((50, 5), (50, 4), (20, 1))):
@@ -607,7 +607,7 @@ def test_calculator_reckons_ramsch(clients: Callable[..., Client]) -> None:
         page.click("[data-testid=calc-go]")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=calc-entries]')"
-            "?.innerText.includes('A -50, B -50, C 0')"
+            "?.innerText.includes('A −50, B −50, C 0')"
         )
         text = page.locator("[data-testid=calc-explanation]").inner_text()
         assert _ramsch_words(lang, "ramsch.eachLoses", n="50") in text
@@ -945,7 +945,7 @@ def test_play_another_list_takes_everyone_to_the_new_table(
             a.page.click("[data-testid=next]")
             a.page.wait_for_selector("[data-testid=result-headline]", state="detached")
     winner = a.page.inner_text("[data-testid=final-winner]")
-    assert re.search(r"wins the list with -?\d+|share first place", winner), winner
+    assert re.search(r"wins the list with −?\d+ points?\.|share first place", winner), winner
     assert watcher.page.locator("[data-testid=next]").count() == 0  # spectators: no Next
     a.page.click("[data-testid=again]")
     for who in (a, watcher):
@@ -1168,7 +1168,7 @@ def test_schieberamsch_the_skat_goes_round_and_doubles(clients: Callable[..., Cl
             if phase(pg) == "play":
                 with contextlib.suppress(PlaywrightTimeout):
                     act(pg, "play")
-    assert "x4" in a.page.inner_text("[data-testid=pushes]")
+    assert "×4" in a.page.inner_text("[data-testid=pushes]")
 
 
 def test_results_explain_ramsch_kontra_re_and_bock(clients: Callable[..., Client]) -> None:
@@ -1429,11 +1429,12 @@ def test_no_movement_for_people_who_ask_for_less(browser: Browser, server: str) 
 
 
 def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None:
-    """R6.6 claim: the declarer's button shows his cards (after a confirm);
-    the log says so, the button goes, and the deal is played on to its end."""
+    """R6.6 claim: the declarer's button opens the choice of what to claim;
+    a claim of the game shows his cards, the log says so, the button goes
+    (a claim is made once a deal), and the answers stand beside the
+    controls in words."""
     c = clients()
     page = c.page
-    page.on("dialog", lambda d: d.accept())
     start_with_bots(c)
     claimed: list[bool] = []
 
@@ -1444,10 +1445,16 @@ def test_the_declarer_can_show_his_cards(clients: Callable[..., Client]) -> None
         if not button.count():
             return False
         button.click()
+        page.click("[data-testid=claim-cancel]")  # changing one's mind costs nothing
+        page.click("[data-testid=claim]")
+        page.click("[data-testid=claim-game]")
         page.wait_for_function(
-            "() => /Anna shows the cards/.test(document.getElementById('log').textContent)"
+            "() => /Anna shows the cards and claims the game/"
+            ".test(document.getElementById('log').textContent)"
         )
         page.wait_for_selector("[data-testid=claim]", state="detached")
+        status = page.inner_text("[data-testid=claim-status]")
+        assert status.startswith("You show your cards and claim the game."), status
         claimed.append(True)
         return True
 
@@ -1560,16 +1567,23 @@ def test_the_verdict_is_worded_from_the_readers_side(clients: Callable[..., Clie
 
 def test_the_result_counts_down_to_the_next_deal(clients: Callable[..., Client]) -> None:
     """Issue 26, point 3: the time a result shows is visible and counts
-    down (the test server waits 600 s before the next deal)."""
+    down. Alone with computers the next deal waits for Next unless the
+    person chose "Time to read the result" on the Play form (issue 49,
+    item 4): here a minute."""
     c = clients()
     page = c.page
-    start_with_bots(c)
+    c.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("#p-result", "60")
+    page.click("[data-testid=play]")
+    page.wait_for_url(re.compile(r"/t/[\w-]+$"))
+    page.wait_for_selector("#hand .card", timeout=15_000)
     play_deal(page)
     page.wait_for_selector("[data-testid=countdown]")
     first = page.inner_text("[data-testid=countdown]")
     match = re.fullmatch(r"Next deal in (\d+) s\.", first)
     assert match is not None, first
-    assert 590 <= int(match.group(1)) <= 600, first
+    assert 50 <= int(match.group(1)) <= 60, first
     page.wait_for_timeout(2300)
     later = re.fullmatch(r"Next deal in (\d+) s\.", page.inner_text("[data-testid=countdown]"))
     assert later is not None
@@ -1624,10 +1638,11 @@ def test_a_stranger_finds_a_public_table_in_the_lobby_and_sits_down(
 def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
     clients: Callable[..., Client],
 ) -> None:
-    """Issue 26, point 4: a defender's concession asks the partner; the
-    computer partner answers (players/claims.py), and the log says what was
-    offered and what the answer was: both gave up (the deal ends, the
-    declarer wins) or the partner plays on."""
+    """Issue 26, point 4, and issue 49, finding 3: a defender's concession
+    asks the partner; the computer partner answers at once, beside the
+    controls in words, and in the log. At Anna's first card the defence has
+    no trick, so a give-up would hand the declarer Schwarz: the partner
+    joins only if no defence could stop that in any world it samples."""
     c = clients()
     page = c.page
     page.on("dialog", lambda d: d.accept())
@@ -1646,6 +1661,12 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
             "() => /Anna gives up and asks the partner to give up too/"
             ".test(document.getElementById('log').textContent)"
         )
+        # the partner's answer comes beside the controls, before a card
+        page.wait_for_function(
+            "() => /does not give up and plays on/.test(document.getElementById('controls')"
+            ".textContent) || document.querySelector('[data-testid=result-headline]')",
+            timeout=30_000,
+        )
         return True
 
     for _ in range(6):  # Anna passes; some deal makes her a defender
@@ -1659,6 +1680,8 @@ def test_a_defender_who_gives_up_is_answered_by_the_computer_partner(
     assert seen[-1] == "done"
     log = page.inner_text("#log")
     assert re.search(r"gives up too\.|does not give up and plays on\.", log), log
+    if "gives up too." in log:  # only for a Schwarz no defence could stop
+        assert "Schwarz" in page.inner_text("#result"), log
 
 
 def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
@@ -2002,8 +2025,8 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
     page.fill("[data-testid=board-paste]", "no record")
     page.click("[data-testid=board-show]")
     page.wait_for_function(
-        "() => /no game record/.test(document.querySelector('[data-testid=board-status]')"
-        ".textContent)"
+        "() => /holds no game the board can read/.test("
+        "document.querySelector('[data-testid=board-status]').textContent)"
     )
     page.fill("[data-testid=board-paste]", json.dumps([DEFENDER_BLUNDER, DECLARER_BLUNDER]))
     page.click("[data-testid=board-show]")
@@ -2019,11 +2042,76 @@ def test_a_game_from_a_file_card_by_card(clients: Callable[..., Client]) -> None
     assert "Seat 2 plays" in page.inner_text("[data-testid=board-move]")
     page.keyboard.press("End")
     assert page.inner_text("[data-testid=board-counter]").startswith("Card 30 of 30")
+    # issue 49, finding 10: the picker names each game and its declarer
+    labels = page.eval_on_selector_all(
+        "[data-testid=board-game] option", "os => os.map(o => o.text)"
+    )
+    assert labels[0].startswith("1: Spades") and labels[1].startswith("2: Grand"), labels
     page.select_option("[data-testid=board-game]", "2")
     page.wait_for_function(
         "() => document.getElementById('board-title')?.textContent.startsWith('Game 2: Grand')"
     )
     assert page.url.endswith("/board")
+
+
+OPTIONS_SEL = "[data-testid=board-game] option"
+#: An ISS game (ISS-FORMAT.md) that ended before the first card: kermit1
+#: left after mic declared Grand; the server scored it won for mic.
+ISS_LEFT_BEFORE_PLAY = (
+    "(;GM[Skat]PC[Internet Skat Server]SE[2171]ID[18358]DT[2008-05-25/17:57:24/UTC]"
+    "P0[kermit2]P1[kermit1]P2[mic]R0[0.0]R1[null]R2[0.0]MV[w C9.D7.HT.HA.SA.HQ.SJ.S7.C8.HJ."
+    "H7.CQ.DQ.D9.H9.S8.H8.CT.HK.SQ.CA.CK.SK.CJ.D8.DT.DK.C7.DJ.S9.ST.DA 1 18 0 p 2 20 1 p 2 s "
+    "w ST.DA 2 G.DT.ST 0 ?? w LE.1 ]R[d:2 win v:96 m:1 bidok p:120 t:10 s:1 z:1 p0:0 p1:0 "
+    "p2:0 l:1 to:-1] ;)"
+)
+
+
+def test_the_file_board_names_players_games_and_early_ends(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, finding 10: on the Analyse page an ISS game that ended
+    before the first card shows its result (not "No such deal."); a list
+    record's deals show its players' names, not "Seat 1/2/3", and its games
+    by game and declarer; a refused file is told in the page's language."""
+    from skat.series.record import list_record
+    from tests.series.test_fairness import played_list
+
+    c = clients()
+    page = c.page
+    c.goto("/board")
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", ISS_LEFT_BEFORE_PLAY)
+    page.click("[data-testid=board-show]")
+    page.wait_for_function(
+        "() => /ended before the first card/.test("
+        "document.querySelector('[data-testid=board-status]')?.textContent || '')",
+        timeout=30_000,
+    )
+    status = page.inner_text("[data-testid=board-status]")
+    assert status == "The game ended before the first card: mic wins Grand.", status
+    page.goto(page.url)  # a fresh page for the list record
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", json.dumps(list_record(played_list())))
+    page.click("[data-testid=board-show]")
+    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    text = page.inner_text(".board-page")
+    assert "Seat " not in text and re.search(r"\b(Anna|Ben|Cora)\b", text), text[:300]
+    labels = page.eval_on_selector_all(
+        "[data-testid=board-game] option", "os => os.map(o => o.text)"
+    )
+    assert labels[0].startswith("1: Null") and "Seat" not in " ".join(labels), labels
+    # a refused file, in German
+    page.goto(page.url)
+    select_lang(page, "de")
+    page.wait_for_selector("[data-testid=board-paste]")
+    page.fill("[data-testid=board-paste]", '{"deck": "nonsense"}')
+    page.click("[data-testid=board-show]")
+    page.wait_for_function(
+        "() => /kein Spiel/.test(document.querySelector('[data-testid=board-status]').textContent)"
+    )
+    refused = page.inner_text("[data-testid=board-status]")
+    assert refused.startswith("Diese Datei enthält kein Spiel"), refused
+    select_lang(page, "en")
 
 
 def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
@@ -2184,6 +2272,65 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
         assert not errors, f"uncaught errors in the page: {errors}"
 
 
+def _claim_at_first_turn(page: Page, level: str) -> int:
+    """Anna (the four jacks of seed 939) plays Hearts Hand and claims at her
+    first card turn with the button ``level``; the cards left in her hand."""
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while True:
+        assert time.monotonic() < deadline, page.inner_text("#status")
+        ph = wait_phase(page)
+        if ph == "skat":
+            page.click("[data-testid=hand]")
+            page.click("[data-action=pick][data-game=hearts]")
+            page.click("[data-testid=announce]")
+        elif ph == "play" and page.locator("[data-testid=claim]").count():
+            played = page.locator("#hand .card").count()
+            page.click("[data-testid=claim]")
+            page.click(f"[data-testid={level}]")
+            return played
+        else:
+            act(page, ph, "declare")
+
+
+def test_a_claim_of_schneider_the_defence_can_stop_is_refused_at_once(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """Issue 49, item 3 and finding 5: Anna claims Schneider, which the
+    defence can stop (players/claims.py proves it in every world): both
+    computers say no at once, in words beside the controls, before any
+    card; her cards stay open, she cannot claim again, and the deal is
+    played out and scored by its cards (R6.6)."""
+    seed = (939).to_bytes(32, "big")
+    config = {"bot_delay": 0.05, "grace": 30.0, "next_delay": 600.0}
+    with _serving(tmp_path, [], config, seed) as base:
+        c = Client(browser, base)
+        page = c.page
+        try:
+            start_with_bots(c)
+            played = _claim_at_first_turn(page, "claim-schneider")
+            page.wait_for_function(
+                "() => (document.querySelector('[data-testid=claim-status]')?.textContent || '')"
+                ".includes('The claim is refused')",
+                timeout=30_000,
+            )
+            status = page.inner_text("[data-testid=claim-status]")
+            assert status.startswith("You show your cards and claim Schneider."), status
+            assert status.count("says no and plays on") >= 1, status
+            assert page.locator("#hand .card").count() == played  # said before any card
+            assert page.locator("[data-testid=claim]").count() == 0  # once a deal
+            log = page.inner_text("#log")
+            assert "does not accept the claim and plays on" in log, log
+            seen = play_deal(page)
+            assert seen[-1] == "done"
+            # scored by the actual outcome (the page played Anna's cards
+            # as they came), not by the claim
+            assert "Hearts Hand" in page.inner_text("[data-testid=result-headline]")
+        finally:
+            errors = c.errors
+            c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"
+
+
 def test_a_claim_that_holds_ends_the_deal_against_two_computers(
     browser: Browser, tmp_path: Path
 ) -> None:
@@ -2196,26 +2343,9 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
     with _serving(tmp_path, [], config, seed) as base:
         c = Client(browser, base)
         page = c.page
-        page.on("dialog", lambda d: d.accept())
         try:
             start_with_bots(c)
-            assert page.locator("#hand .card").count() == 10
-            deadline = time.monotonic() + DEAL_TIMEOUT
-            claimed = False
-            played = 0
-            while not claimed:
-                assert time.monotonic() < deadline, page.inner_text("#status")
-                ph = wait_phase(page)
-                if ph == "skat":
-                    page.click("[data-testid=hand]")
-                    page.click("[data-action=pick][data-game=hearts]")
-                    page.click("[data-testid=announce]")
-                elif ph == "play" and page.locator("[data-testid=claim]").count():
-                    played = page.locator("#hand .card").count()
-                    page.click("[data-testid=claim]")
-                    claimed = True
-                else:
-                    act(page, ph, "declare")
+            played = _claim_at_first_turn(page, "claim-game")
             page.wait_for_selector("[data-testid=result-headline]", timeout=30_000)
             log = page.inner_text("#log")
             assert "Anna shows the cards" in log
@@ -2223,7 +2353,166 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
             assert "accepts the claim and gives up" in log and log.count("gives up") == 2, log
             assert page.locator("#hand .card").count() == played  # no card played after it
             assert page.inner_text("[data-testid=result-headline]").startswith("Anna wins")
+            # R6.6: every card went to Anna (120 card points, 10 tricks), yet
+            # only the game she claimed counts: Hearts Hand with 5, game 6,
+            # Hand 7 (x 10) = 70, no Schneider (80) or Schwarz (90)
+            result = page.inner_text("#result")
+            assert "Hand 7 x 10 = 70" in result and "Schneider" not in result, result
         finally:
             errors = c.errors
             c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
+
+
+IN_VIEW_JS = """(sel) => {
+  const el = document.querySelector(sel);
+  if (!el) return sel + ' missing';
+  const r = el.getBoundingClientRect();
+  const ok = r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  return ok ? "" : `${sel} at ${Math.round(r.top)}-${Math.round(r.bottom)} of ${innerHeight}`;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280x800", "390x844"])
+def test_the_result_is_read_first_and_waits_for_next_when_alone(
+    clients: Callable[..., Client], viewport: dict[str, int]
+) -> None:
+    """Issue 49, item 4: when a deal ends, its headline, the entries, the
+    verdict ("could it have been won?") and the Next button are in view
+    without scrolling, at 1280x800 and on a phone; alone with computers,
+    the next deal waits for Next (no countdown) and comes when pressed."""
+    c = clients(viewport)
+    page = c.page
+    c.goto("/")
+    # the Play form offers "Time to read the result" too, "until you press
+    # Next" alone by default
+    row = page.inner_text("#play-form [data-option=result]")
+    assert "Time to read the result" in row and "until you press Next" in row, row
+    start_with_bots(c)
+    play_deal(page)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for name in ("result-headline", "result-entries", "next"):
+        sel = f"[data-testid={name}]"
+        assert page.evaluate(IN_VIEW_JS, sel) == "", page.evaluate(IN_VIEW_JS, sel)
+    headline = page.inner_text("[data-testid=result-headline]")
+    if "Thrown in" not in headline:  # a game has a verdict
+        page.wait_for_selector("[data-testid=analysis]", timeout=30_000)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert page.evaluate(IN_VIEW_JS, "[data-testid=analysis]") == ""
+    assert page.locator("[data-testid=countdown]").count() == 0  # it waits for Next
+    assert page.locator("[data-testid=result-headline]").count() == 1
+    page.click("[data-testid=next]")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")
+
+
+WORDS_JS = """async ([key, params]) => {
+  const app = document.querySelector("script[type=module]").src;
+  const common = await import(app.replace(/app\\.js$/, "common.js"));
+  if (params.names === "LIST") params.names = common.listText(["Ben", "Cem", "Dora"]);
+  return common.t(key, params);
+}"""
+
+
+def test_counts_and_minus_signs_read_right_in_three_languages(
+    clients: Callable[..., Client], server: str
+) -> None:
+    """Issue 49, finding 9: counts follow each language's plural rules (the
+    browser's Intl.PluralRules): "1 round (3 deals)" on a one-round table's
+    rules, "1 Bock deal", "wins the list with 1 point"; German says "wenn
+    auch Ben es will" but "wenn auch Ben, Cem es wollen"; a negative number
+    is written with the minus sign; one factor is not multiplied out; the
+    board's first/last buttons are drawn, not font glyphs."""
+    c = clients()
+    page = c.page
+    c.goto("/")
+    page.fill("#name", "Anna")
+    body = json.dumps({"rounds": 1, "players": 3})
+    made = page.evaluate(
+        """async (body) => (await fetch("/api/tables", {method: "POST",
+           headers: {"Content-Type": "application/json"}, body})).json()""",
+        body,
+    )
+    c.goto(made["url"])
+    page.wait_for_function(
+        "() => (document.querySelector('#table-rules p')?.textContent || '').length"
+    )
+    rules = page.eval_on_selector("#table-rules p", "p => p.textContent")
+    assert rules.startswith("1 round (3 deals)"), rules
+    expect = {
+        "en": [
+            ("bock.deals", {"n": 1}, "1 Bock deal"),
+            ("bock.ramsch", {"n": 2}, "2 Ramsch deals"),
+            ("final.winner", {"name": "Dora", "n": 0}, "Dora wins the list with 0 points."),
+            ("final.winner", {"name": "Dora", "n": 1}, "Dora wins the list with 1 point."),
+            ("final.winner", {"name": "Dora", "n": -130}, "Dora wins the list with −130 points."),
+            ("factor.single", {"bits": "Kontra and Re ×4"}, "Factor: Kontra and Re ×4."),
+        ],
+        "de": [
+            ("count.rounds", {"n": 1}, "1 Runde"),
+            ("table.othersReading", {"names": "Ben", "n": 1}, "wenn auch Ben es will"),
+            ("table.othersReading", {"names": "Ben, Cem", "n": 2}, "wenn auch Ben, Cem es wollen"),
+            ("act.nextWaiting", {"names": "LIST"}, "Warte auf Ben, Cem und Dora"),
+            ("bock.deals", {"n": 1}, "1 Bockspiel"),
+        ],
+        "da": [
+            ("count.rounds", {"n": 1}, "1 runde"),
+            ("result.pushes", {"n": 1, "x": 2}, "usét én gang"),
+        ],
+    }
+    for lang, cases in expect.items():
+        select_lang(page, lang)
+        for key, params, words in cases:
+            got = page.evaluate(WORDS_JS, [key, params])
+            assert words in got, (lang, key, got)
+    select_lang(page, "en")
+    source = (STATIC / "analysis.js").read_text(encoding="utf-8")
+    assert "⏮" not in source and "⏭" not in source
+
+
+def test_a_deal_by_keys_alone_and_the_tab_title_says_whose_turn(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, item 7: the tab's title says when it is your turn; a deal
+    from the first bid to the result and on to the next deal with keys
+    alone (Y/B to bid, H and A to announce Hand, the arrow keys and Enter
+    for cards, N for the next deal); typing in the chat is never a key."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    page.fill("#chat-input", "pass")  # letters typed into a field stay there
+    assert page.input_value("#chat-input") == "pass"
+    page.fill("#chat-input", "")
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    titles = set()
+    while True:
+        assert time.monotonic() < deadline, page.inner_text("#status")
+        ph = wait_phase(page)
+        titles.add(page.title())
+        if ph == "done":
+            break
+        page.evaluate("() => document.activeElement?.blur()")
+        if ph == "bidding":
+            keys = [k for k, t in (("y", "hold"), ("b", "bid"), ("p", "pass"))
+                    if page.locator(f"#controls [data-testid={t}]").count()]  # fmt: skip
+            page.keyboard.press(keys[0])
+        elif ph == "skat":
+            page.keyboard.press("h")
+            page.wait_for_selector("#controls [data-testid=announce]")
+            page.keyboard.press("a")
+        elif ph == "play":
+            page.locator("#hand button.card:not([disabled])").first.focus()
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("Enter")
+        else:
+            act(page, ph, "declare")  # a discard or a game after pickup: not by keys here
+        page.wait_for_function(
+            "(before) => document.getElementById('log').textContent.length !== before"
+            " || !document.querySelector('#controls button, #hand button.card:not([disabled])')",
+            arg=len(page.inner_text("#log")),
+            timeout=15_000,
+        )
+    assert "● Your turn – Skat" in titles, titles
+    assert page.title() == "Skat"  # the result: nobody's turn
+    page.keyboard.press("n")
+    page.wait_for_selector("[data-testid=result-headline]", state="detached")

@@ -116,12 +116,32 @@ class NoRe(Action):
         return "no_re"
 
 
+#: The levels a declarer may claim when he shows his cards (R6.6).
+ClaimLevel = Literal["game", "schneider", "schwarz"]
+CLAIM_LEVELS: tuple[ClaimLevel, ...] = ("game", "schneider", "schwarz")
+
+
 @dataclass(frozen=True, slots=True)
 class Claim(Action):
-    """The declarer shows his cards (ISS ``SC``); it does not end the deal by itself."""
+    """The declarer shows his cards (ISS ``SC``); it does not end the deal by
+    itself. ``level``: what he claims (R6.6: a higher level than the game
+    counts only if claimed when showing): ``claim``, ``claim schneider``,
+    ``claim schwarz``."""
+
+    level: ClaimLevel = "game"
 
     def __str__(self) -> str:
-        return "claim"
+        return "claim" if self.level == "game" else f"claim {self.level}"
+
+
+@dataclass(frozen=True, slots=True)
+class Refuse(Action):
+    """A defender says no to the declarer's claim (R6.6): play goes on with
+    the declarer's cards open and the deal is scored by its actual outcome.
+    (A defender who plays a card without answering refuses too.)"""
+
+    def __str__(self) -> str:
+        return "refuse"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +170,7 @@ NO_KONTRA = NoKontra()
 RE = Re()
 NO_RE = NoRe()
 CLAIM = Claim()
+REFUSE = Refuse()
 CONCEDE = Concede()
 TIMEOUT = Abandon("timeout")
 LEAVE = Abandon("leave")
@@ -158,8 +179,22 @@ PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
 
 _SIMPLE: dict[str, Action] = {
     str(a): a
-    for a in (HOLD, PASS, PICKUP, KONTRA, NO_KONTRA, RE, NO_RE, CLAIM, CONCEDE, TIMEOUT, LEAVE)
+    for a in (
+        HOLD,
+        PASS,
+        PICKUP,
+        KONTRA,
+        NO_KONTRA,
+        RE,
+        NO_RE,
+        CLAIM,
+        REFUSE,
+        CONCEDE,
+        TIMEOUT,
+        LEAVE,
+    )
 }
+_CLAIMS: dict[str, Claim] = {lv: Claim(lv) for lv in CLAIM_LEVELS if lv != "game"}
 
 
 def parse_action(text: str) -> Action:
@@ -184,6 +219,8 @@ def parse_action(text: str) -> Action:
             return Discard(tuple(parse_cards(rest)))
         if verb == "announce":
             return Announce(Contract.parse(rest))
+        if verb == "claim" and rest.lower() in _CLAIMS:
+            return _CLAIMS[rest.lower()]
     except InvalidCardError:
         raise
     except ValueError as exc:

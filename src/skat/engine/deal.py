@@ -29,6 +29,7 @@ from .actions import (
     KONTRA,
     NO_KONTRA,
     PICKUP,
+    REFUSE,
     Abandon,
     Action,
     Announce,
@@ -209,7 +210,8 @@ class Deal(DealState):
         self._re_answered = False
         self._asked = 0  # first_lead: index into the defenders' asking order
         self._played = 0  # positions that have played a card
-        self._claimed = False
+        self._claimed = 0
+        self._refused = 0
         self._conceded = 0
         self._result = None
         # Schieberamsch (ramsch.py): whose turn to push, the unseen pushes,
@@ -370,9 +372,12 @@ class Deal(DealState):
 
     def offers(self, seat: int) -> tuple[Action, ...]:
         """The special moves open to ``seat`` now, beside `legal_actions`:
-        ``concede`` during trick play (not in Ramsch; a defender once) and
-        ``claim`` for the declarer (once). ``timeout`` and ``leave`` come from
-        the table, never from a player, and are not offered."""
+        ``concede`` during trick play (not in Ramsch; a defender once),
+        ``claim`` for the declarer (once a deal, R6.6: the levels `claim
+        schneider` and `claim schwarz` are the same move with a level, not
+        listed) and ``refuse`` for a defender who has not answered a claim
+        nobody refused or its partner's give-up. ``timeout`` and ``leave``
+        come from the table, never from a player, and are not offered."""
         if self._phase is not Phase.PLAY or self._g == _RAMSCH:
             return ()
         p = self._pos[seat] if 0 <= seat < len(self._pos) else -1
@@ -380,7 +385,9 @@ class Deal(DealState):
             return ()
         if p == self._declarer:
             return (CONCEDE,) if self._claimed else (CONCEDE, CLAIM)
-        return () if self._conceded >> p & 1 else (CONCEDE,)
+        if self._conceded >> p & 1:
+            return ()
+        return (CONCEDE, REFUSE) if self._asked_to_concede(p) else (CONCEDE,)
 
     def _announce_ok(self, c: Contract) -> bool:
         try:

@@ -47,6 +47,7 @@ class DealState:
         "_re",
         "_re_answered",
         "_re_pending",
+        "_refused",
         "_result",
         "_seats",
         "_skat",
@@ -103,7 +104,12 @@ class DealState:
     _re_answered: bool
     _asked: int  # first_lead: index into the defenders' asking order
     _played: int  # positions that have played a card
-    _claimed: bool
+    # R6.6: the declarer's claim, 0 none, else 1 + its level's index in
+    # actions.CLAIM_LEVELS (game, Schneider, Schwarz); `_refused`: the
+    # defenders (positions, bits) who said no to it or to the partner's
+    # give-up (a claim refused by one is refused)
+    _claimed: int
+    _refused: int
     _conceded: int
     _result: DealResult | None
     _pusher: int  # Schieberamsch: whose turn to push
@@ -142,6 +148,15 @@ class DealState:
         if ph is Phase.PUSH:
             return self._pusher
         return self._declarer
+
+    def _asked_to_concede(self, p: int) -> bool:
+        """Whether defender ``p`` has a question to answer (R6.6): a claim
+        nobody refused, or its partner's give-up, neither answered yet."""
+        d = self._declarer
+        if p == d or d < 0 or (self._conceded | self._refused) >> p & 1:
+            return False
+        partner = 3 - p - d
+        return bool(self._claimed and not self._refused) or bool(self._conceded >> partner & 1)
 
     def _defenders(self) -> tuple[int, ...]:
         d = self._declarer

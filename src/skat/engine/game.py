@@ -245,6 +245,10 @@ class Rules:
     kontra_requires_bid: bool = False
     enforce_reachable_announcement: bool = False
     concede_after_claim: Literal["both", "one"] = "both"
+    # R6.6: an accepted claim counts the levels claimed ("claimed", the
+    # ISkO), or every card to the declarer ("taken", the ISS's reading,
+    # which imported ISS records carry)
+    claim_levels: Literal["claimed", "taken"] = "claimed"
     announce_before_discard: bool = False
     schieberamsch: bool = False  # a house rule (R9.2): see ramsch.py
     # a house rule: matadors counted at most this many ("with 4, game 5" at
@@ -260,6 +264,8 @@ class Rules:
             raise ValueError(f"unknown kontra_window {self.kontra_window!r}")
         if self.concede_after_claim not in ("both", "one"):
             raise ValueError("concede_after_claim must be both or one")
+        if self.claim_levels not in ("claimed", "taken"):
+            raise ValueError("claim_levels must be claimed or taken")
         cap = self.max_matadors
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
             raise ValueError(f"max_matadors must be a positive whole number, not {cap!r}")

@@ -34,6 +34,7 @@ from .actions import (
     Pass,
     Pickup,
     Play,
+    Refuse,
 )
 from .cards import Card
 from .deal import Deal, deck_from_hands
@@ -134,6 +135,7 @@ def parse_iss(line: str) -> IssGame:
     server = parse_server_result(props["R"]) if "R" in props else {}
     rules = Rules(
         concede_after_claim="one" if header.get("PC") == "ISS2" else "both",
+        claim_levels="taken",
         announce_before_discard=True,
     )
     tokens = props["MV"].split()
@@ -340,6 +342,7 @@ def format_result(fields: dict[str, Any]) -> str:
 ISS_CARRIES = frozenset(
     {
         "concede_after_claim",
+        "claim_levels",
         "announce_before_discard",
         "enforce_reachable_announcement",
         "kontra_window",
@@ -403,6 +406,8 @@ def to_iss(record: GameRecord, header: dict[str, str] | None = None) -> str:
                 mv += [p, c.name]
             case Claim():
                 mv += [p, "SC"]
+            case Refuse():
+                pass  # the ISS has no word for it: play simply goes on
             case Concede():
                 mv += [p, "RE"]
             case Abandon(reason=why):

@@ -32,7 +32,13 @@ def finish_passed(deal: DealState) -> None:
     )
 
 
-def finish_game(deal: DealState, ended: str, outcome: str, by: int | None) -> None:
+def finish_game(
+    deal: DealState, ended: str, outcome: str, by: int | None, claimed: int | None = None
+) -> None:
+    """Settle a declared game. ``claimed``: the defenders accepted the
+    declarer's claim (R6.6), the level he claimed (0 the game, 1 Schneider,
+    2 Schwarz; only that counts beyond the announcement, unless the table
+    plays the ISS's reading, ``Rules.claim_levels == "taken"``)."""
     d = deal._declarer
     contract = deal._contract
     assert contract is not None
@@ -56,6 +62,7 @@ def finish_game(deal: DealState, ended: str, outcome: str, by: int | None) -> No
         tricks_played=len(deal._tricks),
         outcome=outcome,  # type: ignore[arg-type]
         rules=deal.rules,
+        claimed=claimed if deal.rules.claim_levels == "claimed" else None,
     )
     factor = (4 if deal._re else 2 if deal._kontra >= 0 else 1) * deal.bock_factor
     n = deal.players

@@ -9,7 +9,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ramsch, settle
-from .actions import KONTRA, Abandon, Action, Claim, Concede, Kontra, NoKontra, NoRe, Play, Re
+from .actions import (
+    CLAIM_LEVELS,
+    KONTRA,
+    Abandon,
+    Action,
+    Claim,
+    Concede,
+    Kontra,
+    NoKontra,
+    NoRe,
+    Play,
+    Re,
+    Refuse,
+)
 from .cards import CARDS, POINTS
 from .errors import Reason, reject
 from .game import EFFECTIVE, FOLLOW, TRICK_KEY, TRUMP, GameType
@@ -97,7 +110,41 @@ def card_phase(deal: DealState, p: int, action: Action) -> None:
             raise reject(
                 Reason.NOT_YOUR_TURN, "only the declarer can claim", seat=seat, action=action
             )
-        deal._claimed = True
+        if deal._claimed:  # R6.6: one showing of the cards a deal
+            raise reject(
+                Reason.WRONG_PHASE,
+                "you have shown your cards already: a claim is made once a deal",
+                seat=seat,
+                action=action,
+            )
+        level: str = action.level  # type: ignore[attr-defined]
+        if level != "game" and deal._g == _NULL:
+            raise reject(
+                Reason.NOT_APPLICABLE_TO_NULL,
+                "Null has no Schneider or Schwarz to claim",
+                seat=seat,
+                action=action,
+            )
+        if level != "game":
+            def_points = sum(deal._points[q] for q in deal._defenders())
+            def_tricks = sum(deal._ntricks[q] for q in deal._defenders())
+            if def_tricks if level == "schwarz" else def_points > 30:
+                raise reject(
+                    Reason.WRONG_PHASE,
+                    f"the defenders have taken too much for {level.capitalize()}",
+                    seat=seat,
+                    action=action,
+                )
+        deal._claimed = 1 + CLAIM_LEVELS.index(level)
+    elif cls is Refuse:
+        if not deal._asked_to_concede(p):
+            raise reject(
+                Reason.WRONG_PHASE,
+                "there is no claim or give-up for you to answer",
+                seat=seat,
+                action=action,
+            )
+        deal._refused |= 1 << p
     elif cls is Concede:
         if deal._g == _RAMSCH:
             raise deal._wrong_phase(p, action)
@@ -106,8 +153,15 @@ def card_phase(deal: DealState, p: int, action: Action) -> None:
             return
         deal._conceded |= 1 << p
         both = deal._conceded.bit_count() == 2
-        if both or (deal._claimed and deal.rules.concede_after_claim == "one"):
-            settle.finish_game(deal, "defenders_conceded", "defenders_lost", seat)
+        stands = deal._claimed and not deal._refused  # nobody said no to the claim
+        if both or (stands and deal.rules.concede_after_claim == "one"):
+            settle.finish_game(
+                deal,
+                "defenders_conceded",
+                "defenders_lost",
+                seat,
+                claimed=deal._claimed - 1 if stands else None,
+            )
     else:
         raise deal._wrong_phase(p, action)
 

@@ -148,6 +148,7 @@ def value_game(
     tricks_played: int = 10,
     outcome: Outcome = "played",
     rules: Rules | None = None,
+    claimed: int | None = None,
 ) -> Valuation:
     """Settle a declared game (R6.5, R7) under ``rules`` (a table's house
     rules that change a game's value; None: the ISkO's).
@@ -155,6 +156,11 @@ def value_game(
     ``outcome`` forces the result of a deal ended by concession, time-out or
     leaving (ISS-FORMAT.md 4.2): ``declarer_lost`` or ``defenders_lost`` (the
     latter still loses when overbid).
+
+    ``claimed`` (with ``defenders_lost``): the defenders accepted the
+    declarer's claim at that level (0 the game, 1 Schneider, 2 Schwarz):
+    R6.6, a level beyond the announced ones counts only if claimed, whatever
+    the cards handed over would have made.
     """
     c = contract.normalised()
     if c.game == GameType.NULL:
@@ -179,6 +185,8 @@ def value_game(
     # Levels reached in play, for either party (R5.3); suffered only after a trick.
     schneider = declarer_points >= 90 or (played and declarer_points <= 30) or sa
     schwarz = declarer_tricks == 10 or (played and declarer_tricks == 0) or wa
+    if claimed is not None and made:  # R6.6: only what was claimed
+        schneider, schwarz = claimed >= 1 or sa or wa, claimed >= 2 or wa
     levels = c.hand | schneider << 1 | sa << 2 | schwarz << 3 | wa << 4 | c.ouvert << 5
     mult = abs(m) + 1 + levels.bit_count()
     value = mult * base
@@ -187,7 +195,9 @@ def value_game(
         value = base * -(-bid // base)
     # ISS-FORMAT.md 4.3: the flags report what was reached or suffered beyond
     # what was announced when the contract failed.
-    if made:
+    if made and claimed is not None:
+        s_flag, z_flag = schneider, schwarz
+    elif made:
         s_flag, z_flag = declarer_points >= 90 or declarer_tricks == 10, declarer_tricks == 10
     else:
         s_flag = not sa and played and declarer_points <= 30

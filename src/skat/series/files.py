@@ -53,6 +53,16 @@ def records_in(text: str, name: str) -> Iterator[tuple[str, Any]]:
 def deals_in(kind: str, item: Any) -> Iterator[tuple[str | None, Deal | RecordError]]:
     """(id, finished deal) per game of one record `records_in` gave; (id,
     RecordError) where it cannot be replayed."""
+    for rid, deal, _ in named_deals_in(kind, item):
+        yield rid, deal
+
+
+def named_deals_in(
+    kind: str, item: Any
+) -> Iterator[tuple[str | None, Deal | RecordError, list[str] | None]]:
+    """`deals_in` with the players' names by table seat where the record
+    has them (a list record's `players`, an ISS record's P0-P2 by
+    position), else None."""
     rid: str | None = None
     try:
         if kind == "bad":
@@ -60,21 +70,31 @@ def deals_in(kind: str, item: Any) -> Iterator[tuple[str | None, Deal | RecordEr
         if kind == "list":
             lid = item.get("id")
             rid = lid
+            players = item.get("players")
+            names = (
+                [str(n)[:40] for n in players]
+                if isinstance(players, list) and len(players) <= 4
+                else None
+            )
             for i, deal in enumerate(replay_list(item).series.deals, 1):
-                yield f"{lid or 'list'}-{i}", deal
+                yield f"{lid or 'list'}-{i}", deal, names
             return
         if kind == "iss":
             game = parse_iss(item)
             rid = game.id
-            yield rid, replay(game.record)
+            deal = replay(game.record)
+            by_seat = [""] * 3
+            for p in range(3):
+                by_seat[deal.seat_of(p)] = game.header.get(f"P{p}", "")[:40]
+            yield rid, deal, by_seat if all(by_seat) else None
             return
         record = GameRecord.from_dict(item)
         rid = record.id
-        yield rid, replay(record)
+        yield rid, replay(record), None
     except RecordError as exc:
         if isinstance(item, dict) and rid is None:
             rid = item.get("id")
-        yield rid, exc
+        yield rid, exc, None
 
 
-__all__ = ["deals_in", "records_in"]
+__all__ = ["deals_in", "named_deals_in", "records_in"]

@@ -23,7 +23,6 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
-from ..engine.actions import CONCEDE
 from . import events as ev
 from . import messages as m
 from . import projection
@@ -219,8 +218,8 @@ class TableActor:
             ):
                 if st.series is None or st.series.number != command.answer_to_deal:
                     return
-                if CONCEDE not in st.series.deal.offers(seat):
-                    return  # conceded already, or the deal is over
+                if action not in st.series.deal.offers(seat):
+                    return  # answered already, the claim refused, or the deal is over
                 s = st.seats[seat]
                 if s.bot is None and not s.auto:
                     return  # the person took the seat back
@@ -430,8 +429,8 @@ class TableActor:
         # messages below show it; _waiting waits for it)
         if not st.deal_over():
             st.next_due = None
-        elif st.next_due is None:
-            st.next_due = time.time() + self._next_delay()
+        elif st.next_due is None and (delay := self._next_delay()) is not None:
+            st.next_due = time.time() + delay
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
         # viewers who see the same (spectators, a seat's devices) get the same
@@ -668,7 +667,12 @@ class TableActor:
         if st.status != "playing" or st.series is None:
             return None, None
         if st.deal_over():
-            due = st.next_due if st.next_due is not None else time.time() + self._next_delay()
+            due = st.next_due
+            if due is None:
+                after = self._next_delay()
+                if after is None:  # one person reads as long as they like
+                    return ("next", gv, None), None
+                due = time.time() + after
             delay = max(0.0, due - time.time())
             return ("next", gv), lambda: self._later(delay, DealDue(gv))
         seat = st.to_move()
@@ -678,8 +682,8 @@ class TableActor:
         if s.bot is not None or s.auto:
             return ("bot", gv, seat, s.bot), lambda: self.bots.move(seat, gv)
         now = time.monotonic()
-        if self._turn_since[0] != gv:
-            self._turn_since = (gv, now)
+        if self._turn_since[0] != st.turn_version:  # a claim is not a turn (R6.6)
+            self._turn_since = (st.turn_version, now)
         delays = []
         if st.settings.timer:
             delays.append(max(0.0, st.settings.timer - (now - self._turn_since[1])))
@@ -693,15 +697,21 @@ class TableActor:
         delay = min(delays)
         return key, lambda: self._later(delay, TimeUp(seat, gv))
 
-    def _next_delay(self) -> float:
+    def _next_delay(self) -> float | None:
         """Seconds a result shows before the next deal: a table of people
         waits longer, each may read it (all pressing Next deals at once); one
-        person with computers, less; a table that chose its time, that."""
+        person with computers waits for Next (None; issue 49, item 4) unless
+        the server counts down (``solo_next``); a table that chose its time,
+        that."""
         chosen = self.state.settings.result  # the table's own choice, if it made one
         if chosen:
             return float(chosen)
         people = len(self.state.people())
-        return self.config.next_delay_people if people > 1 else self.config.next_delay
+        if people > 1:
+            return self.config.next_delay_people
+        if people == 1 and self.config.solo_next == "wait" and not self.state.settings.countdown:
+            return None
+        return self.config.next_delay
 
     async def _later(self, delay: float, command: Command) -> None:
         await asyncio.sleep(delay)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..engine import Action, View, parse_action
-from ..engine.actions import CONCEDE
+from ..engine.actions import CONCEDE, REFUSE
 from ..players import claims, in_processes, searches
 from ..players.levels import LEVELS, choose_within, fallback, offturn_within
 from . import messages as m
@@ -217,7 +217,8 @@ class ComputerSeats:
 
     async def _answer(self, seat: int, view: View, number: int) -> None:
         loop = asyncio.get_running_loop()
-        budget = self.actor.config.bot_budget * 2  # up to 66 solves at the first trick
+        config = self.actor.config  # up to 66 solves at the first trick, once a deal
+        budget = max(config.bot_budget * 2, config.claim_budget)
         seed = random.getrandbits(32)
         answer: Action | None
         job: Awaitable[str | None]
@@ -234,6 +235,8 @@ class ComputerSeats:
         except Exception as exc:  # an answer that fails or runs late plays on
             log.warning("table %s: the answer to a claim failed (%s)", self.actor.state.id, exc)
             answer = None
+        if answer is None and REFUSE in view.offers:
+            answer = REFUSE  # a claim it cannot prove: it says so at once (R6.6)
         if answer is not None:
             self.actor.post(BotMove(seat, answer, -1, offturn=True, answer_to_deal=number))
         self._answering = None

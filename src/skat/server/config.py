@@ -5,6 +5,7 @@ with `tunable` has an option of its name, its help and range given here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from ..players import public_players
 from .store import LEASE_TTL
@@ -26,9 +27,20 @@ class ServerConfig:
     next_delay_people: float = tunable(
         20.0, "The same at a table of people, unless every person presses Next first."
     )
+    # issue 49, item 4: one person with computers reads the result as long
+    # as they like (a table's own "Time to read the result" counts down)
+    solo_next: Literal["wait", "countdown"] = tunable(
+        "wait",
+        "One person with computers: the next deal waits for Next (wait), or "
+        "comes after --next-delay (countdown); a table's chosen time counts down.",
+    )
     grace: float = tunable(30.0, "Seconds a disconnected person keeps the turn.")
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
+    # seconds a computer defender may take to answer a claim (once a deal,
+    # R6.6: up to 66 solves at the first trick); one not settled by then
+    # says no (at least twice bot_budget)
+    claim_budget: float = 8.0
     search_workers: int = 2  # processes for searching computer players and hints
     analysis_threads: int = 1  # threads for open-card analyses (their own, low priority)
     analysis_queue: int = 8  # distinct analyses waiting beyond those; more: 503 BUSY

@@ -119,7 +119,7 @@ RESULT = Option(
             "How long a deal's result shows before the next deal, unless everyone at the "
             "table presses Next first.",
             {
-                "0": "Automatic (6 s alone, 20 s with friends)",
+                "0": "Automatic (alone: until you press Next; with friends: 20 s)",
                 "10": "10 seconds",
                 "20": "20 seconds",
                 "30": "30 seconds",
@@ -131,7 +131,7 @@ RESULT = Option(
             "Wie lange das Ergebnis eines Spiels steht, bevor das nächste beginnt, "
             "falls nicht alle am Tisch vorher auf Weiter drücken.",
             {
-                "0": "Automatisch (6 s allein, 20 s mit Freunden)",
+                "0": "Automatisch (allein: bis du Weiter drückst; mit Freunden: 20 s)",
                 "10": "10 Sekunden",
                 "20": "20 Sekunden",
                 "30": "30 Sekunden",
@@ -143,7 +143,7 @@ RESULT = Option(
             "Hvor længe et spils resultat vises, før det næste begynder, medmindre alle "
             "ved bordet trykker Videre først.",
             {
-                "0": "Automatisk (6 s alene, 20 s med venner)",
+                "0": "Automatisk (alene: til du trykker Videre; med venner: 20 s)",
                 "10": "10 sekunder",
                 "20": "20 sekunder",
                 "30": "30 sekunder",

@@ -15,7 +15,11 @@ from typing import Any
 import msgspec
 
 from ..engine import Action, IllegalActionError, parse_action
+from ..engine.actions import Claim, Concede, Refuse
+from ..engine.errors import MalformedActionError
 from .errors import ErrorCode
+
+_WORDS = (Claim, Concede, Refuse)
 
 MAX_MESSAGE_BYTES = 4096
 MAX_NAME = 24
@@ -124,9 +128,24 @@ def _typed(kind: type, value: Any) -> Any:
     if not isinstance(value, str):
         raise TypeError(f"Expected `str`, got `{type(value).__name__}`")
     try:
-        return parse_action(value)
+        action = parse_action(value)
     except IllegalActionError as exc:
         raise _BadAction(exc) from None
+    # the wire takes an action as written (docs/protocol.md): a lower-case
+    # verb, no spaces around it; the word-only moves (`claim schneider`,
+    # `concede`, `refuse`, ...) exactly so (issue 54, finding 5)
+    verb = value.split(" ", 1)[0]
+    if (
+        value != value.strip()
+        or verb != verb.lower()
+        or (isinstance(action, _WORDS) and value != str(action))
+    ):
+        raise _BadAction(
+            MalformedActionError(
+                f"write the action as {str(action)!r}: lower case, single spaces, none around"
+            )
+        )
+    return action
 
 
 _decoder = msgspec.json.Decoder(ClientMessage, dec_hook=_typed)

@@ -24,7 +24,7 @@ from ..engine.records import RecordError
 from ..players import searches
 from ..players.analysis import analyse_deal, deal_board
 from ..series import ListOptions, commitment, new_seed
-from ..series.files import deals_in, records_in
+from ..series.files import named_deals_in, records_in
 from . import events as ev
 from .actor import TableActor
 from .commands import Expire
@@ -41,6 +41,24 @@ ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
 LIVE = ("open", "playing")
+
+
+def _listed(number: int, rid: str | None, deal: Any, names: list[str] | None) -> dict[str, Any]:
+    """One game of an uploaded file as the board's picker lists it: its
+    number, id, whether it can be shown, its game's words and declarer (by
+    seat, and by name where the file names the players)."""
+    ok = not isinstance(deal, RecordError) and deal.is_terminal()
+    contract = None if isinstance(deal, RecordError) else deal.contract
+    seat = None if isinstance(deal, RecordError) else deal.declarer_seat
+    return {
+        "number": number,
+        "id": rid,
+        "ok": ok,
+        "words": list(contract.words) if contract is not None else None,
+        "declarer": seat,
+        "declarer_name": names[seat] if names and seat is not None and seat < len(names) else None,
+        "kind": deal.result.kind if ok and deal.result is not None else None,
+    }
 
 
 class TableBroken(Exception):
@@ -104,6 +122,10 @@ class FileRead:
     refused: tuple[ErrorCode, str, int] | None = None
     count: int = 0
     games: tuple[tuple[str | None, tuple[ErrorCode, str, int] | None], ...] | None = None
+    # once replayed: each game as the board's picker lists it (`_listed`),
+    # and its players' names by seat where the file has them
+    listed: tuple[dict[str, Any], ...] | None = None
+    names: tuple[list[str] | None, ...] | None = None
 
     def check(self, number: int) -> None:
         """Raise `BadFile` if game ``number`` of this file gets no board."""
@@ -138,9 +160,13 @@ def _read_file(text: str, number: int) -> tuple[FileRead, dict[str, Any] | None]
         return FileRead(count=count), None
     games: list[tuple[str | None, tuple[ErrorCode, str, int] | None]] = []
     deals: list[tuple[str | None, Any]] = []
+    listed: list[dict[str, Any]] = []
+    names: list[list[str] | None] = []
     for kind, item in records:
-        for rid, deal in deals_in(kind, item):
+        for rid, deal, who in named_deals_in(kind, item):
             n = len(games) + 1
+            listed.append(_listed(n, rid, deal, who))
+            names.append(who)
             if isinstance(deal, RecordError):
                 why = (ErrorCode.BAD_RECORD, f"game {n} cannot be replayed: {deal}"[:300], 400)
             elif not deal.is_terminal():
@@ -149,7 +175,9 @@ def _read_file(text: str, number: int) -> tuple[FileRead, dict[str, Any] | None]
                 why = None
             games.append((rid, why))
             deals.append((rid, deal))
-    read = FileRead(count=len(games), games=tuple(games))
+    read = FileRead(
+        count=len(games), games=tuple(games), listed=tuple(listed), names=tuple(names)
+    )
     if not 1 <= number <= len(games) or games[number - 1][1] is not None:
         return read, None
     rid, deal = deals[number - 1]
@@ -622,11 +650,12 @@ class Tables:
             while len(self._analyses) > ANALYSES_KEPT:
                 self._analyses.popitem(last=False)
             known = read
-        assert known.games is not None
-        listed = [
-            {"number": i, "id": g, "ok": why is None} for i, (g, why) in enumerate(known.games, 1)
-        ]
-        return {"games": listed, "number": number, "board": cached}
+        assert known.games is not None and known.listed is not None
+        # each game with its name and declarer for the page's picker, and
+        # the chosen game's names by seat where the file has them (issue
+        # 49, finding 10)
+        names = known.names[number - 1] if known.names else None
+        return {"games": list(known.listed), "number": number, "board": cached, "names": names}
 
     # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:

@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
 from typing import Any, assert_never
 
-from ..engine import Abandon, Action, IllegalActionError, parse_action
+from ..engine import Abandon, Action, IllegalActionError, Play, parse_action
+from ..engine.actions import REFUSE
 from ..players import player_names
 from ..players.levels import level_of
 from ..series import ListOptions, Series
@@ -104,6 +105,10 @@ class Settings:
     # seconds a result shows before the next deal unless everyone pressed Next
     # (0: the server's `next_delay` / `next_delay_people`); records before it: 0
     result: int = 0
+    # the next deal comes by itself even with one person at the table
+    # (tournament tables: the other tables wait for the series); otherwise
+    # one person with computers presses Next (issue 49, item 4)
+    countdown: bool = False
     # a tournament's table (issue 54, finding 4): its seats are its entrants'
     # for good: nobody sits down (nobody takes a computer fill's seat), and
     # "leave" hands the seat to a computer player, the entrant's token still
@@ -131,6 +136,8 @@ class Settings:
             raise ValueError(f"lang must be one of {', '.join(LANGS)}")
         if not isinstance(self.result, int) or isinstance(self.result, bool) or self.result < 0:
             raise ValueError("result must be a whole number of seconds")
+        if not isinstance(self.countdown, bool):
+            raise ValueError("countdown must be true or false")
         if not isinstance(self.reserved, bool):
             raise ValueError("reserved must be true or false")
 
@@ -143,6 +150,7 @@ class Settings:
             "public": self.public,
             "lang": self.lang,
             "result": self.result,
+            "countdown": self.countdown,
             **({"reserved": True} if self.reserved else {}),  # older records: none
         }
 
@@ -181,6 +189,10 @@ class TableState:
     creator_hash: str
     version: int = 0  # of the last event of any kind (gapless, the store's key)
     game_version: int = 0  # of the last game event: a move is stale only against this
+    # of the last game event that is not a claim or its answer (R6.6): the
+    # turn timers count from it, so that showing the cards (once a deal)
+    # never buys the declarer time (issue 54, finding 5)
+    turn_version: int = 0
     status: str = "open"  # open, playing, finished, expired
     series: Series | None = None
     seats: list[SeatState] = field(default_factory=list)
@@ -389,6 +401,16 @@ class TableState:
             except IllegalActionError as exc:
                 raise CommandError(exc.code.value, exc.message) from None
         events: list[ev.TableEvent] = [ev.Act(seat=seat, action=str(action), auto=auto)]
+        # R6.6: a person who plays a card instead of answering the declarer's
+        # claim (or the partner's give-up) says no; the answer is written
+        # before the card, so that everyone reads it at once
+        if (
+            isinstance(action, Play)
+            and not auto
+            and self.seats[seat].bot is None
+            and REFUSE in deal.offers(seat)
+        ):
+            events.insert(0, ev.Act(seat=seat, action=str(REFUSE), auto=False))
         if not auto and self.seats[seat].auto:
             events.insert(0, ev.Auto(seat=seat, on=False))
         return events
@@ -491,6 +513,8 @@ class TableState:
         self.version += 1
         if isinstance(event, ev.GAME_EVENTS):
             self.game_version = self.version
+            if not (isinstance(event, ev.Act) and event.action.startswith(("claim", "refuse"))):
+                self.turn_version = self.version
         match event:
             case ev.Sit(seat=seat, name=name, token_hash=token_hash):
                 s = self.seats[seat]

@@ -481,7 +481,9 @@ class Tournaments:
                     },
                     self.config,
                 )
-                settings = dataclasses.replace(settings, reserved=True)  # the entrants' seats
+                # a tournament table moves on by itself (the series waits for it),
+                # and its seats are the entrants'
+                settings = dataclasses.replace(settings, countdown=True, reserved=True)
                 strong = strong or searches(settings.bot)
                 made.append(
                     self.tables.seated(options, settings, [(n, hashes.get(n)) for n in seats])

@@ -8,6 +8,13 @@ import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
 
+// "To the first card" and "to the last card", drawn (issue 49, finding 9:
+// the font glyphs for them were empty boxes without a symbol font).
+const STEP_ICON = {
+  first: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><rect x="3" y="4" width="2.5" height="12" fill="currentColor"/><path d="M16 4v12L7 10z" fill="currentColor"/></svg>',
+  last: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 4v12l9-6z" fill="currentColor"/><rect x="14.5" y="4" width="2.5" height="12" fill="currentColor"/></svg>',
+};
+
 let B = null; // { id, number, data, names, i } (a table's deal) or { file, games, ... } (a file's game)
 
 export async function boardPage(id, number) {
@@ -80,12 +87,14 @@ async function showFileGame(text, number) {
     if (!res.ok) {
       const code = data?.error?.code;
       const el = app.querySelector("[data-testid=board-status]");
-      if (el) el.textContent = code === "BAD_RECORD" ? `${t("board.badFile")} ${data.error.message}` : t(code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : code === "TOO_LARGE" ? "board.tooLarge" : "board.none");
+      // in the page's language, never the engine's English (issue 49, finding 10)
+      if (el) el.textContent = t(code === "BAD_RECORD" ? "board.badFile" : code === "WRONG_PHASE" ? "board.notOver" : code === "BUSY" ? "board.busy" : code === "TOO_LARGE" ? "board.tooLarge" : code === "NO_DEAL" ? "board.noGame" : "board.none");
       return;
     }
     B.games = data.games;
     B.data = data.board;
-    B.names = [0, 1, 2, 3].map((k) => t("board.seat", { n: k + 1 }));
+    // the players' names where the file has them (a list record, ISS)
+    B.names = [0, 1, 2, 3].map((k) => data.names?.[k] || t("board.seat", { n: k + 1 }));
     if (data.board.skipped) {
       renderBoardPage(true);
       return;
@@ -98,7 +107,15 @@ async function showFileGame(text, number) {
 
 function gamePicker() {
   if (!B.file) return "";
-  return `<p><label for="board-game">${esc(t("board.game"))}</label> <select id="board-game" data-testid="board-game">${B.games.map((g) => `<option value="${g.number}" ${g.number === B.number ? "selected" : ""} ${g.ok ? "" : "disabled"}>${g.number}${g.id ? ` · ${esc(g.id)}` : ""}</option>`).join("")}</select></p>`;
+  return `<p><label for="board-game">${esc(t("board.game"))}</label> <select id="board-game" data-testid="board-game">${B.games.map((g) => `<option value="${g.number}" ${g.number === B.number ? "selected" : ""} ${g.ok ? "" : "disabled"}>${esc(pickLabel(g))}${g.id ? ` · ${esc(g.id)}` : ""}</option>`).join("")}</select></p>`;
+}
+
+// "3: Grand, Ben" (issue 49, finding 10): the game and its declarer, not a bare number
+function pickLabel(g) {
+  if (g.kind === "passed") return t("board.pickPassed", { n: g.number });
+  if (!g.words) return t("board.pickNone", { n: g.number });
+  const name = g.declarer_name || (g.declarer !== null && g.declarer !== undefined ? t("board.seat", { n: g.declarer + 1 }) : "?");
+  return t("board.pick", { n: g.number, game: gameText(g.words), name });
 }
 
 document.addEventListener("change", (e) => {
@@ -119,6 +136,11 @@ function renderBoardPage(skipped = false) {
   const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a>`;
   if (skipped) {
     app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
+    return;
+  }
+  if (!d.steps.length) {  // the game ended before the first card: its result
+    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<h1 id="board-title">${esc(t(B.file ? "board.fileGame" : "board.title", { n: B.number, game: gameText(d.words), name: nameOf(d.declarer_seat) }))}</h1>
+      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p></section>`;
     return;
   }
   const step = d.steps[B.i];
@@ -146,11 +168,11 @@ function renderBoardPage(skipped = false) {
     <details><summary>${esc(t("board.auction"))}</summary><ol class="board-auction">${auction}</ol><p>${skat}</p></details>
     <p class="verdict" data-testid="board-verdict">${esc(verdictLines(d.verdict, null, nameOf).join(" "))}</p>
     <nav class="board-nav" aria-label="${esc(t("board.nav"))}">
-      <button data-step="first" ${B.i === 0 ? "disabled" : ""} aria-label="${esc(t("board.first"))}">⏮</button>
+      <button data-step="first" ${B.i === 0 ? "disabled" : ""} aria-label="${esc(t("board.first"))}">${STEP_ICON.first}</button>
       <button data-step="prev" ${B.i === 0 ? "disabled" : ""} data-testid="board-prev">${esc(t("board.prev"))}</button>
       <span data-testid="board-counter">${esc(t("board.counter", { i: B.i + 1, n, trick: step.trick }))}</span>
       <button data-step="next" ${B.i === n - 1 ? "disabled" : ""} data-testid="board-next">${esc(t("board.next"))}</button>
-      <button data-step="last" ${B.i === n - 1 ? "disabled" : ""} aria-label="${esc(t("board.last"))}">⏭</button>
+      <button data-step="last" ${B.i === n - 1 ? "disabled" : ""} aria-label="${esc(t("board.last"))}">${STEP_ICON.last}</button>
       ${swings.length ? `<button data-step="swing" data-testid="board-swing-next">${esc(t("board.nextSwing"))}</button>` : ""}
     </nav>
     <div class="board-table" data-testid="board-table">${table}</div>

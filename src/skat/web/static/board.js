@@ -2,7 +2,7 @@
 // hand, the value preview and the hand.
 import { backSvg } from "./cards.js";
 import { GAMES, cardHtml, cardName, cardsRow, esc, explain, gameText, store, t } from "./common.js";
-import { actionText, hintText, renderLog } from "./log.js";
+import { actionText, claimLevel, hintText, renderLog } from "./log.js";
 import { OPTIONS, levelWord, optionWords, rulesItems, valueWord } from "./options.js";
 import { bockToCome, renderChat, renderResult, renderSheet } from "./result.js";
 import { T, seatName, send, setStatus, setting } from "./state.js";
@@ -43,7 +43,7 @@ export function renderTable() {
   if (snap.deal?.bock_factor > 1) status.push(t("table.bockDeal"));
   if (snap.deal?.ramsch_round) status.push(t("table.ramschRound"));
   if (v && v.turn !== null && v.phase !== "done") status.push(v.turn === T.seat ? t("table.yourTurn") : t("table.turn", { name: seatName(v.turn) }));
-  const coming = bockToCome(snap.deal?.pending_bock);
+  const coming = snap.list_over ? "" : bockToCome(snap.deal?.pending_bock);  // nothing comes after the list
   if (coming) status.push(coming);
   if (snap.list_over) status.push(t("table.listOver"));
   if (T.error) status.push(T.error);
@@ -66,7 +66,7 @@ export function renderRules() {
   const el = document.getElementById("table-rules");
   const o = T.snap.table.options;
   const st = T.snap.table.settings;
-  const items = [t("table.roundsLine", { r: Math.round(o.deals / o.players), n: o.deals }), ...rulesItems(o, st)];
+  const items = [t("table.roundsLine", { rounds: t("count.rounds", { n: Math.round(o.deals / o.players) }), deals: t("count.deals", { n: o.deals }) }), ...rulesItems(o, st)];
   if (!st.level) items.push(`${t("table.computer")}: ${st.bot}`); // a player by name (the API's "bot")
   // the summary: the list's choices and the switches that are on
   const brief = (OPTIONS ?? [])
@@ -239,8 +239,18 @@ export function legal() {
   return T.view && T.view.turn !== null ? T.view.legal : [];
 }
 
+// The keys of the table's buttons (input.js, onTableKey; issue 49, item 7),
+// by key: each presses the button with that test id where it shows.
+export const TABLE_KEYS = {
+  b: "bid", y: "hold", p: "pass", s: "pickup", h: "hand", a: "announce",
+  k: "kontra", r: "re", n: "next", g: "concede", o: "refuse",
+};
+export const GAME_KEYS = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
+const KEY_OF = Object.fromEntries(Object.entries(TABLE_KEYS).map(([k, id]) => [id, k.toUpperCase()]));
+
 export function button(label, msg, cls = "", testid = "") {
-  return `<button class="${cls}" data-action="send" data-msg='${esc(JSON.stringify(msg))}' ${T.busy || Date.now() < T.guardUntil ? "disabled" : ""} ${testid ? `data-testid="${testid}"` : ""}>${esc(label)}</button>`;
+  const key = KEY_OF[testid] ? ` aria-keyshortcuts="${KEY_OF[testid]}"` : "";
+  return `<button class="${cls}" data-action="send" data-msg='${esc(JSON.stringify(msg))}' ${T.busy || Date.now() < T.guardUntil ? "disabled" : ""} ${testid ? `data-testid="${testid}"` : ""}${key}>${esc(label)}</button>`;
 }
 
 export function act(text) {
@@ -296,33 +306,95 @@ export function renderControls() {
     html += `<button class="mini" data-action="hint" data-testid="hint" ${T.hint === "…" ? "disabled" : ""}>${esc(t("act.hint"))}</button>`;
     if (T.hint) html += `<span class="hint" data-testid="hint-text" role="status">${esc(T.hint === "…" ? t("hint.thinking") : t(T.hintQuick ? "hint.quick" : "hint.says", { move: hintText(T.hint) }))}</span>`;
   }
+  const claimNow = claimStatus(v);
+  if (claimNow) html += `<p class="claim-status" data-testid="claim-status" role="status">${esc(claimNow)}</p>`;
   if (v && v.offers && v.offers.includes("claim")) {
-    // R6.6: the declarer shows his cards; the defenders may give up or play on
-    html += `<button class="mini" data-action="claim" data-testid="claim">${esc(t("act.claim"))}</button>`;
-  }
+    // R6.6: the declarer shows his cards and says what he claims; only what
+    // he claims counts beyond the announced game
+    if (T.claiming) html += claimChoice(v);
+    else html += `<button class="mini" data-action="claim" data-testid="claim">${esc(t("act.claim"))}</button>`;
+  } else T.claiming = false;
   if (v && v.offers && v.offers.includes("concede")) {
     // a defender asked by the partner's concession or by the declarer's
-    // claim sees the question and the answer in front (issue 26, point 4)
+    // claim sees the question and both answers in front (issue 26, point 4)
     const asked = askedToConcede(v);
     if (asked) html += `<p class="help" data-testid="concede-question">${esc(asked)}</p>`;
     html += `<button class="${asked ? "primary" : "mini quiet"}" data-action="concede" data-testid="concede">${esc(t(asked ? "act.concedeToo" : "act.concede"))}</button>`;
+    if (asked && v.offers.includes("refuse")) html += button(t("act.refuse"), act("refuse"), "", "refuse");
   }
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
   if (T.chooser && T.preview) document.getElementById("preview")?.replaceChildren(document.createTextNode(T.preview));
 }
 
-// The question a defender has to answer now, if any: the partner gave up, or
-// the declarer shows the cards (and no defender has played on since).
+// The question a defender has to answer now, if any (the engine offers
+// `refuse` exactly then): the declarer's claim, or the partner's give-up.
 function askedToConcede(v) {
-  if (v.declarer === null || v.seat === v.declarer) return "";
+  if (v.declarer === null || v.seat === v.declarer || !v.offers.includes("refuse")) return "";
   const h = v.history;
+  const claim = h.find(([, a]) => a.startsWith("claim"));
+  if (claim && !h.some(([, a]) => a === "refuse")) {
+    return t("act.claimQuestion", { name: seatName(v.declarer), level: claimLevel(claim[1]) });
+  }
   const partner = h.find(([s, a]) => a === "concede" && s !== v.seat && s !== v.declarer);
   if (partner) return t("act.partnerConceded", { name: seatName(partner[0]) });
-  const at = h.map(([, a]) => a).lastIndexOf("claim");
-  if (at >= 0 && !h.slice(at + 1).some(([s, a]) => a.startsWith("play ") && s !== v.declarer)) {
-    return t("act.claimQuestion", { name: seatName(v.declarer) });
-  }
   return "";
+}
+
+// The claim's state beside the controls, for everyone at the table, from the
+// view's history alone (issue 49, finding 5): what was claimed, and each
+// defender's answer as it comes. Empty when no claim was made in this deal.
+export function claimStatus(v) {
+  if (!v || v.declarer === null || v.phase === "done") return "";
+  const h = v.history;
+  const at = h.findIndex(([, a]) => a.startsWith("claim"));
+  if (at < 0) return giveUpStatus(v);
+  const level = claimLevel(h[at][1]);
+  const words = [v.declarer === T.seat ? t("claim.mine", { level }) : t("claim.theirs", { name: seatName(v.declarer), level })];
+  const after = h.slice(at + 1);
+  let refused = false;
+  for (const seat of v.seats) {
+    if (seat === v.declarer) continue;
+    const name = seatName(seat);
+    const you = seat === T.seat;
+    if (after.some(([s, a]) => s === seat && a === "refuse")) { words.push(t(you ? "claim.youRefuse" : "claim.refuses", { name })); refused = true; }
+    else if (h.some(([s, a]) => s === seat && a === "concede")) words.push(t(you ? "claim.youAccept" : "claim.accepts", { name }));
+    else if (!refused) words.push(t(you ? "claim.youWait" : "claim.waits", { name }));
+  }
+  if (refused) words.push(t("claim.refused"));
+  return words.join(" ");
+}
+
+// A defender's give-up and the partner's answer, beside the controls (issue
+// 49, finding 3): a give-up hands every card not yet won to the declarer,
+// so a partner may say no and play on.
+function giveUpStatus(v) {
+  const h = v.history;
+  const gave = h.find(([s, a]) => a === "concede" && s !== v.declarer);
+  if (!gave) return "";
+  const partner = v.seats.find((s) => s !== v.declarer && s !== gave[0]);
+  const words = [gave[0] === T.seat ? t("giveup.mine") : t("giveup.theirs", { name: seatName(gave[0]) })];
+  const you = partner === T.seat;
+  const name = seatName(partner);
+  if (h.some(([s, a]) => s === partner && a === "refuse")) words.push(t(you ? "claim.youRefuse" : "giveup.refuses", { name }));
+  else words.push(t(you ? "claim.youWait" : "claim.waits", { name }));
+  return words.join(" ");
+}
+
+// The declarer's choice of what to claim (R6.6): the levels still possible
+// (the engine refuses the others too): Schwarz while the defence has no
+// trick, Schneider while it has 30 card points or fewer; none in Null.
+function claimChoice(v) {
+  const c = v.contract || {};
+  const kept = v.tricks.filter((tr) => tr.winner !== v.declarer);
+  const points = kept.reduce((n, tr) => n + tr.points, 0);
+  let html = `<div class="claim-choice" role="group" data-testid="claim-choice" aria-label="${esc(t("act.claim"))}"><p class="help">${esc(t("act.claimHelp"))}</p>`;
+  html += button(t("act.claimGame"), act("claim"), "primary", "claim-game");
+  if (c.game !== "null") {
+    if (!c.schneider && !c.schwarz && points <= 30) html += button(t("act.claimSchneider"), act("claim schneider"), "", "claim-schneider");
+    if (!c.schwarz && !kept.length) html += button(t("act.claimSchwarz"), act("claim schwarz"), "", "claim-schwarz");
+  }
+  html += `<button class="mini quiet" data-action="claim-cancel" data-testid="claim-cancel">${esc(t("act.claimCancel"))}</button></div>`;
+  return html;
 }
 
 export function chooser(announces, hand) {
@@ -415,6 +487,8 @@ export function renderHand() {
 // Once per turn: a short tone and/or a vibration, if chosen in the settings.
 export function notifyTurn() {
   const v = T.view;
+  // the tab's title says it is your turn (issue 49, item 7), seen from another tab
+  document.title = myTurn() ? t("title.yourTurn") : t("brand");
   if (!myTurn()) { T.turnKey = ""; return; }
   const key = `${T.snap.deal?.number}:${v.history.length}`;
   if (T.turnKey === key) return;

@@ -48,11 +48,36 @@ export function setDeck(value) {
   deck = value;
 }
 
-export function t(key, params = {}) {
-  const s = DICTS[lang][key] ?? DICTS.en[key];
-  if (s === undefined) return `⟦${key}⟧`; // visible in tests: a missing key
-  return s.replace(/\{(\w+)\}/g, (_, k) => (params[k] ?? `{${k}}`));
+// A word for a count follows the language's plural rules (the browser's
+// Intl.PluralRules): `t("bock.deals", { n: 1 })` reads "bock.deals.one"
+// where the language has it, the key itself ("other") otherwise. Numbers
+// are written with one minus sign, U+2212, everywhere.
+const PLURALS = {};
+function pluralForm(key, n) {
+  const rules = (PLURALS[lang] ??= new Intl.PluralRules(lang));
+  const form = `${key}.${rules.select(n)}`;
+  return form in DICTS[lang] || (!(key in DICTS[lang]) && form in DICTS.en) ? form : key;
 }
+
+export function t(key, params = {}) {
+  const k = typeof params.n === "number" ? pluralForm(key, params.n) : key;
+  const s = DICTS[lang][k] ?? DICTS.en[k];
+  if (s === undefined) return `⟦${key}⟧`; // visible in tests: a missing key
+  return s.replace(/\{(\w+)\}/g, (_, p) => (p in params && params[p] !== null && params[p] !== undefined ? (typeof params[p] === "number" ? num(params[p]) : params[p]) : `{${p}}`));
+}
+
+// Names as a sentence lists them: "Ben, Cem and Dora", "Ben, Cem und Dora"
+// (the browser's Intl.ListFormat; issue 49, finding 9).
+export function listText(names) {
+  try {
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(names.map(String));
+  } catch {
+    return names.join(", ");
+  }
+}
+
+// A number as the page writes it: a minus sign (U+2212), never a hyphen.
+export const num = (n) => (typeof n === "number" && n < 0 ? `\u2212${-n}` : `${n}`);
 
 export const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
@@ -144,7 +169,8 @@ export function errorText(code) {
   return DICTS.en[`err.${code}`] ? t(`err.${code}`) : t("err.code", { code });
 }
 
-export const fmt = (n) => (n > 0 ? `+${n}` : `${n}`);
+// A signed entry: +30, −60, 0.
+export const fmt = (n) => (n > 0 ? `+${n}` : num(n));
 
 // Before a scrolled list is drawn again: the function that puts it back
 // after. A reader at the end follows the newest line; one who scrolled up

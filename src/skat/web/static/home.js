@@ -11,7 +11,9 @@ export async function homePage() {
   const name = store.get("skat.name", "");
   const played = remembered("skat.play");
   const chosen = remembered("skat.options");
-  const quick = OPTIONS.filter((o) => o.name === "level" || o.name === "hint");
+  // the Play button's own choices: the level, hints, and how long a result
+  // stays (issue 49, item 4: by default it waits for Next when alone)
+  const quick = OPTIONS.filter((o) => o.name === "level" || o.name === "hint" || o.name === "result");
   app.innerHTML = `
   <section class="home">
     <h1>${esc(t("home.title"))}</h1>
@@ -63,7 +65,8 @@ export async function homePage() {
     const n = readName();
     if (!n) return;
     const f = new FormData(e.target);
-    const opts = { level: f.get("level"), hint: f.get("hint") === "1" };
+    const result = OPTIONS.find((o) => o.name === "result");
+    const opts = { level: f.get("level"), hint: f.get("hint") === "1", result: result.choices.find((c) => String(c) === f.get("result")) ?? result.default };
     store.set("skat.play", JSON.stringify(opts));
     await createTable({ rounds: 12, ...opts }, true);
   });

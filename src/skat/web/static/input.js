@@ -1,5 +1,5 @@
 // What a person does at the table: clicks and keys.
-import { act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
+import { GAME_KEYS, TABLE_KEYS, act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
 import { store, t } from "./common.js";
 import { copyLink, downloadIss, renderSheet } from "./result.js";
 import { T, send, setting } from "./state.js";
@@ -98,7 +98,11 @@ export function onTableClick(e) {
   } else if (a === "concede") {
     if (confirm(t("act.concedeConfirm"))) send(act("concede"));
   } else if (a === "claim") {
-    if (confirm(t("act.claimConfirm"))) send(act("claim"));
+    T.claiming = true;  // the choice of what to claim opens beside the controls
+    renderTable();
+  } else if (a === "claim-cancel") {
+    T.claiming = false;
+    renderTable();
   } else if (a === "hint") {
     T.hint = "…";
     send({ type: "hint" });
@@ -123,4 +127,24 @@ export function onHandKey(e) {
     const next = buttons[(i + (e.key === "ArrowRight" ? 1 : -1) + buttons.length) % buttons.length];
     next?.focus();
   }
+}
+
+// Keys for every decision (issue 49, item 7): each presses the button of
+// that name where it shows, so a key does exactly what the button does and
+// nothing the page does not offer. Typing in a field is never a key.
+
+export function onTableKey(e) {
+  if (!T || T.closed || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  const el = e.target;
+  if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
+  if (!document.querySelector(".table-page")) return;
+  const key = e.key.toLowerCase();
+  const testid = TABLE_KEYS[key];
+  const game = GAME_KEYS[Number(key) - 1];
+  const target = testid
+    ? document.querySelector(`#controls [data-testid=${testid}], #result [data-testid=${testid}]`)
+    : game ? document.querySelector(`#controls [data-action=pick][data-game=${game}]`) : null;
+  if (!target || target.disabled) return;
+  e.preventDefault();
+  target.click();
 }

@@ -38,30 +38,39 @@ export function claimWords(v, i) {
   const name = seatName(seat);
   const before = v.history.slice(0, i);
   const defender = seat !== v.declarer;
-  if (text === "claim") return t("log.claimOpen", { name });
+  if (text.startsWith("claim")) return t("log.claimOpen", { name, level: claimLevel(text) });
+  if (text === "refuse") {
+    const claimed = before.some(([, a]) => a.startsWith("claim")) && !before.some(([, a]) => a === "refuse");
+    return t(claimed ? "log.refuseClaim" : "log.partnerPlaysOn", { name });
+  }
   if (text === "concede") {
     if (!defender) return t("log.concedeDeclarer", { name });
     const ended = v.result && i === v.history.length - 1;
     if (before.some(([s, a]) => a === "concede" && s !== seat && s !== v.declarer)) return t("log.concedeToo", { name });
     if (ended) return t("log.concedeDone", { name });
-    const claimed = before.some(([, a]) => a === "claim");
+    const claimed = before.some(([, a]) => a.startsWith("claim")) && !before.some(([, a]) => a === "refuse");
     return t(claimed ? "log.concedeClaim" : "log.concedeAsk", { name });
   }
   // the partner's first card after a defender gave up: no, it plays on
   if (text.startsWith("play ") && defender) {
     const gaveUp = before.map(([s, a]) => (a === "concede" && s !== seat && s !== v.declarer ? 1 : 0)).lastIndexOf(1);
-    if (gaveUp >= 0 && !before.slice(gaveUp + 1).some(([s, a]) => s === seat && a.startsWith("play "))) {
+    if (gaveUp >= 0 && !before.slice(gaveUp + 1).some(([s, a]) => s === seat && (a.startsWith("play ") || a === "refuse"))) {
       return `${actionText(seat, text)} ${t("log.partnerPlaysOn", { name })}`;
     }
   }
   // the first card a defender plays after a claim: the claim is not accepted
   if (text.startsWith("play ") && defender) {
-    const at = before.map(([, a]) => a).lastIndexOf("claim");
-    if (at >= 0 && !before.slice(at + 1).some(([s, a]) => a.startsWith("play ") && s !== v.declarer)) {
+    const at = before.findIndex(([, a]) => a.startsWith("claim"));
+    if (at >= 0 && !before.slice(at + 1).some(([s, a]) => (a.startsWith("play ") && s !== v.declarer) || a === "refuse")) {
       return `${actionText(seat, text)} ${t("log.playsOn", { name })}`;
     }
   }
   return null;
+}
+
+// "claim schneider" -> "Schneider" (R6.6); a plain claim claims the game
+export function claimLevel(text) {
+  return t(`claim.level.${text.split(" ")[1] || "game"}`);
 }
 
 export function actionText(seat, text, push = false, nameOf = seatName) {
@@ -76,7 +85,8 @@ export function actionText(seat, text, push = false, nameOf = seatName) {
     case "discard": return t("log.discard", { name });
     case "announce": return t("log.announce", { name, game: gameText(rest.length ? rest : T.view?.contract?.words || []) });
     case "play": return t("log.play", { name, card: cardName(rest[0]) });
-    case "kontra": case "no_kontra": case "re": case "no_re": case "concede": case "claim": case "timeout": case "leave":
+    case "claim": return t("log.claim", { name, level: claimLevel(text) });
+    case "kontra": case "no_kontra": case "re": case "no_re": case "concede": case "refuse": case "timeout": case "leave":
       return t(`log.${verb}`, { name });
     default: return `${name}: ${text}`;
   }

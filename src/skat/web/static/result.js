@@ -1,6 +1,6 @@
 // After the deal: the result and its analysis, and beside the play the
 // score sheet, the chat, the turn timer and the downloads.
-import { cardName, cardsRow, esc, explain, gameText, keepReading, t } from "./common.js";
+import { cardName, cardsRow, esc, explain, fmt, gameText, keepReading, listText, num, t } from "./common.js";
 import { T, follow, redraw, seatName } from "./state.js";
 
 export function resultHeadline(r, nameOf = seatName) {
@@ -72,7 +72,7 @@ export function verdictLines(a, you, nameOf = seatName) {
   return out;
 }
 
-export const signed = (e) => (e > 0 ? `+${e}` : `${e}`).replace("-", "−");
+export const signed = fmt;
 
 // The factors of a deal (Kontra, Re, Bock) and the product they make.
 export function factorText(r) {
@@ -81,6 +81,8 @@ export function factorText(r) {
   else if (r.kontra) bits.push(t("factor.kontra"));
   if (r.bock_factor > 1) bits.push(t("factor.bock", { n: r.bock_factor }));
   if (!bits.length) return "";
+  // one factor is its own product: "Factor: Kontra and Re ×4."
+  if (bits.length === 1) return t("factor.single", { bits: bits[0] });
   return t("factor.line", { bits: bits.join(" · "), f: r.factor });
 }
 
@@ -103,24 +105,29 @@ export function valueSections(r, nameOf = seatName) {
   if (r.kind === "ramsch" && r.ramsch) {
     const rm = r.ramsch;
     out.push(`<table class="ramsch" data-testid="ramsch-points"><thead><tr><th></th><th>${esc(t("result.cardPoints"))}</th><th>${esc(t("result.trickCount"))}</th></tr></thead><tbody>${rm.seats.map((s, i) => `<tr><th>${esc(nameOf(s))}</th><td class="num">${rm.points[i]}</td><td class="num">${rm.tricks[i]}</td></tr>`).join("")}</tbody></table>`);
-    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: rm.jungfrau.map(nameOf).join(", ") }))}</p>`);
+    if (rm.jungfrau.length) out.push(`<p data-testid="jungfrau">${esc(t("result.jungfrau", { names: listText(rm.jungfrau.map(nameOf)) }))}</p>`);
     if (rm.durchmarsch !== null) out.push(`<p data-testid="durchmarsch">${esc(t("result.durchmarschLine", { name: nameOf(rm.durchmarsch) }))}</p>`);
     if (rm.pushes) out.push(`<p data-testid="pushes">${esc(t("result.pushes", { n: rm.pushes, x: 2 ** rm.pushes }))}</p>`);
-    if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.line", { bits: t("factor.bock", { n: r.bock_factor }), f: r.factor }))}</p>`);
+    if (r.bock_factor > 1) out.push(`<p data-testid="factors">${esc(t("factor.single", { bits: t("factor.bock", { n: r.bock_factor }) }))}</p>`);
   }
   return out;
 }
 
 // The result panel, as a list of sections: a later line (a hint, "could I
 // have won?") is one more entry in this list.
+// The first sections (issue 49, item 4) are what a person reads first, in
+// view without scrolling: the headline, the entries and the verdict; the
+// Next button follows them (renderResult), the reckoning after.
+export const RESULT_HEAD = 3;
+
 export function resultSections(r, v) {
   const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
   const scoring = T.snap.table.options.scoring;
-  out.push(...valueSections(r));
-  const verdict = analysisText(r);
-  if (verdict) out.push(`<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>`);
   const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
-  out.push(`<p>${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
+  out.push(`<p class="entries" data-testid="result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
+  const verdict = analysisText(r);
+  out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>` : "");
+  out.push(...valueSections(r));
   // the skat: as dealt, and what the declarer put away after picking it up
   const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
   const pickedUp = r.kind === "game" && r.contract && !r.contract.hand;
@@ -132,7 +139,7 @@ export function resultSections(r, v) {
   }
   const row = T.snap.sheet?.rows?.find((x) => x.number === T.snap.deal?.number);
   if (row && row.bock_fired && row.bock_fired.length) out.push(`<p data-testid="bock-fired">${esc(t("bock.fired", { why: row.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
-  const coming = bockToCome(T.snap.deal?.pending_bock);
+  const coming = T.snap.list_over ? "" : bockToCome(T.snap.deal?.pending_bock);  // nothing comes after the list
   if (coming) out.push(`<p data-testid="bock-coming">${esc(coming)}</p>`);
   if (v.tricks.length) {
     out.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))} (${tr.points})</div>`).join("")}</details>`);
@@ -147,7 +154,7 @@ export function standingsHeadline() {
   const tot = T.snap.sheet?.totals || [];
   const first = tot.filter((x) => x.place === 1);
   if (!first.length) return "";
-  const names = first.map((x) => seatName(x.seat)).join(", ");
+  const names = listText(first.map((x) => seatName(x.seat)));
   const line = first.length > 1 ? t("final.tied", { names, n: first[0].total }) : t("final.winner", { name: names, n: first[0].total });
   const tie = tot.find((x) => x.tie_break === "won" || x.tie_break === "lost");
   return `<h2 data-testid="final-winner">${esc(line)}</h2>${tie ? `<p data-testid="tie-break">${esc(t(`final.tie.${tie.tie_break}`))}</p>` : ""}`;
@@ -166,12 +173,12 @@ export function renderResult() {
     // who is still reading is said; the button sits right under the headline
     const waiting = (T.snap.deal?.waiting_for || []).filter((s) => s !== T.seat);
     const mine = (T.snap.deal?.waiting_for || []).includes(T.seat) || !(T.snap.deal?.waiting_for || []).length;
-    const who = waiting.map(seatName).join(", ");
+    const who = listText(waiting.map(seatName));
     const button = mine
       ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
       : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
-    const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who }))}</p>` : "";
-    parts.splice(1, 0, button + note + countdown());
+    const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who, n: waiting.length }))}</p>` : "";
+    parts.splice(RESULT_HEAD, 0, `<div class="result-next">${button + note + countdown()}</div>`);
   } else {
     parts.push(`<p class="help">${esc(t("table.nextSoon"))}</p>${countdown()}`);
   }
@@ -276,12 +283,12 @@ export function renderSheet() {
     const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
     if (auto[String(r.number)]) game += " *";
     const number = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${r.number}" data-testid="sheet-board-${r.number}" aria-label="${esc(t("board.link"))}: ${r.number}">${r.number}</a>` : r.number;
-    return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td><button type="button" class="game-link" data-action="deal-result" data-deal="${r.number}" data-testid="sheet-result-${r.number}" title="${esc(t("sheet.showResult", { n: r.number }))}">${esc(game)}</button> ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${running[i]}</b></td>`).join("")}</tr>`;
+    return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td><button type="button" class="game-link" data-action="deal-result" data-deal="${r.number}" data-testid="sheet-result-${r.number}" title="${esc(t("sheet.showResult", { n: r.number }))}">${esc(game)}</button> ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${num(running[i])}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
   const L = sh.others_bonus;  // R8.2, from the server
   const foot = scoring === "seeger_fabian" ? `
-    <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${x.game_points}</td>`).join("")}</tr>
+    <tr><th colspan="4">${esc(t("sheet.points"))}</th>${tot.map((x) => `<td class="num">${num(x.game_points)}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.wonX"))}</th>${tot.map((x) => `<td class="num">${x.won} × 50 = ${x.won * 50}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.lostX"))}</th>${tot.map((x) => `<td class="num">${x.lost} × (−50) = ${signed(-x.lost * 50)}</td>`).join("")}</tr>
     <tr><th colspan="4">${esc(t("sheet.othersX", { n: L }))}</th>${tot.map((x) => `<td class="num">${x.lost_by_others} × ${L} = ${x.lost_by_others * L}</td>`).join("")}</tr>` : "";
@@ -293,7 +300,7 @@ export function renderSheet() {
     <div class="scroll"><table class="sheet-table" data-testid="sheet">
       <thead><tr><th class="first">${esc(t("sheet.no"))}</th><th>${esc(t("sheet.dealer"))}</th><th>${esc(t("sheet.game"))}</th><th>${esc(t("sheet.value"))}</th>${heads.map((x) => `<th>${esc(x)}</th>`).join("")}</tr></thead>
       <tbody>${rows || `<tr><td colspan="${4 + n}">${esc(t("sheet.empty"))}</td></tr>`}</tbody>
-      <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${x.total}</b></td>`).join("")}</tr>
+      <tfoot>${foot}<tr><th colspan="4">${esc(t("sheet.total"))}</th>${tot.map((x) => `<td class="num"><b>${num(x.total)}</b></td>`).join("")}</tr>
       <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
     </table></div>
     ${coming ? `<p data-testid="sheet-bock-coming">${esc(coming)}</p>` : ""}

@@ -4,7 +4,7 @@
 // module but app.js.
 import { HOLD_MS, renderBoard, renderTable, trickKey } from "./board.js";
 import { REACTIONS, app, deck, errorText, esc, lang, setDeck, store, t } from "./common.js";
-import { onHandKey, onTableClick } from "./input.js";
+import { onHandKey, onTableClick, onTableKey } from "./input.js";
 import { dealLines, noteEvent } from "./log.js";
 import { reactionIcon, reactionLabel, renderTimer } from "./result.js";
 import { T, connect, follow, openTable, send, setStatus, setting, watchSocket } from "./state.js";
@@ -37,6 +37,7 @@ export function tableFrame(id) {
         <label>${esc(t("deck.label"))} <select id="deck"><option value="four">${esc(t("deck.four"))}</option><option value="two">${esc(t("deck.two"))}</option></select></label>
         <details class="settings"><summary>${esc(t("set.title"))}</summary><div class="settings-box">
           ${SETTINGS.map((k) => `<label><input type="checkbox" data-action="setting" data-key="${k}" ${setting(k) ? "checked" : ""}> ${esc(t(`set.${k}`))}</label>`).join("")}
+          <p class="help" data-testid="keys-help">${esc(t("keys.help"))}</p>
         </div></details>
         <button data-action="sheet" data-testid="sheet-button">${esc(t("act.sheet"))}</button>
         <button data-action="leave" data-testid="leave" hidden>${esc(t("act.leave"))}</button>
@@ -45,10 +46,10 @@ export function tableFrame(id) {
     <p id="status" class="status" role="status"></p>
     <details id="table-rules" class="table-rules" data-testid="table-rules"><summary></summary><p></p></details>
     <div id="join"></div>
+    <div id="result"></div>
     <div id="board" class="board"></div>
     <div id="controls" class="controls" aria-label="${esc(t("act.chooseGame"))}"></div>
     <div id="hand" class="hand"></div>
-    <div id="result"></div>
     <div class="lower">
       <div><h2 class="small-title">${esc(t("log.title"))}</h2><div id="log" class="log" data-testid="log" tabindex="0" aria-label="${esc(t("log.title"))}"></div></div>
       <div class="chat">
@@ -71,7 +72,12 @@ export function tableFrame(id) {
   });
   app.querySelector(".table-page").addEventListener("click", onTableClick);
   document.getElementById("hand").addEventListener("keydown", onHandKey);
+  if (!keysBound) {  // once for the page's life: a key acts on the table shown
+    document.addEventListener("keydown", onTableKey);
+    keysBound = true;
+  }
 }
+let keysBound = false;
 
 // One handler for each type of message the server sends (docs/protocol.md;
 // server/messages.py, ServerMessage). tests/web/test_client_protocol.py fails
