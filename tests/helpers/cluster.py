@@ -34,12 +34,12 @@ WORKER_ARGS = (
 
 
 @contextlib.contextmanager
-def two_workers(root: Path, db_url: str) -> Iterator[Cluster]:
-    """Two `skat serve` workers behind nginx on ``db_url``, stopped at the
-    end (a worker a test stopped with SIGSTOP is resumed first: a stopped
-    process does not hear SIGTERM)."""
+def two_workers(root: Path, db_url: str, extra: tuple[str, ...] = ()) -> Iterator[Cluster]:
+    """Two `skat serve` workers behind nginx on ``db_url`` (``extra``: more
+    options of theirs), stopped at the end (a worker a test stopped with
+    SIGSTOP is resumed first: a stopped process does not hear SIGTERM)."""
     need("nginx", nginx_binary() is not None)
-    c = Cluster(root, workers=2, db_url=db_url, worker_args=WORKER_ARGS)
+    c = Cluster(root, workers=2, db_url=db_url, worker_args=(*WORKER_ARGS, *extra))
     c.start()
     try:
         yield c

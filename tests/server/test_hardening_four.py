@@ -16,6 +16,7 @@ import csv
 import http.client
 import io
 import json
+import random
 import sqlite3
 import subprocess
 import sys
@@ -321,6 +322,24 @@ def test_a_dropped_table_stops_the_start_in_one_line(tmp_path: Path, dropped: st
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr + done.stdout
     assert [line for line in done.stderr.splitlines() if dropped in line], done.stderr
+
+
+@pytest.mark.skipif(KIND != "sqlite", reason="the database is a SQLite file here")
+def test_garbage_over_the_database_pages_stops_the_start_in_one_line(tmp_path: Path) -> None:
+    srv = Server(free_port(), db_for(tmp_path), tmp_path / "server.log")
+    srv.start()
+    srv.post("/api/tables", {"rounds": 1})
+    srv.kill()
+    path = db_for(tmp_path).path
+    assert path is not None
+    size = path.stat().st_size
+    with path.open("r+b") as f:  # all but the first two pages
+        f.seek(8192)
+        f.write(random.Random(54).randbytes(max(0, size - 8192)))
+    done = _serve_exits(tmp_path, "--db", db_for(tmp_path).url)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_data_naming_a_file_is_one_line(tmp_path: Path) -> None:
@@ -647,4 +666,25 @@ def test_a_bystanders_board_comes_while_ten_addresses_keep_the_pool_full(
         assert 503 in answers  # the ten were refused, not the bystander
     finally:
         stop.set()
+        srv.kill()
+
+
+def test_a_tournament_keeps_its_length_when_the_limit_is_lowered(tmp_path: Path) -> None:
+    """Issue 54, finding 10: made with 12 rounds, drawn after a restart with
+    --max-rounds 6 (its draw answered 500 for good): the tournament keeps
+    the length it was made with, as a stored table does."""
+    srv = Server(free_port(), db_for(tmp_path), tmp_path / "server.log")
+    try:
+        srv.start()
+        t = _json(srv, "POST", "/api/tournaments", {"name": "Long", "rounds": 12})
+        for name in ("Anna", "Bert", "Cora"):
+            _json(srv, "POST", f"/api/tournaments/{t['id']}/entrants", {"name": name})
+        srv.kill()
+        srv.extra = ["--max-rounds", "6"]
+        srv.start()
+        assert _draw(srv, t, "127.0.0.1") == (201, "")
+        view = _json(srv, "GET", f"/api/tournaments/{t['id']}")
+        assert view["series"][0]["tables"][0]["deals"] == 36
+        assert "Traceback" not in srv.tail()
+    finally:
         srv.kill()

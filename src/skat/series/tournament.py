@@ -136,10 +136,15 @@ def standings(results: Iterable[tuple[str, PlayerTotal]]) -> list[Standing]:
     def key(r: Standing) -> tuple[int, int, int]:
         return (-r.total, -r.won, r.lost)
 
-    placed = [
-        Standing(r.name, r.total, r.won, r.lost, r.lists, 1 + sum(key(o) < key(r) for o in rows))
-        for r in rows
-    ]
+    # a place is one more than the rows ranked strictly better: the first
+    # place of its equals in the ranked order (not a count over all rows
+    # for each row: 200 entrants made that 40,000 comparisons a view)
+    placed: list[Standing] = []
+    place, last = 0, None
+    for i, r in enumerate(sorted(rows, key=key)):
+        if key(r) != last:
+            place, last = i + 1, key(r)
+        placed.append(Standing(r.name, r.total, r.won, r.lost, r.lists, place))
     return sorted(placed, key=lambda r: (r.place, r.name))
 
 

@@ -175,9 +175,7 @@ def _read_file(text: str, number: int) -> tuple[FileRead, dict[str, Any] | None]
                 why = None
             games.append((rid, why))
             deals.append((rid, deal))
-    read = FileRead(
-        count=len(games), games=tuple(games), listed=tuple(listed), names=tuple(names)
-    )
+    read = FileRead(count=len(games), games=tuple(games), listed=tuple(listed), names=tuple(names))
     if not 1 <= number <= len(games) or games[number - 1][1] is not None:
         return read, None
     rid, deal = deals[number - 1]
@@ -203,6 +201,7 @@ class Tables:
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._files: OrderedDict[str, FileRead] = OrderedDict()  # uploads read, by digest
         self._digests: OrderedDict[bytes, str] = OrderedDict()  # a text's own hash -> digest
+        self._reading: dict[tuple[str, int], asyncio.Future[Any]] = {}  # uploads being read
         # one lock per table being started, handed over or expired: a claim
         # that waits on the database holds up that table only
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
@@ -640,22 +639,40 @@ class Tables:
         key = (f"file/{digest}", number)
         cached = self._analyses.get(key)
         if cached is None or known is None or known.games is None:
-            read, board = await self.analyses.run(key, _read_file, text, number, owner=owner)
-            self._files[digest] = read
-            while len(self._files) > FILES_KEPT:
-                self._files.popitem(last=False)
-            read.check(number)
-            assert board is not None and read.games is not None
-            cached = self._analyses[key] = board
-            while len(self._analyses) > ANALYSES_KEPT:
-                self._analyses.popitem(last=False)
-            known = read
+            # the same upload asked again while it is read waits for that
+            # reading, which keeps what it found before it ends: no request
+            # finds it neither in flight nor known
+            task = self._reading.get(key)
+            if task is None:
+                task = asyncio.ensure_future(self._read_upload(key, digest, text, number, owner))
+                self._reading[key] = task
+
+                def done(_: asyncio.Future[Any], key: tuple[str, int] = key) -> None:
+                    self._reading.pop(key, None)
+
+                task.add_done_callback(done)
+            known, cached = await asyncio.shield(task)
         assert known.games is not None and known.listed is not None
         # each game with its name and declarer for the page's picker, and
         # the chosen game's names by seat where the file has them (issue
         # 49, finding 10)
         names = known.names[number - 1] if known.names else None
         return {"games": list(known.listed), "number": number, "board": cached, "names": names}
+
+    async def _read_upload(
+        self, key: tuple[str, int], digest: str, text: str, number: int, owner: str | None
+    ) -> tuple[FileRead, dict[str, Any]]:
+        """`file_board`'s reading in the analysis pool, its findings kept."""
+        read, board = await self.analyses.run(key, _read_file, text, number, owner=owner)
+        self._files[digest] = read
+        while len(self._files) > FILES_KEPT:
+            self._files.popitem(last=False)
+        read.check(number)
+        assert board is not None and read.games is not None
+        self._analyses[key] = board
+        while len(self._analyses) > ANALYSES_KEPT:
+            self._analyses.popitem(last=False)
+        return read, board
 
     # ---------------------------------------------------------------- sweep
     async def sweep(self) -> None:

@@ -94,10 +94,10 @@ def _field(data: Any, key: str) -> Any:
 
 
 async def view(request: Request) -> Response:
-    out = await _answer(request, lambda t, tid, _: t.view(tid), body=False)
+    out = await _answer(request, lambda t, tid, _: t.view_body(tid), body=False)
     if isinstance(out, Response):
         return out
-    return JSONResponse(out, headers={"cache-control": "no-store"})
+    return Response(out, media_type="application/json", headers={"cache-control": "no-store"})
 
 
 async def standings_json(request: Request) -> Response:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import secrets
 import time
@@ -37,7 +38,7 @@ from ..sheetview import safe_csv
 from .config import ServerConfig
 from .conn import AddressBuckets
 from .errors import ErrorCode
-from .offer import rounds_option, table_options
+from .offer import NotOffered, rounds_option, table_options
 from .protocol import MAX_NAME
 from .registry import LIVE, TableBroken, Tables
 from .schema import CorruptRow
@@ -186,6 +187,7 @@ class Tournaments:
         # polled by every entrant's page and the standings screen)
         self._views: dict[str, tuple[float, dict[str, Any]]] = {}
         self._rendering: dict[str, asyncio.Future[dict[str, Any]]] = {}  # views being made
+        self._bodies: dict[str, tuple[dict[str, Any], bytes]] = {}  # views encoded, by id
         self._finished: OrderedDict[str, _Summary] = OrderedDict()  # finished tables, by id
 
     # --------------------------------------------------------------- make
@@ -470,17 +472,29 @@ class Tournaments:
             hashes = {e["name"]: e["hash"] for e in people}
             made = []
             strong = False
+            # a tournament keeps the length it was made with, as a stored
+            # table does, whatever --max-rounds is now (issue 54, finding 10)
+            made_with = dataclasses.replace(
+                self.config, max_rounds=max(self.config.max_rounds, cfg["rounds"])
+            )
             for seats in drawn:
-                options, settings = table_options(
-                    {
-                        **cfg["rules"],
-                        "players": len(seats),
-                        "rounds": cfg["rounds"],
-                        "rest": 0,
-                        "lang": cfg["lang"],
-                    },
-                    self.config,
-                )
+                try:
+                    options, settings = table_options(
+                        {
+                            **cfg["rules"],
+                            "players": len(seats),
+                            "rounds": cfg["rounds"],
+                            "rest": 0,
+                            "lang": cfg["lang"],
+                        },
+                        made_with,
+                    )
+                except (ValueError, TypeError, NotOffered) as exc:  # e.g. a level withdrawn
+                    log.warning("tournament %s: its tables cannot be made: %s", t.id, exc)
+                    raise TournamentError(
+                        ErrorCode.BAD_OPTIONS,
+                        f"this tournament's tables cannot be made on this server: {exc}"[:300],
+                    ) from None
                 # a tournament table moves on by itself (the series waits for it),
                 # and its seats are the entrants'
                 settings = dataclasses.replace(settings, countdown=True, reserved=True)
@@ -526,6 +540,20 @@ class Tournaments:
 
             task.add_done_callback(done)
         return await asyncio.shield(task)
+
+    async def view_body(self, tournament_id: str) -> bytes:
+        """`view` as JSON, encoded once per view made (every entrant's page
+        polls it twice a second)."""
+        out = await self.view(tournament_id)
+        kept = self._bodies.get(tournament_id)
+        if kept is not None and kept[0] is out:
+            return kept[1]
+        body = json.dumps(out, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        self._bodies.pop(tournament_id, None)
+        self._bodies[tournament_id] = (out, body.encode())
+        while len(self._bodies) > 256:  # the longest unasked go
+            del self._bodies[next(iter(self._bodies))]
+        return self._bodies[tournament_id][1]
 
     async def _fresh(self, tournament_id: str) -> dict[str, Any]:
         now = time.monotonic()
