@@ -1,7 +1,8 @@
 """The commands that read records: `replay` (check JSON, list and ISS
 records, compare with the server's results), `analyse` (the open-card
 analysis of each game), and those of one list record: `sheet` (its score
-sheet), `verify` (seed, deals and actions) and `export-iss`."""
+sheet), `verify` (seed, deals and actions), `export-iss` and `review`
+(each decision of a seat judged from its own view)."""
 
 from __future__ import annotations
 
@@ -263,3 +264,42 @@ def export_iss_cmd(path: str) -> None:
             skipped += 1
     if skipped:
         click.echo(f"skat export-iss: {skipped} deal(s) do not fit the ISS format", err=True)
+
+
+@main.command("review")
+@click.argument("path", type=click.Path(allow_dash=True))
+@click.option("--seat", type=int, help="The table seat reviewed (default: every seat).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
+def review_cmd(path: str, seat: int | None, as_json: bool) -> None:
+    """Review the decisions of a seat in a list record, each judged from
+    that seat's own view (no hindsight) by the strong player: per decision
+    the action, the best action, the loss in expected Seeger-Fabian points
+    and a verdict (fine, inaccuracy, mistake, blunder; docs/players.md)."""
+    from ..players.review import Reviewer
+    from ..series.record import replay_list
+
+    data = read_list(path, "review")
+    try:
+        series = replay_list(data).series
+    except RecordError as exc:
+        click.echo(f"skat review: {exc.code}: {exc.message}", err=True)
+        sys.exit(1)
+    players = series.options.players
+    if seat is not None and not 0 <= seat < players:
+        click.echo(
+            f"skat review: no seat {seat}: the table's seats are 0 to {players - 1}", err=True
+        )
+        sys.exit(2)
+    seats = range(players) if seat is None else [seat]
+    reviewer = Reviewer()
+    for number, deal in enumerate(series.deals, 1):
+        if deal.result is None:
+            continue  # a deal not over is not reviewed
+        for s in seats:
+            if deal.position_of(s) is None:
+                continue  # the dealer sitting out at four
+            for j in reviewer.review(deal, s, number):
+                if as_json:
+                    click.echo(json.dumps(j.to_dict(), separators=(",", ":")))
+                else:
+                    click.echo(f"seat {s} {j.describe()}")

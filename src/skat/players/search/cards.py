@@ -16,6 +16,7 @@ point taken makes his errors costlier), then to `heuristic`'s card. Null:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -58,26 +59,38 @@ def positions(
     return [(pos, w, m) for pos, (w, m) in zip(found, worlds, strict=True)]
 
 
-def play(d: Decision, inference: Inference) -> Action | None:
-    """The card (or Kontra) for ``d``'s view; None when nothing was solved."""
+@dataclass
+class CardSolves:
+    """The first pass of a card decision: per world (with its multiplicity)
+    whether the declarer makes his contract after each legal card, and the
+    position after it, for the second pass (`entries`)."""
+
+    cards: list[int]  # the legal cards
+    first_of: dict[int, int]  # each card's class of equal cards (`card_classes`)
+    outcomes: Outcomes
+    me_declarer: bool
+    done: list[Solved]
+
+    @property
+    def total(self) -> int:
+        return sum(m for m, _, _ in self.done)
+
+    def wins(self) -> dict[int, int]:
+        """Per card, the worlds (counted with multiplicity) the declarer wins after it."""
+        return {c: sum(m for m, _, per in self.done if per[c][0]) for c in self.cards}
+
+
+def solve_cards(d: Decision, inference: Inference) -> CardSolves | None:
+    """The first pass over the worlds of ``d`` (the deciding threshold of
+    every legal card in every world, one solve per class of equal cards);
+    None when no world was solved."""
     view, know, clock = d.view, d.know, d.clock
-    legal = view.legal_actions
-    plays = [a for a in legal if isinstance(a, Play)]
-    kontra = next((a for a in legal if isinstance(a, Kontra)), None)
-    if not plays:
-        return None
+    cards = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
     c = view.contract
     assert c is not None
-    if len(plays) == 1 and kontra is None:
-        return plays[0]
-    cards = [int(a.card) for a in plays]
     outcomes = Outcomes(view, know, d.solver, c)
-    me_declarer = know.me == know.declarer
-    util = outcomes.utility(me_declarer)
-    # one solve per class of equal cards
     first_of = card_classes(view)
     solved = list(dict.fromkeys(first_of[card] for card in cards))
-    # pass 1: the deciding threshold for every card in every world
     done: list[Solved] = []
     for pos, world, mult in positions(view, know, card_worlds(d, inference)):
         if done and clock.over:
@@ -97,8 +110,70 @@ def play(d: Decision, inference: Inference) -> Action | None:
         done.append((mult, outcomes.cards12(world), per))
     if not done:
         return None
-    total = sum(m for m, _, _ in done)
-    wins = {card: sum(m for m, _, per in done if per[card][0]) for card in cards}
+    return CardSolves(cards, first_of, outcomes, know.me == know.declarer, done)
+
+
+def entries(s: CardSolves, cards: Sequence[int], clock: Clock, refine: bool) -> dict[int, float]:
+    """The second pass: per card of ``cards``, its utility (`Outcomes.utility`)
+    summed over the worlds with their multiplicities (divide by ``s.total``
+    for the expected value). With ``refine``, Schneider and Schwarz are
+    solved world by world (a world not refined in time keeps its coarse
+    class, as do all of them without ``refine``)."""
+    util = s.outcomes.utility(s.me_declarer)
+    scores = dict.fromkeys(cards, 0.0)
+    for mult, cards12, per in s.done:
+        if refine and clock.over:
+            refine = False
+        outs: dict[int, Any] = {}
+        if refine:
+            try:
+                for card in cards:
+                    first = s.first_of[card]
+                    if first not in outs:
+                        outs[first] = s.outcomes.outcome(*per[first])
+                    outs[card] = outs[first]
+            except Stopped:
+                refine = False
+        if not refine:
+            outs = {card: s.outcomes.coarse(per[card][0]) for card in cards}
+        for card in cards:
+            scores[card] += mult * util(outs[card], cards12)
+    return scores
+
+
+def card_values(d: Decision, inference: Inference) -> tuple[dict[int, float], float] | None:
+    """What the player weighs for each legal card of ``d``, on its own worlds
+    and solves (the review reads it, `skat.players.review`): per card its
+    expected utility (the declarer's Seeger-Fabian entry; for a defender
+    the defenders' bonus minus that entry, R8.2), every card refined; and
+    the declarer's share of the worlds won after the best card for the
+    defenders (what Kontra is read from). None when nothing was solved."""
+    s = solve_cards(d, inference)
+    if s is None:
+        return None
+    total = s.total
+    scores = entries(s, s.cards, d.clock, refine=True)
+    return {c: v / total for c, v in scores.items()}, min(s.wins().values()) / total
+
+
+def play(d: Decision, inference: Inference) -> Action | None:
+    """The card (or Kontra) for ``d``'s view; None when nothing was solved."""
+    view = d.view
+    legal = view.legal_actions
+    plays = [a for a in legal if isinstance(a, Play)]
+    kontra = next((a for a in legal if isinstance(a, Kontra)), None)
+    if not plays:
+        return None
+    c = view.contract
+    assert c is not None
+    if len(plays) == 1 and kontra is None:
+        return plays[0]
+    s = solve_cards(d, inference)
+    if s is None:
+        return None
+    cards, me_declarer = s.cards, s.me_declarer
+    total = s.total
+    wins = s.wins()
     if kontra is not None and not me_declarer:
         if min(wins.values()) / total <= KONTRA_P:
             return kontra
@@ -110,34 +185,17 @@ def play(d: Decision, inference: Inference) -> Action | None:
     else:
         best = min(wins.values())
         running = [card for card in cards if wins[card] <= best + 1]
-    # pass 2: Schneider and Schwarz for the cards still in the running,
-    # world by world (a world not refined in time keeps its coarse class)
-    scores = dict.fromkeys(running, 0.0)
-    refine = len(running) > 1
-    for mult, cards12, per in done:
-        if refine and clock.over:
-            refine = False
-        outs: dict[int, Any] = {}
-        if refine:
-            try:
-                for card in running:
-                    first = first_of[card]
-                    if first not in outs:
-                        outs[first] = outcomes.outcome(*per[first])
-                    outs[card] = outs[first]
-            except Stopped:
-                refine = False
-        if not refine:
-            outs = {card: outcomes.coarse(per[card][0]) for card in running}
-        for card in running:
-            scores[card] += mult * util(outs[card], cards12)
+    # pass 2: Schneider and Schwarz for the cards still in the running
+    scores = entries(s, running, d.clock, refine=len(running) > 1)
     top = max(scores.values())
     tied = [card for card in running if scores[card] >= top - 1e-9]
     if len(tied) > 1 and c.game != GameType.NULL:
-        s = d.settings
-        early = len(view.hand) >= 9 and s.early_tiebreak_worlds is not None
-        heads = done[: s.early_tiebreak_worlds] if early else done
-        tied = by_points(tied, heads[: s.tiebreak_worlds], me_declarer, d.solver, d.clock, first_of)
+        st = d.settings
+        early = len(view.hand) >= 9 and st.early_tiebreak_worlds is not None
+        heads = s.done[: st.early_tiebreak_worlds] if early else s.done
+        tied = by_points(
+            tied, heads[: st.tiebreak_worlds], me_declarer, d.solver, d.clock, s.first_of
+        )
     choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
     return next(a for a in plays if a.card == choice)
 
@@ -174,25 +232,47 @@ def by_points(
     return [card for card in tied if totals[card] == top]
 
 
-def win_probability(d: Decision, inference: Inference) -> float:
-    """The declarer's share of the card-play worlds he wins (Kontra, Re)."""
+def world_wins(d: Decision, inference: Inference) -> tuple[Outcomes, list[tuple[int, bool, int]]]:
+    """Per card-play world of ``d`` (as many as the clock allows): its
+    multiplicity, whether the declarer makes his contract from here, all
+    cards open, and his twelve cards there."""
     c = d.view.contract
     assert c is not None
     outcomes = Outcomes(d.view, d.know, d.solver, c)
-    won = total = 0
-    for pos, _, mult in positions(d.view, d.know, card_worlds(d, inference)):
-        if total and d.clock.over:
+    rows: list[tuple[int, bool, int]] = []
+    for pos, world, mult in positions(d.view, d.know, card_worlds(d, inference)):
+        if rows and d.clock.over:
             break
         try:
-            won += mult * outcomes.primary(pos)
+            won = outcomes.primary(pos)
         except Stopped:
-            if not total:
+            if not rows:
                 raise
             break
-        total += mult
-    if not total:
+        rows.append((mult, won, outcomes.cards12(world)))
+    if not rows:
         raise OutOfTime
-    return won / total
+    return outcomes, rows
+
+
+def win_probability(d: Decision, inference: Inference) -> float:
+    """The declarer's share of the card-play worlds he wins (Kontra, Re)."""
+    _, rows = world_wins(d, inference)
+    return sum(m for m, won, _ in rows if won) / sum(m for m, _, _ in rows)
+
+
+def doubling_values(d: Decision, inference: Inference) -> tuple[float, float]:
+    """The expected utility (`Outcomes.utility`) of ``d``'s seat without and
+    with doubling the game now (Kontra, Re: R9.3), in the worlds
+    `win_probability` reads; each world's outcome is the coarse won or lost."""
+    outcomes, rows = world_wins(d, inference)
+    me_declarer = d.know.me == d.know.declarer
+    total = sum(m for m, _, _ in rows)
+    out = []
+    for factor in (outcomes.factor, 2 * outcomes.factor):
+        util = outcomes.utility(me_declarer, factor)
+        out.append(sum(m * util(outcomes.coarse(won), c12) for m, won, c12 in rows) / total)
+    return out[0], out[1]
 
 
 #: Per game type, its effective suits (trumps first), each strongest card first.
@@ -293,11 +373,16 @@ class Outcomes:
             return SCHNEIDER
         return LOST if s.reaches(pos, 31) else LOST_SCHNEIDER
 
-    def utility(self, declarer: bool) -> Callable[[tuple[int, int], int], float]:
+    def utility(
+        self, declarer: bool, factor: int | None = None
+    ) -> Callable[[tuple[int, int], int], float]:
+        """The seat's utility of an outcome class: the declarer's Seeger-Fabian
+        entry; a defender's bonus minus it (R8.2). ``factor``: Kontra and Re's
+        (the view's by default)."""
         c = self.contract
         bid = self.view.bid
         players = self.view.players
-        factor = self.factor
+        factor = self.factor if factor is None else factor
         rules = self.view.rules  # the table's house rules that change a value
 
         def u(outcome: tuple[int, int], cards12: int) -> float:

@@ -148,6 +148,96 @@ def expected(
     return s / n
 
 
+def discard_games(view: View, hand12: int) -> list[Contract]:
+    """The games the discard is chosen for: `options` of the twelve cards,
+    a Null only where its value reaches the bid."""
+    return [
+        c
+        for c in options(hand12)
+        if c.game != GameType.NULL or NULL_VALUES[False, c.ouvert] >= view.bid
+    ]
+
+
+def discard_candidates(games: Sequence[Contract], hand12: int) -> list[tuple[Contract, int]]:
+    """Every game with its best few discards by the quick score (Null Ouvert
+    is solved together with plain Null)."""
+    out: list[tuple[Contract, int]] = []
+    for c in games:
+        if c.game == GameType.NULL and c.ouvert and len(games) > 1:
+            if Contract(GameType.NULL) in games:
+                continue
+        for mask in best_discards(hand12, c.game, DISCARDS):
+            out.append((c, mask))
+    return out
+
+
+class DiscardSolves:
+    """(game, discard) candidates solved in the same worlds of the
+    opponents' hands: the player's discard and game, and the review's
+    values of them (`skat.players.review`), come from here."""
+
+    def __init__(
+        self,
+        d: Decision,
+        evaluator: Evaluator,
+        inference: Inference,
+        candidates: Sequence[tuple[Contract, int]],
+        hand12: int,
+    ) -> None:
+        self.d = d
+        self.evaluator = evaluator
+        self.hand12 = hand12
+        self.worlds = Sampler(d.know).weighted(
+            d.rng, d.settings.discard_worlds, inference=inference
+        )
+        self.rows: dict[tuple[Contract, int], list[Row]] = {k: [] for k in candidates}
+        self.solved_n = dict.fromkeys(candidates, 0)
+
+    def variants(self, c: Contract) -> list[Contract]:
+        """The announcements one solve of ``c`` stands for (plain and Ouvert Null)."""
+        if c.game == GameType.NULL:
+            return [
+                Contract(GameType.NULL, ouvert=ouvert)
+                for ouvert in (False, True)
+                if NULL_VALUES[False, ouvert] >= self.d.view.bid
+            ]
+        return [c]
+
+    def expected(self, k: tuple[Contract, int], v: Contract) -> float:
+        """The declarer's expected entry of announcing ``v`` with candidate
+        ``k``'s discard, over the worlds solved so far and the prior."""
+        _, mask = k
+        kept, pts = self.hand12 & ~mask, mask_points(mask)
+        s = self.d.settings
+        prior = self.evaluator.chances(kept, v.game, self.d.know.me, "counted", pts)
+        bid, rules = self.d.view.bid, self.d.view.rules
+        return expected(v, bid, self.rows[k], prior, s.prior_worlds, rules, s.forty or 0.0)
+
+    def value(self, k: tuple[Contract, int]) -> tuple[float, Contract]:
+        """The best announcement of candidate ``k`` and its expected entry."""
+        best_v = max(self.variants(k[0]), key=lambda v: self.expected(k, v))
+        return self.expected(k, best_v), best_v
+
+    def score(self, k: tuple[Contract, int]) -> tuple[float, Contract]:
+        """`value` with the points put away as the tie-break."""
+        v, best_v = self.value(k)
+        return v + mask_points(k[1]) / 100, best_v
+
+    def advance(self, k: tuple[Contract, int], upto: int, timed: bool) -> None:
+        """Solve candidate ``k`` in the worlds up to ``upto``."""
+        d = self.d
+        c, mask = k
+        me = d.know.me
+        for world, mult in self.worlds[self.solved_n[k] : upto]:
+            if timed and d.clock.over:
+                raise OutOfTime
+            hands = list(world.hands)
+            hands[me] = self.hand12 & ~mask
+            res = solve_start(d.solver, d.settings, c.game, hands, me, mask_points(mask))
+            self.rows[k] += [(*res, self.hand12)] * mult
+        self.solved_n[k] = max(self.solved_n[k], upto)
+
+
 def discard(
     d: Decision, evaluator: Evaluator, inference: Inference
 ) -> tuple[Discard, Contract] | None:
@@ -155,73 +245,20 @@ def discard(
     plausible game with its best few discards by the quick score, solved in
     worlds of the opponents' hands; after the first few worlds only the best
     candidates go on (successive halving)."""
-    view, know, clock = d.view, d.know, d.clock
+    view, clock = d.view, d.clock
     hand12 = view.hand.mask
-    games = [
-        c
-        for c in options(hand12)
-        if c.game != GameType.NULL or NULL_VALUES[False, c.ouvert] >= view.bid
-    ]
+    games = discard_games(view, hand12)
     if not games:
         return None
-    candidates: list[tuple[Contract, int]] = []
-    for c in games:
-        if c.game == GameType.NULL and c.ouvert and len(games) > 1:
-            if Contract(GameType.NULL) in games:
-                continue  # solved together with plain Null
-        for mask in best_discards(hand12, c.game, DISCARDS):
-            candidates.append((c, mask))
-    worlds = Sampler(know).weighted(d.rng, d.settings.discard_worlds, inference=inference)
-    me = know.me
-    rows: dict[tuple[Contract, int], list[Row]] = {k: [] for k in candidates}
-
-    def variants(c: Contract) -> list[Contract]:
-        if c.game == GameType.NULL:
-            return [
-                Contract(GameType.NULL, ouvert=ouvert)
-                for ouvert in (False, True)
-                if NULL_VALUES[False, ouvert] >= view.bid
-            ]
-        return [c]
-
-    def score(k: tuple[Contract, int]) -> tuple[float, Contract]:
-        c, mask = k
-        kept, pts = hand12 & ~mask, mask_points(mask)
-
-        def e(v: Contract) -> float:
-            prior = evaluator.chances(kept, v.game, me, "counted", pts)
-            return expected(
-                v,
-                view.bid,
-                rows[k],
-                prior,
-                d.settings.prior_worlds,
-                view.rules,
-                d.settings.forty or 0.0,
-            )
-
-        best_v = max(variants(c), key=e)
-        return e(best_v) + pts / 100, best_v
-
-    solved_n = dict.fromkeys(candidates, 0)
-
-    def advance(k: tuple[Contract, int], upto: int, timed: bool) -> None:
-        c, mask = k
-        for world, mult in worlds[solved_n[k] : upto]:
-            if timed and clock.over:
-                raise OutOfTime
-            hands = list(world.hands)
-            hands[me] = hand12 & ~mask
-            res = solve_start(d.solver, d.settings, c.game, hands, me, mask_points(mask))
-            rows[k] += [(*res, hand12)] * mult
-        solved_n[k] = max(solved_n[k], upto)
-
+    candidates = discard_candidates(games, hand12)
+    table = DiscardSolves(d, evaluator, inference, candidates, hand12)
+    rows, solved_n, score = table.rows, table.solved_n, table.score
     # first the best quick discard of each game; after PROBE worlds the
     # two best games go on with all their candidate discards
     firsts = {c: best_discards(hand12, c.game, 1)[0] for c, _ in candidates}
     alive = [k for k in candidates if k[1] == firsts[k[0]]]
     done = 0
-    for i in range(len(worlds)):
+    for i in range(len(table.worlds)):
         if done and clock.over:
             break
         before = list(alive)
@@ -233,7 +270,7 @@ def discard(
         kept = {k: (len(rows[k]), solved_n[k]) for k in alive}
         try:
             for k in alive:
-                advance(k, i + 1, done > 0)
+                table.advance(k, i + 1, done > 0)
         except (OutOfTime, Stopped):
             # the time is up inside world i (read before every solve): its
             # solves are dropped, so every candidate is compared on the
