@@ -1754,7 +1754,13 @@ def test_next_deal_is_in_sight_when_the_result_shows(
     page.evaluate("() => window.scrollTo(0, 0)")  # where a person is after the last card
     page.wait_for_timeout(300)
     box = button.bounding_box()
-    assert box is not None
+    # CI saw the button gone once (a full run, not this test alone): say what
+    # the page showed instead, to find why
+    assert box is not None, page.evaluate(
+        """() => ({url: location.href,
+                  result: document.getElementById('result')?.innerHTML.slice(0, 600),
+                  controls: document.getElementById('controls')?.innerText.slice(0, 200)})"""
+    )
     assert 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], (box, viewport)
     headline = page.locator("[data-testid=result-headline]").bounding_box()
     assert headline is not None and headline["y"] + headline["height"] <= viewport["height"]
