@@ -18,7 +18,7 @@ import pytest
 from skat.engine import Deal, IllegalActionError, Reason, Rules, parse_action
 from skat.engine.actions import CLAIM, CONCEDE, REFUSE, Claim
 from skat.engine.deal import deck_from_hands
-from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
+from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS, WEAK, declared_hand
 
 
 def _clubs_hand(rules: Rules | None = None) -> Deal:
@@ -96,24 +96,8 @@ def test_a_refused_claim_plays_on_and_is_scored_by_the_cards() -> None:
 
 #: Forehand's weak Grand Hand (tests/players/test_claims.py): the defence
 #: takes tricks at once.
-WEAK = [
-    ["CJ", "S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9"],
-    ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],
-    ["DJ", "C9", "SA", "ST", "H9", "HA", "DK", "DQ", "D9", "HT"],
-]
-
-
-def _declared(hands: list[list[str]], skat: list[str], game: str) -> Deal:
-    deal = Deal(deck_from_hands(hands, skat))
-    deal.apply(parse_action("pass"), seat=1)
-    deal.apply(parse_action("pass"), seat=2)
-    deal.apply(parse_action("bid 18"), seat=0)
-    deal.apply(parse_action(f"announce {game} hand"), seat=0)
-    return deal
-
-
 def test_levels_that_can_no_longer_be_made_cannot_be_claimed() -> None:
-    deal = _declared(WEAK, ["DA", "DT"], "grand")
+    deal = declared_hand(WEAK, ["DA", "DT"], "grand")
     for text in ("play S7", "play SK", "play SA"):  # the defence: a trick, 15
         deal.apply_text(text, deal.current_seat)
     probe = deal.clone()
@@ -130,7 +114,7 @@ def test_levels_that_can_no_longer_be_made_cannot_be_claimed() -> None:
     assert err.value.code is Reason.WRONG_PHASE
     deal.apply(CLAIM, seat=0)  # the game may still be claimed
     with pytest.raises(IllegalActionError) as null:
-        _declared(FOUR_JACKS_SIX_CLUBS, ["C7", "D7"], "null").apply(Claim("schneider"), seat=0)
+        declared_hand(FOUR_JACKS_SIX_CLUBS, ["C7", "D7"], "null").apply(Claim("schneider"), seat=0)
     assert null.value.code is Reason.NOT_APPLICABLE_TO_NULL
 
 

@@ -15,7 +15,6 @@ import pytest
 
 from skat.engine import Card, Deal, parse_action
 from skat.engine.actions import CLAIM, CONCEDE, REFUSE
-from skat.engine.deal import deck_from_hands
 from skat.players.claims import (
     answer,
     claim_worlds,
@@ -25,30 +24,16 @@ from skat.players.claims import (
 )
 from skat.players.worlds import Knowledge, World
 from skat.series import deal_deck
-from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
+from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS, WEAK, declared_hand
 from tests.helpers.server import join, new_table, serve
 
 #: Forehand (seat 0 at dealer 2) holds all four jacks and six clubs: Clubs
 #: Hand cannot be stopped. The same forehand with low cards cannot win Grand.
 STRONG = FOUR_JACKS_SIX_CLUBS
-WEAK = [
-    ["CJ", "S7", "S8", "H7", "H8", "D7", "D8", "C7", "C8", "S9"],
-    ["SJ", "HJ", "CA", "CT", "CK", "CQ", "SK", "SQ", "HK", "HQ"],
-    ["DJ", "C9", "SA", "ST", "H9", "HA", "DK", "DQ", "D9", "HT"],
-]
-
-
-def _declared(hands: list[list[str]], skat: list[str], game: str) -> Deal:
-    deal = Deal(deck_from_hands(hands, skat))
-    deal.apply(parse_action("pass"), seat=1)
-    deal.apply(parse_action("pass"), seat=2)
-    deal.apply(parse_action("bid 18"), seat=0)
-    deal.apply(parse_action(f"announce {game} hand"), seat=0)
-    return deal
 
 
 def test_a_claim_that_holds_in_every_world_is_conceded() -> None:
-    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal = declared_hand(STRONG, ["C7", "D7"], "clubs")
     deal.apply(CLAIM, seat=0)
     for seat in (1, 2):
         view = deal.view(seat)
@@ -66,7 +51,7 @@ def test_a_claim_not_settled_in_time_is_played_on() -> None:
     """The server gives the answer a budget: when the solver cannot prove the
     claim in time (it stops its search), the defender plays on rather than
     concede unproven or answer late."""
-    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal = declared_hand(STRONG, ["C7", "D7"], "clubs")
     deal.apply(CLAIM, seat=0)
     view = deal.view(1)
     assert answer(view, budget=1e-9) == REFUSE
@@ -74,7 +59,7 @@ def test_a_claim_not_settled_in_time_is_played_on() -> None:
 
 
 def test_a_claim_the_defence_can_beat_is_played_on() -> None:
-    deal = _declared(WEAK, ["DA", "DT"], "grand")
+    deal = declared_hand(WEAK, ["DA", "DT"], "grand")
     deal.apply(CLAIM, seat=0)
     for seat in (1, 2):
         view = deal.view(seat)
@@ -90,7 +75,7 @@ def test_a_claim_the_defence_can_beat_is_played_on() -> None:
 
 
 def test_shown_voids_narrow_the_worlds() -> None:
-    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal = declared_hand(STRONG, ["C7", "D7"], "clubs")
     # the declarer leads a jack; middlehand shows it holds no trump
     deal.apply(parse_action("play CJ"), seat=0)
     deal.apply(parse_action("play SA"), seat=1)
@@ -104,18 +89,18 @@ def test_shown_voids_narrow_the_worlds() -> None:
 
 
 def test_a_partner_gives_up_beside_a_person_only_when_the_game_is_lost() -> None:
-    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal = declared_hand(STRONG, ["C7", "D7"], "clubs")
     deal.apply(CLAIM, seat=0)  # every card shown: the game cannot be saved
     deal.apply(CONCEDE, seat=1)
     assert answer(deal.view(2)) == CONCEDE
     # with the declarer's cards hidden the partner cannot know: it plays on
-    hidden = _declared(STRONG, ["C7", "D7"], "clubs")
+    hidden = declared_hand(STRONG, ["C7", "D7"], "clubs")
     hidden.apply(CONCEDE, seat=1)
     assert answer(hidden.view(2)) == REFUSE
 
 
 def test_pending_names_each_claim_or_concession_once() -> None:
-    deal = _declared(STRONG, ["C7", "D7"], "clubs")
+    deal = declared_hand(STRONG, ["C7", "D7"], "clubs")
     view = deal.view(1)
     assert pending(view, -1) is None
     deal.apply(CLAIM, seat=0)
@@ -211,7 +196,7 @@ def test_a_partner_never_gives_up_into_a_schwarz_the_defence_could_keep() -> Non
     """Issue 49, finding 3: a give-up hands every card not yet won to the
     declarer; beside a person who gives up, the computer joins only when
     that loses nothing the best defence keeps (here: Schwarz)."""
-    deal = _declared(ACE_KEPT, ["C7", "D7"], "clubs")
+    deal = declared_hand(ACE_KEPT, ["C7", "D7"], "clubs")
     deal.apply(CONCEDE, seat=1)  # middlehand, a person, gives up
     view = deal.view(2)
     know = Knowledge.from_view(view)
@@ -222,7 +207,7 @@ def test_a_partner_never_gives_up_into_a_schwarz_the_defence_could_keep() -> Non
     deal.apply(REFUSE, seat=2)
     assert not deal.is_terminal()
     # where nothing is left to keep, conceding costs nothing
-    strong = _declared(STRONG, ["C7", "D7"], "clubs")
+    strong = declared_hand(STRONG, ["C7", "D7"], "clubs")
     strong.apply(CONCEDE, seat=1)
     v = strong.view(2)
     assert concession_costs_nothing(v, Knowledge.from_view(v), _world(strong))

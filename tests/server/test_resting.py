@@ -10,9 +10,18 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 from skat.server.commands import BotMove, DealDue, TimeUp
 from tests.helpers.server import join, new_table, public, pump, serve, watch
+
+
+def _wait_resting(client: Any, tid: str) -> None:
+    """Until the table says it rests (at most 10 s)."""
+    end = time.monotonic() + 10
+    while not public(client, tid)["table"]["resting"]:
+        assert time.monotonic() < end, "the table never rested"
+        time.sleep(0.05)
 
 
 def test_a_table_rests_when_its_people_have_gone_and_goes_on_when_one_is_back(
@@ -128,10 +137,7 @@ def test_a_resting_table_expires_as_an_idle_table_does(tmp_path: Path) -> None:
         anna.send(type="fill", creator=t["creator"])
         pump([anna], anna.my_turn, rng)
         anna.close()
-        end = time.monotonic() + 10
-        while not public(client, tid)["table"]["resting"]:
-            assert time.monotonic() < end, "the table never rested"
-            time.sleep(0.05)
+        _wait_resting(client, tid)
         version = public(client, tid)["version"]
         client.portal.call(app.state.tables.sweep)
         assert public(client, tid)["table"]["status"] == "playing"  # resting, not idle long
@@ -157,10 +163,7 @@ def test_a_stranger_asking_for_a_computers_seat_does_not_wake_a_resting_table(
         anna.send(type="fill", creator=t["creator"])
         pump([anna], anna.my_turn, rng)
         anna.close()
-        end = time.monotonic() + 10
-        while not public(client, tid)["table"]["resting"]:
-            assert time.monotonic() < end, "the table never rested"
-            time.sleep(0.05)
+        _wait_resting(client, tid)
         version = public(client, tid)["version"]
         stranger = watch(client, tid)
         stranger.send(type="sit", name="Mallory", seat=1)
