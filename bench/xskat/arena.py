@@ -43,6 +43,7 @@ from typing import Any
 from bench.strength.arena_plays import variant
 from bench.strength.compat import make_player
 from skat.engine import Card, Contract, Discard
+from skat.players.analysis import declarer_could_win
 from skat.players.arena import _rng, make_decks
 from skat.series import ListOptions
 
@@ -83,6 +84,8 @@ def summary(play: XSkatPlay) -> dict[str, Any]:
         "xskat_end": play.xskat_end,
         # the two cards the declarer put away (bench.strength.calibration)
         "put_away": [str(Card(c)) for c in put] if put else None,
+        # could the declarer make it with all cards open after the discard?
+        "open_card_win": declarer_could_win(play.deal),
     }
 
 
@@ -133,7 +136,63 @@ def group_of(ours: dict[str, Any], base: dict[str, Any], seat: int) -> str:
     return "d" if they else "e"
 
 
-def player_report(rows: list[dict[str, Any]], name: str) -> dict[str, Any]:
+def _verdict_key(number: int, play: dict[str, Any]) -> tuple[Any, ...]:
+    return (number, play["declarer"], play["contract"], tuple(play.get("put_away") or ()))
+
+
+def verdicts(rows: list[dict[str, Any]]) -> dict[tuple[Any, ...], bool]:
+    """The open-card verdicts the logs hold, by deal, declarer, game and
+    discard: a game of a log without them (before 2026-12-06) takes the
+    verdict of the same game in another player's log of the same deal."""
+    out: dict[tuple[Any, ...], bool] = {}
+    for r in rows:
+        for plays in r["players"].values():
+            for play in plays:
+                if play.get("open_card_win") is not None:
+                    out[_verdict_key(r["number"], play)] = play["open_card_win"]
+    return out
+
+
+def decided_games(
+    rows: list[dict[str, Any]], name: str, known: dict[tuple[Any, ...], bool]
+) -> dict[str, Any]:
+    """Issue 53, point 3: of our seat's games that the open-card solve loses
+    after the discard, how many it won back and how many it lost with
+    Schneider (under 31); of the other seats' games it wins (ours
+    defending), how many our defence won and how many it let reach 90."""
+    lost = won_back = schneider = 0
+    safe = given_back = conceded = 0
+    unknown = 0
+    for r in rows:
+        for seat, play in enumerate(r["players"][name]):
+            if play["kind"] != "game" or play["declarer"] is None:
+                continue
+            verdict = known.get(_verdict_key(r["number"], play))
+            if verdict is None:
+                unknown += 1
+                continue
+            if play["declarer"] == seat and not verdict:
+                lost += 1
+                won_back += bool(play["won"])
+                schneider += not play["won"] and play["declarer_points"] < 31
+            elif play["declarer"] != seat and verdict:
+                safe += 1
+                given_back += not play["won"]
+                conceded += bool(play["won"]) and play["declarer_points"] >= 90
+    return {
+        "declarer_open_card_lost": lost,
+        "won_back": won_back,
+        "lost_schneider": schneider,
+        "defence_open_card_won": safe,
+        "defence_won": given_back,
+        "defence_conceded_schneider": conceded,
+        "games_without_a_verdict": unknown,
+    }
+
+
+def player_report(
+    rows: list[dict[str, Any]], name: str, known: dict[tuple[Any, ...], bool] | None = None
+) -> dict[str, Any]:
     per_deal: list[float] = []
     margins: list[float] = []
     groups: dict[str, list[float]] = {g: [] for g in GROUPS}
@@ -181,6 +240,7 @@ def player_report(rows: list[dict[str, Any]], name: str) -> dict[str, Any]:
             "won": base_won,
             "of": base_declared,
         },
+        "decided_games": decided_games(rows, name, verdicts(rows) if known is None else known),
     }
 
 
@@ -206,7 +266,7 @@ def check_baseline(rows: list[dict[str, Any]]) -> dict[str, int]:
 
 def _played(summary: dict[str, Any]) -> dict[str, Any]:
     """A play's summary without what later logs added (the discard)."""
-    return {k: v for k, v in summary.items() if k != "put_away"}
+    return {k: v for k, v in summary.items() if k not in ("put_away", "open_card_win")}
 
 
 def merged(paths: Sequence[Path]) -> list[dict[str, Any]]:
@@ -235,7 +295,8 @@ def merged(paths: Sequence[Path]) -> list[dict[str, Any]]:
 def report(path: Path, names: Sequence[str], others: Sequence[Path] = ()) -> dict[str, Any]:
     rows = merged([path, *others])
     out: dict[str, Any] = {"file": str(path), "deals": len(rows)}
-    out["players"] = [player_report(rows, n) for n in names]
+    known = verdicts(rows)
+    out["players"] = [player_report(rows, n, known) for n in names]
     if len(names) == 2:
         a, b = names
         paired = []

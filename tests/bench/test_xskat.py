@@ -121,6 +121,26 @@ def test_the_arena_script_reports_every_figure(
     assert "ci95" in first["table_margin_per_game"]
     assert "a_minus_b_per_game" in rep["paired"]
     assert rep["baseline_check"]["declarer_differs"] == 0
+    # issue 53, point 3: every game carries its open-card verdict, and the
+    # decided games are counted from it
+    games = [p for r in rows for p in r["players"]["heuristic"] if p["kind"] == "game"]
+    assert games and all(isinstance(p["open_card_win"], bool) for p in games)
+    decided = first["decided_games"]
+    assert decided["games_without_a_verdict"] == 0
+    ours = [
+        p
+        for r in rows
+        for s, p in enumerate(r["players"]["heuristic"])
+        if p["kind"] == "game" and p["declarer"] == s
+    ]
+    assert decided["declarer_open_card_lost"] == sum(not p["open_card_win"] for p in ours)
+    assert decided["won_back"] == sum(p["won"] and not p["open_card_win"] for p in ours)
+    # a log without verdicts takes them from another player's same game
+    known = arena.verdicts(rows)
+    for r in rows:
+        for p in r["players"]["heuristic"]:
+            p.pop("open_card_win")
+    assert arena.decided_games(rows, "heuristic", known) == decided
     # a second run on the same deals joins the report (--report A --with B)
     other = tmp_path / "other.jsonl"
     with contextlib.redirect_stdout(io.StringIO()):

@@ -455,6 +455,68 @@ def test_tiebreak_worlds_limits_the_points_tie_break_to_the_first_worlds() -> No
     assert len(solved) == 15
 
 
+def _grand_endgame() -> tuple[Any, dict[int, tuple[bool, Any]]]:
+    """Grand, three cards each, the declarer (forehand) to lead with 50 card
+    points taken and 27 still out: HQ SQ DK against ST S7 H8 (middlehand)
+    and SK C9 DQ (rearhand). With all cards open he is held to 60 whatever
+    he leads, and per card: (does he make 61, the position after it)."""
+    from skat.players.solver import Position
+
+    def mask(*names: str) -> int:
+        return sum(1 << int(Card.parse(n)) for n in names)
+
+    hands = (mask("HQ", "SQ", "DK"), mask("ST", "S7", "H8"), mask("SK", "C9", "DQ"))
+    pos = Position(GameType.GRAND, hands, 0, 0, (), 50)
+    per = {}
+    for card in pos.legal_cards():
+        after = pos.play(card)
+        per[card] = (solver_module.reaches(after, 61), after)
+    return pos, per
+
+
+def test_a_lost_game_is_played_for_the_defenders_mistakes() -> None:
+    """Issue 53, point 3: every card loses against an open-card defence,
+    but after DK middlehand, who has no diamond, may smear ST on the
+    declarer's trick (one reply of three that gives him 67), while after
+    HQ or SQ no reply helps him. ``by_traps`` keeps DK; as a defender
+    the same position counts the declarer's replies, of which there are
+    none next (middlehand, a defender, plays after HQ, SQ and DK)."""
+    from skat.players.search import cards, decision
+
+    _, per = _grand_endgame()
+    assert not any(made for made, _ in per.values())
+    tied = sorted(per)
+    dk = int(Card.parse("DK"))
+    done = [(1, 0, per)]
+    clock = decision.Clock(None)
+
+    def makes(pos: Any) -> bool:
+        return bool(solver_module.reaches(pos, 61))
+
+    first_of = {c: c for c in tied}
+    assert cards.by_traps(tied, done, makes, True, clock, first_of) == [dk]
+    # the ties stay ties where no world gives a way to go wrong
+    others = [c for c in tied if c != dk]
+    assert cards.by_traps(others, done, makes, True, clock, first_of) == others
+    assert cards.by_traps(tied, done, makes, False, clock, first_of) == tied
+    # a world where the card already wins counts whole, and a stopped clock keeps all
+    won = {c: (c == others[0], after) for c, (_, after) in per.items()}
+    assert cards.by_traps(tied, [(1, 0, won)], makes, True, clock, first_of) == [others[0]]
+    assert cards.by_traps(tied, done, makes, True, decision.Clock(0.0), first_of) == tied
+
+
+def test_traps_are_weighed_only_where_the_game_looks_decided() -> None:
+    """``decided``: the contract's fate is the same after every card in all
+    but ``SearchSettings.decided`` of the worlds (10% by default)."""
+    from skat.players.search import cards
+
+    assert cards.decided({1: 0, 2: 2}, 20, True, 0.1)
+    assert not cards.decided({1: 0, 2: 3}, 20, True, 0.1)
+    assert cards.decided({1: 18, 2: 20}, 20, False, 0.1)
+    assert not cards.decided({1: 17, 2: 20}, 20, False, 0.1)
+    assert SearchPlayer(random.Random(1)).settings.traps == 0  # a lab setting until measured
+
+
 def _first_views(phase: Phase, seed: int, count: int) -> Iterator[Any]:
     """The first views in ``phase`` of deals bid by `heuristic`: DISCARD, a
     declarer about to put two cards away (R3.2); PLAY, the first card of a

@@ -189,8 +189,12 @@ def play(d: Decision, inference: Inference) -> Action | None:
     scores = entries(s, running, d.clock, refine=len(running) > 1)
     top = max(scores.values())
     tied = [card for card in running if scores[card] >= top - 1e-9]
+    st = d.settings
+    if len(tied) > 1 and st.traps and decided(wins, total, me_declarer, st.decided):
+        tied = by_traps(
+            tied, s.done[: st.traps], s.outcomes.primary, me_declarer, d.clock, s.first_of
+        )
     if len(tied) > 1 and c.game != GameType.NULL:
-        st = d.settings
         early = len(view.hand) >= 9 and st.early_tiebreak_worlds is not None
         heads = s.done[: st.early_tiebreak_worlds] if early else s.done
         tied = by_points(
@@ -230,6 +234,60 @@ def by_points(
             totals[card] += sign * mult * values[first]
     top = max(totals.values())
     return [card for card in tied if totals[card] == top]
+
+
+def decided(wins: dict[int, int], total: int, me_declarer: bool, share: float) -> bool:
+    """Is the contract lost for ``me``'s side after every card in all but
+    ``share`` of the worlds (all cards open)? As declarer: won in at most
+    that share; as defender: won by the declarer in all but it."""
+    if me_declarer:
+        return max(wins.values()) <= share * total
+    return min(wins.values()) >= (1 - share) * total
+
+
+def by_traps(
+    tied: list[int],
+    done: Sequence[Solved],
+    makes: Callable[[Any], bool],
+    me_declarer: bool,
+    clock: Clock,
+    first_of: dict[int, int],
+) -> list[int]:
+    """Of cards tied on the expected entry where the game looks decided,
+    those that give the other side the most ways to go wrong: per world of
+    ``done``, when the next card after ours is an opponent's, the share of
+    its legal replies after which the contract's fate turns (``makes``: does
+    the declarer make it, all cards open from there); a world where our
+    side plays next counts none, one the card already wins for our side
+    counts 1. The others play by what they see, not by the open cards, so
+    a card that leaves them a guess wins back games the open-card points
+    call lost (issue 53, point 3). All of ``tied`` if the time runs out."""
+    totals = dict.fromkeys(tied, 0.0)
+    for mult, _, per in done:
+        shares: dict[int, float] = {}
+        for card in tied:
+            first = first_of.get(card, card)
+            if first not in shares:
+                if clock.over:
+                    return tied
+                try:
+                    shares[first] = _traps(*per[first], makes, me_declarer)
+                except Stopped:
+                    return tied
+            totals[card] += mult * shares[first]
+    top = max(totals.values())
+    return [card for card in tied if totals[card] >= top - 1e-9]
+
+
+def _traps(made: bool, after: Any, makes: Callable[[Any], bool], me_declarer: bool) -> float:
+    """`by_traps`'s share of one world after one card."""
+    if made == me_declarer:  # ours in this world already
+        return 1.0
+    mover = after.to_move
+    if (mover != after.declarer) != me_declarer or not after.tricks_left:
+        return 0.0  # our side plays next
+    replies = after.legal_cards()
+    return sum(makes(after.play(r)) != made for r in replies) / len(replies)
 
 
 def world_wins(d: Decision, inference: Inference) -> tuple[Outcomes, list[tuple[int, bool, int]]]:

@@ -104,6 +104,13 @@ class SearchSettings:
     #: choices (`handeval.FORTY`; None: 1 in the bid and Hand or pickup, 0
     #: in the discard and the game).
     forty: float | None = None
+    #: Where the game looks decided (`decided`), cards tied on the expected
+    #: entry go first to those that leave the other side the most replies
+    #: that turn it, over the first this many worlds (0: not looked at).
+    traps: int = 0
+    #: Decided: the contract's fate is the same after every card in all
+    #: but this share of the worlds.
+    decided: float = 0.1
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:
