@@ -456,13 +456,13 @@ def test_every_visible_string_follows_the_language(clients: Callable[..., Client
         page.wait_for_selector("[data-testid=sheet]")
         check_texts(page, lang, "sheet")
         if page.locator("[data-testid=sheet-board-1]").count():  # a game, not thrown in
-            page.click("[data-testid=sheet-board-1]")
-            page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
-            check_texts(page, lang, "analysis board")
-            page.go_back()
-            page.wait_for_selector("[data-testid=result-headline]")
-        else:
-            page.click("[data-testid=sheet-close]")
+            with page.context.expect_page() as opened:  # a tab of its own
+                page.click("[data-testid=sheet-board-1]")
+            board = opened.value
+            board.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+            check_texts(board, lang, "analysis board")
+            board.close()
+        page.click("[data-testid=sheet-close]")
         page.click("header a[href='/rules']")
         page.wait_for_selector(".rules article")
         check_texts(page, lang, "rules")
@@ -1690,7 +1690,9 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
     """Issue 26, point 1: from the result, "Card by card" opens the deal's
     board: all hands open, every card with the values before and after it
     and every alternative; stepped by buttons and keys to the end; the
-    address opens the same card again; the score sheet links to it too."""
+    address opens the same card again; the score sheet links to it too.
+    Issue 49, point 2: the board opens in a tab of its own and never costs
+    the seat; "Back to the table" closes it and the table waited."""
     c = clients()
     page = c.page
     start_with_bots(c)
@@ -1703,8 +1705,12 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
     else:
         pytest.skip("every deal was thrown in")
     table_url = page.url
+    deal_line = page.inner_text("[data-testid=result-headline]")
     page.wait_for_selector("[data-testid=board-link]", timeout=30_000)
-    page.click("[data-testid=board-link]")
+    # issue 49, point 2: the board opens in a tab of its own, the table stays
+    with page.context.expect_page() as opened:
+        page.click("[data-testid=board-link]")
+    table, page = page, opened.value
     page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
     counter = page.inner_text("[data-testid=board-counter]")
     match = re.fullmatch(r"Card 1 of (\d+) \(trick 1\)", counter)
@@ -1729,14 +1735,21 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
     other.page.goto(shared)
     other.page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
     assert other.page.inner_text("[data-testid=board-counter]").startswith(f"Card {total - 1} of")
-    # back to the table, and the sheet's row links to the same board
-    page.click("text=← Back to the table")
-    page.wait_for_url(table_url)
-    page.click("[data-testid=sheet-button]")
-    link = page.locator("[data-testid^=sheet-board-]").first
+    # back to the table closes the board's tab: the table waited at the same
+    # result (one person: the next deal waits for Next), nothing played for her
+    with page.expect_event("close"):
+        page.click("text=← Back to the table")
+    assert table.url == table_url
+    assert table.inner_text("[data-testid=result-headline]") == deal_line
+    assert table.locator("[data-testid=next]").is_visible()
+    # the sheet's row links to the same board, in a tab of its own too
+    table.click("[data-testid=sheet-button]")
+    link = table.locator("[data-testid^=sheet-board-]").first
     link.wait_for()
-    link.click()
-    page.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    with table.context.expect_page() as opened:
+        link.click()
+    opened.value.wait_for_selector("[data-testid=board-counter]", timeout=30_000)
+    assert table.url == table_url
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])

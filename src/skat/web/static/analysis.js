@@ -7,6 +7,7 @@
 import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js";
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
+import { go } from "./nav.js";
 
 // "To the first card" and "to the last card", drawn (issue 49, finding 9:
 // the font glyphs for them were empty boxes without a symbol font).
@@ -133,7 +134,7 @@ function valueText(v) {
 
 function renderBoardPage(skipped = false) {
   const d = B.data;
-  const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a>`;
+  const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}" data-testid="board-back">${esc(t("board.back"))}</a>`;
   if (skipped) {
     app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
     return;
@@ -209,6 +210,16 @@ document.addEventListener("click", (e) => {
   const b = e.target.closest(".board-page [data-step]");
   if (b) move(b.dataset.step);
 });
+// opened from the table in a tab of its own (issue 49, point 2: the board
+// never costs the seat): going back closes it, the table's tab is still
+// there; before the page's router (capture) takes the link
+document.addEventListener("click", (e) => {
+  if (e.target.closest("[data-testid=board-back]") && history.length === 1) {
+    e.preventDefault();
+    window.close();
+    setTimeout(() => go(`/t/${B.id}`), 300);  // a tab the browser keeps open
+  }
+}, true);
 // a swipe across the table or the hands steps too (touch, pen or a mouse drag)
 let swipeFrom = null;
 document.addEventListener("pointerdown", (e) => {

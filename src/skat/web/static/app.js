@@ -34,7 +34,8 @@ setRouter(route);
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest("a[href^='/']");
-  if (a && !e.defaultPrevented && !a.hasAttribute("download") && !e.ctrlKey && !e.metaKey) {
+  // a link with a target (the board beside the table) opens as the browser does
+  if (a && !e.defaultPrevented && !a.hasAttribute("download") && !a.target && !e.ctrlKey && !e.metaKey) {
     e.preventDefault();
     go(a.getAttribute("href"));
   }

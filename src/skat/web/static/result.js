@@ -126,7 +126,7 @@ export function resultSections(r, v) {
   const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
   out.push(`<p class="entries" data-testid="result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
   const verdict = analysisText(r);
-  out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>` : "");
+  out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link" target="_blank" rel="noopener">${esc(t("board.link"))}</a></div>` : "");
   out.push(...valueSections(r));
   // the skat: as dealt, and what the declarer put away after picking it up
   const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
@@ -282,7 +282,7 @@ export function renderSheet() {
     const marks = [r.kontra ? (r.re ? t("marker.re") : t("marker.kontra")) : "", r.bock_factor > 1 ? `${t("marker.bock")} ×${r.bock_factor}` : ""].filter(Boolean).join(" ");
     const fired = r.bock_fired && r.bock_fired.length ? ` <span class="fired" data-testid="sheet-bock-fired">→ ${esc(t("bock.firedShort", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</span>` : "";
     if (auto[String(r.number)]) game += " *";
-    const number = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${r.number}" data-testid="sheet-board-${r.number}" aria-label="${esc(t("board.link"))}: ${r.number}">${r.number}</a>` : r.number;
+    const number = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${r.number}" data-testid="sheet-board-${r.number}" target="_blank" rel="noopener" aria-label="${esc(t("board.link"))}: ${r.number}">${r.number}</a>` : r.number;
     return `<tr><th scope="row" class="first">${number}</th><td>${esc(names[r.dealer])}</td><td><button type="button" class="game-link" data-action="deal-result" data-deal="${r.number}" data-testid="sheet-result-${r.number}" title="${esc(t("sheet.showResult", { n: r.number }))}">${esc(game)}</button> ${esc(marks)}${fired}</td><td class="num">${r.kind === "game" ? r.value : ""}</td>${entries.map((e, i) => `<td class="num">${e ? esc(signed(e)) : ""}<br><b>${num(running[i])}</b></td>`).join("")}</tr>`;
   }).join("");
   const tot = sh.totals;
@@ -351,7 +351,7 @@ export function dealResultHtml(number) {
     `<p data-testid="deal-result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(nameOf(s))} ${esc(signed(e))}`).join(", ")}</p>`,
   ];
   if (r.bock_fired && r.bock_fired.length) parts.push(`<p>${esc(t("bock.fired", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
-  if (r.kind === "game") parts.push(`<p><a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board">${esc(t("board.link"))}</a></p>`);
+  if (r.kind === "game") parts.push(`<p><a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board" target="_blank" rel="noopener">${esc(t("board.link"))}</a></p>`);
   parts.push(`<button class="primary" data-action="deal-result" data-testid="deal-result-close">${esc(t("act.close"))}</button>`);
   return `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="deal-result-title" data-testid="deal-result"><div class="modal-box result-box">${parts.join("")}</div></div>`;
 }
