@@ -137,7 +137,11 @@ def group_of(ours: dict[str, Any], base: dict[str, Any], seat: int) -> str:
 
 
 def _verdict_key(number: int, play: dict[str, Any]) -> tuple[Any, ...]:
-    return (number, play["declarer"], play["contract"], tuple(play.get("put_away") or ()))
+    """A game's key: its deal, declarer, game and discard (a log from before
+    the discards were logged: without it, where the runs agree)."""
+    if "put_away" not in play:
+        return (number, play["declarer"], play["contract"])
+    return (number, play["declarer"], play["contract"], tuple(play["put_away"] or ()))
 
 
 def verdicts(rows: list[dict[str, Any]]) -> dict[tuple[Any, ...], bool]:
@@ -145,11 +149,19 @@ def verdicts(rows: list[dict[str, Any]]) -> dict[tuple[Any, ...], bool]:
     discard: a game of a log without them (before 2026-12-06) takes the
     verdict of the same game in another player's log of the same deal."""
     out: dict[tuple[Any, ...], bool] = {}
+    conflicts: set[tuple[Any, ...]] = set()
     for r in rows:
         for plays in r["players"].values():
             for play in plays:
                 if play.get("open_card_win") is not None:
-                    out[_verdict_key(r["number"], play)] = play["open_card_win"]
+                    key = _verdict_key(r["number"], play)
+                    out[key] = play["open_card_win"]
+                    short = key[:3]  # the same game whatever the discard: only if all agree
+                    if short in out and out[short] != play["open_card_win"]:
+                        conflicts.add(short)
+                    out[short] = play["open_card_win"]
+    for short in conflicts:
+        del out[short]
     return out
 
 

@@ -37,6 +37,7 @@ from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
 from ..engine.cards import ALL_CARDS, JACKS, mask_indices, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
 from .cardplay import CardPlay
+from .seatmodel import Moment, SeatModel
 from .solver import Position
 from .strength import best_discard, null_risk, top_value
 from .strength import bid_limit as heuristic_limit
@@ -75,6 +76,8 @@ class Knowledge:
     _choices: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
     # `heuristic`'s card play at each play, its public part read once (per decision)
     _readings: dict[int, CardPlay] = field(default_factory=dict)
+    # the seat model's factor at a play given the hand then (per decision)
+    _model_fits: dict[tuple[int, int, int], float] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View) -> Knowledge:
@@ -317,7 +320,10 @@ class Sampler:
         # late in a deal most of the pool are repeats (at three cards a hand,
         # 60% of it): each world is judged once
         of = {x: likelihood(self.know, x, inf.bid_miss, inf.pass_miss, inf.exact) for x in pool}
-        if inf.play_miss is not None and self.know.plays:
+        if inf.play_model is not None and self.know.plays:
+            model, uniform = inf.play_model, inf.model_uniform
+            of = {x: w * model_fit(self.know, x, model, uniform) for x, w in of.items()}
+        elif inf.play_miss is not None and self.know.plays:
             miss = inf.play_miss
             of = {x: w * play_fit(self.know, x, miss) for x, w in of.items()}
         if inf.discard_miss is not None and _reads_discard(self.know):
@@ -368,6 +374,10 @@ class Inference:
     play_miss: float | None = None
     exact: bool = False  # bid limits by `heuristic`'s own bidding rule (see `likelihood`)
     discard_miss: float | None = None  # a declarer's skat that `heuristic` would not put away
+    # the cards played read by the learned seat model instead (`model_fit`),
+    # with this share of uniform play mixed in
+    play_model: SeatModel | None = None
+    model_uniform: float = 0.2
 
 
 def bid_limit(hand10: int) -> int:
@@ -529,6 +539,51 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
             w *= miss
             if w < PLAY_FLOOR:
                 break  # as good as ruled out: the rest cannot matter
+    return w
+
+
+def model_fit(know: Knowledge, world: World, model: SeatModel, uniform: float) -> float:
+    """How well the cards the other seats played fit ``world`` by the learned
+    seat model (`seatmodel`; issue 53, point 4): per card played from a
+    choice, its chance with that seat's hand in this world, ``uniform`` of
+    it uniform play (no model knows a stranger), as a share of the likeliest
+    card's there. The worlds' weights multiply it; `play_fit` is the rule
+    it replaces."""
+    view = know.view
+    if view is None or view.contract is None or know.game is None:
+        return 1.0
+    d = know.declarer
+    pos_of = {s: p for p, s in enumerate(view.seats)}
+    gone = [0]
+    for t in view.tricks:
+        gone.append(gone[-1] | sum(1 << int(c) for c in t.cards))
+    hands = list(world.hands)
+    fits = know._model_fits
+    w = 1.0
+    for i in range(len(know.plays) - 1, -1, -1):
+        p, card, n, before = know.plays[i]
+        hands[p] |= 1 << card  # the hand before this card
+        if p == know.me:
+            continue
+        skat = world.skat if p == d and not know.hand_game else 0
+        key = (i, hands[p], skat)
+        f = fits.get(key)
+        if f is None:
+            trick = tuple((pos_of[s], c) for s, c in before)
+            m = Moment(know.game, p, d, hands[p], trick, gone[n] | skat, n)
+            legal = m.legal()
+            if len(legal) == 1:
+                f = 1.0
+            else:
+                share = uniform / len(legal)
+                probs = model.probabilities(m, legal)
+                f = (share + (1 - uniform) * probs[card]) / (
+                    share + (1 - uniform) * max(probs.values())
+                )
+            fits[key] = f
+        w *= f
+        if w < PLAY_FLOOR:
+            break  # as good as ruled out: the rest cannot matter
     return w
 
 

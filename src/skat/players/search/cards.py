@@ -23,6 +23,7 @@ from typing import Any
 from ...engine import Action, Contract, GameType, Kontra, Play, View
 from ...engine.cards import POINTS
 from ...engine.values import seeger_fabian_others, value_game
+from .. import seatmodel
 from ..cardplay import CardPlay
 from ..solver.api import Stopped
 from ..solver.position import card_orders
@@ -191,8 +192,9 @@ def play(d: Decision, inference: Inference) -> Action | None:
     tied = [card for card in running if scores[card] >= top - 1e-9]
     st = d.settings
     if len(tied) > 1 and st.traps and decided(wins, total, me_declarer, st.decided):
+        chance = reply_model(view) if st.play_model else None
         tied = by_traps(
-            tied, s.done[: st.traps], s.outcomes.primary, me_declarer, d.clock, s.first_of
+            tied, s.done[: st.traps], s.outcomes.primary, me_declarer, d.clock, s.first_of, chance
         )
     if len(tied) > 1 and c.game != GameType.NULL:
         early = len(view.hand) >= 9 and st.early_tiebreak_worlds is not None
@@ -252,6 +254,7 @@ def by_traps(
     me_declarer: bool,
     clock: Clock,
     first_of: dict[int, int],
+    chance: Chance | None = None,
 ) -> list[int]:
     """Of cards tied on the expected entry where the game looks decided,
     those that give the other side the most ways to go wrong: per world of
@@ -261,7 +264,9 @@ def by_traps(
     side plays next counts none, one the card already wins for our side
     counts 1. The others play by what they see, not by the open cards, so
     a card that leaves them a guess wins back games the open-card points
-    call lost (issue 53, point 3). All of ``tied`` if the time runs out."""
+    call lost (issue 53, point 3). With ``chance`` (`reply_model`), each
+    reply counts by how likely that seat plays it, else all alike. All of
+    ``tied`` if the time runs out."""
     totals = dict.fromkeys(tied, 0.0)
     for mult, _, per in done:
         shares: dict[int, float] = {}
@@ -271,7 +276,7 @@ def by_traps(
                 if clock.over:
                     return tied
                 try:
-                    shares[first] = _traps(*per[first], makes, me_declarer)
+                    shares[first] = _traps(*per[first], first, makes, me_declarer, chance)
                 except Stopped:
                     return tied
             totals[card] += mult * shares[first]
@@ -279,7 +284,19 @@ def by_traps(
     return [card for card in tied if totals[card] >= top - 1e-9]
 
 
-def _traps(made: bool, after: Any, makes: Callable[[Any], bool], me_declarer: bool) -> float:
+#: How likely the seat to move at a solver position plays each of its legal cards.
+#: (The position after our card, our card, the replies.)
+Chance = Callable[[Any, int, list[int]], dict[int, float]]
+
+
+def _traps(
+    made: bool,
+    after: Any,
+    card: int,
+    makes: Callable[[Any], bool],
+    me_declarer: bool,
+    chance: Chance | None = None,
+) -> float:
     """`by_traps`'s share of one world after one card."""
     if made == me_declarer:  # ours in this world already
         return 1.0
@@ -287,7 +304,46 @@ def _traps(made: bool, after: Any, makes: Callable[[Any], bool], me_declarer: bo
     if (mover != after.declarer) != me_declarer or not after.tricks_left:
         return 0.0  # our side plays next
     replies = after.legal_cards()
-    return sum(makes(after.play(r)) != made for r in replies) / len(replies)
+    if chance is None:
+        return sum(makes(after.play(r)) != made for r in replies) / len(replies)
+    probs = chance(after, card, replies)
+    return sum(probs[r] for r in replies if makes(after.play(r)) != made)
+
+
+def reply_model(view: View, uniform: float = 0.2) -> Chance:
+    """`Chance` by the learned seat model (`seatmodel`; issue 53, point 4),
+    ``uniform`` of it uniform play: the seat sees the tricks completed
+    before ``view``'s moment, and the current one's cards if it completed."""
+    c = view.contract
+    assert c is not None
+    model = seatmodel.default()
+    gone = 0
+    for t in view.tricks:
+        for x in t.cards:
+            gone |= 1 << int(x)
+    in_trick = 0
+    for _, x in view.trick:
+        in_trick |= 1 << int(x)
+    done = len(view.tricks)
+
+    def chance(after: Any, card: int, replies: list[int]) -> dict[int, float]:
+        closed = not after.trick  # our card completed the trick
+        seen = gone | (in_trick | 1 << card if closed else 0)
+        trick = tuple(((after.leader + i) % 3, x) for i, x in enumerate(after.trick))
+        m = seatmodel.Moment(
+            c.game,
+            after.to_move,
+            after.declarer,
+            after.hands[after.to_move],
+            trick,
+            seen,
+            done + closed,
+        )
+        probs = model.probabilities(m, replies)
+        share = uniform / len(replies)
+        return {r: share + (1 - uniform) * probs[r] for r in replies}
+
+    return chance
 
 
 def world_wins(d: Decision, inference: Inference) -> tuple[Outcomes, list[tuple[int, bool, int]]]:

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from ...engine import Action, Announce, Contract, GameType, Kontra, NoKontra, NoRe, Phase, Re, View
+from .. import seatmodel
 from ..base import BasePlayer
 from ..handeval import Evaluator
 from ..handeval import default as default_evaluator
@@ -71,7 +72,10 @@ class SearchPlayer(BasePlayer):
         """How the worlds are weighted: by the auction, and in card play by
         the cards played too."""
         s = self.settings
-        return Inference(s.bid_miss, s.pass_miss, s.play_miss if play else None, s.exact)
+        model = seatmodel.default() if play and s.play_model else None
+        return Inference(
+            s.bid_miss, s.pass_miss, s.play_miss if play else None, s.exact, play_model=model
+        )
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions

@@ -111,6 +111,9 @@ class SearchSettings:
     #: Decided: the contract's fate is the same after every card in all
     #: but this share of the worlds.
     decided: float = 0.1
+    #: The cards the other seats played read by the learned seat model
+    #: (`seatmodel`, `worlds.model_fit`) instead of by `heuristic`'s rule.
+    play_model: bool = False
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:

@@ -1,0 +1,259 @@
+"""Train the model of the other seats' card play (skat.players.seatmodel;
+issue 53, point 4) from the logged card play of a population of players.
+
+Each deal is played by three members of ``--population`` (drawn per deal
+from the seed; ``xskat`` is XSkat's computer in all three seats, built from
+``../shared/xskat-4.0`` as the XSkat arena does), then replayed: every card
+played from a choice of two or more legal cards is one example, the legal
+cards described by `seatmodel.features` as the player saw them, the card
+chosen its label. The model (one hidden layer of ``--hidden`` tanh units,
+a softmax over the legal cards) is fitted by Adam on the summed
+log-likelihood with L2; the deals of every tenth number are held out and
+their mean log-likelihood per card is reported beside uniform play's.
+
+    python -m bench.strength.train_seatmodel --deals 3000 --seed 1 --jobs 2 \\
+        --population heuristic,club,xskat --out src/skat/players/data/seatmodel.json
+
+The same arguments give the same weights (the deals, the draws of players
+and the fit's start come from the seed; the players are deterministic
+without a clock: ``club`` plays here as ``club@budget=0``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from skat.engine import Card, Deal, GameType, Phase, Play
+from skat.players.arena import make_decks
+from skat.players.loop import play_deal
+from skat.players.seatmodel import FEATURES, Moment, features
+from skat.series import ListOptions
+
+#: One example: the legal cards' feature rows and the index of the card played.
+Example = tuple[list[list[float]], int]
+
+
+def _player(name: str, rng: random.Random) -> Any:
+    from bench.strength.arena_plays import variant
+    from skat.players import make_player
+
+    if name == "club":
+        name = "club@budget=0"  # the casual level without its clock: reproducible
+    variant(name)
+    return make_player(name, rng, lab=True)
+
+
+def played_deal(deck: Sequence[Card], dealer: int, names: Sequence[str], seed: int) -> Deal:
+    """The deal played by ``names`` (one per seat; all ``xskat`` or none)."""
+    options = ListOptions()
+    if "xskat" in names:
+        from bench.xskat.driver import play_deal_with_xskat, xskat_seed
+
+        play = play_deal_with_xskat(
+            deck, dealer=dealer, xseed=xskat_seed(seed, dealer), rules=options.deal_rules()
+        )
+        return play.deal
+    deal = Deal(deck, rules=options.deal_rules(), dealer=dealer)
+    rngs = [random.Random(seed * 7 + s) for s in range(3)]
+    play_deal(deal, [_player(n, r) for n, r in zip(names, rngs, strict=True)])
+    return deal
+
+
+def examples_of(deal: Deal) -> list[Example]:
+    """The card plays of a finished deal with a choice, as examples."""
+    fresh = Deal(list(deal.deck), rules=deal.rules, dealer=deal.dealer)
+    out: list[Example] = []
+    for seat, action in deal.history:
+        if isinstance(action, Play) and fresh.phase is Phase.PLAY:
+            view = fresh.view(seat)
+            if view.contract is not None and view.contract.game != GameType.RAMSCH:
+                m = Moment.from_view(view)
+                legal = m.legal()
+                if len(legal) > 1:
+                    out.append((features(m, legal), legal.index(int(action.card))))
+        fresh.apply(action, seat)
+    return out
+
+
+def _chunk(args: tuple[int, int, int, tuple[str, ...]]) -> list[tuple[int, list[Example]]]:
+    seed, lo, hi, population = args
+    decks = make_decks(hi, seed)
+    out = []
+    for number in range(lo + 1, hi + 1):
+        rng = random.Random(f"{seed}/{number}")
+        pick = rng.choice(population)
+        names = (
+            ["xskat"] * 3
+            if pick == "xskat"
+            else [rng.choice([p for p in population if p != "xskat"] or [pick]) for _ in range(3)]
+        )
+        deal = played_deal(decks[number - 1], (number - 1) % 3, names, seed * 100_003 + number)
+        out.append((number, examples_of(deal)))
+    return out
+
+
+def generate(
+    deals: int, seed: int, jobs: int, population: Sequence[str]
+) -> list[tuple[int, list[Example]]]:
+    step = max(1, deals // (8 * max(1, jobs)))
+    chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
+    if jobs <= 1:
+        results = [_chunk(c) for c in chunks]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_chunk, chunks))
+    return [row for part in results for row in part]
+
+
+def pack(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Examples padded to ten cards: features (n, 10, F), a mask of the
+    legal cards (n, 10) and the index played (n)."""
+    n, f = len(examples), len(FEATURES)
+    x = np.zeros((n, 10, f))
+    mask = np.zeros((n, 10), dtype=bool)
+    y = np.zeros(n, dtype=int)
+    for i, (rows, chosen) in enumerate(examples):
+        x[i, : len(rows)] = rows
+        mask[i, : len(rows)] = True
+        y[i] = chosen
+    return x, mask, y
+
+
+def _forward(
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    h = np.tanh(x @ params["w1"].T + params["b1"])  # (n, 10, H)
+    s = h @ params["w2"]  # (n, 10)
+    s = np.where(mask, s, -1e9)
+    s = s - s.max(axis=1, keepdims=True)
+    p = np.exp(s) * mask
+    p /= p.sum(axis=1, keepdims=True)
+    return h, p
+
+
+def loglik(params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, y: np.ndarray) -> float:
+    """Mean log-likelihood per example."""
+    _, p = _forward(params, x, mask)
+    return float(np.mean(np.log(p[np.arange(len(y)), y] + 1e-12)))
+
+
+def fit(
+    x: np.ndarray,
+    mask: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    seed: int,
+    epochs: int = 30,
+    batch: int = 512,
+    l2: float = 1e-4,
+    rate: float = 0.01,
+) -> dict[str, np.ndarray]:
+    """Adam on the mean negative log-likelihood plus ``l2`` times the squared weights."""
+    rng = np.random.default_rng(seed)
+    f = x.shape[2]
+    params = {
+        "w1": rng.normal(0.0, 1.0 / np.sqrt(f), (hidden, f)),
+        "b1": np.zeros(hidden),
+        "w2": rng.normal(0.0, 1.0 / np.sqrt(hidden), hidden),
+    }
+    m1 = {k: np.zeros_like(v) for k, v in params.items()}
+    m2 = {k: np.zeros_like(v) for k, v in params.items()}
+    t = 0
+    n = len(y)
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for lo in range(0, n, batch):
+            idx = order[lo : lo + batch]
+            xb, mb, yb = x[idx], mask[idx], y[idx]
+            h, p = _forward(params, xb, mb)
+            ds = p.copy()  # d(-log p_y)/d score
+            ds[np.arange(len(yb)), yb] -= 1.0
+            ds /= len(yb)
+            grads = {
+                "w2": np.einsum("nk,nkh->h", ds, h) + 2 * l2 * params["w2"],
+            }
+            dh = ds[:, :, None] * params["w2"][None, None, :] * (1 - h * h)  # (n, 10, H)
+            grads["w1"] = np.einsum("nkh,nkf->hf", dh, xb) + 2 * l2 * params["w1"]
+            grads["b1"] = dh.sum(axis=(0, 1))
+            t += 1
+            for k in params:
+                m1[k] = 0.9 * m1[k] + 0.1 * grads[k]
+                m2[k] = 0.999 * m2[k] + 0.001 * grads[k] ** 2
+                mh = m1[k] / (1 - 0.9**t)
+                vh = m2[k] / (1 - 0.999**t)
+                params[k] = params[k] - rate * mh / (np.sqrt(vh) + 1e-8)
+    return params
+
+
+def uniform_loglik(mask: np.ndarray) -> float:
+    return float(np.mean(-np.log(mask.sum(axis=1))))
+
+
+def train(
+    deals: int, seed: int, jobs: int, population: Sequence[str], hidden: int, epochs: int
+) -> dict[str, Any]:
+    start = time.perf_counter()
+    rows = generate(deals, seed, jobs, population)
+    train_ex = [e for number, ex in rows if number % 10 for e in ex]
+    held = [e for number, ex in rows if not number % 10 for e in ex]
+    made = time.perf_counter() - start
+    x, mask, y = pack(train_ex)
+    params = fit(x, mask, y, hidden, seed, epochs)
+    report: dict[str, Any] = {
+        "examples": len(train_ex),
+        "held_out": len(held),
+        "seconds_play": round(made, 1),
+        "seconds_fit": round(time.perf_counter() - start - made, 1),
+        "train_loglik": round(loglik(params, x, mask, y), 4),
+        "train_uniform": round(uniform_loglik(mask), 4),
+    }
+    if held:
+        hx, hm, hy = pack(held)
+        report["held_loglik"] = round(loglik(params, hx, hm, hy), 4)
+        report["held_uniform"] = round(uniform_loglik(hm), 4)
+    return {
+        "command": "python -m bench.strength.train_seatmodel " + " ".join(sys.argv[1:]),
+        "population": list(population),
+        "features": list(FEATURES),
+        "report": report,
+        "w1": np.round(params["w1"], 6).tolist(),
+        "b1": np.round(params["b1"], 6).tolist(),
+        "w2": np.round(params["w2"], 6).tolist(),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--population", default="heuristic,club,xskat")
+    ap.add_argument("--hidden", type=int, default=12)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--out", default="-")
+    args = ap.parse_args(argv)
+    population = [p for p in args.population.split(",") if p]
+    if not population or args.deals < 1 or args.hidden < 1:
+        ap.error("give a population, at least one deal and one hidden unit")
+    data = train(args.deals, args.seed, args.jobs, population, args.hidden, args.epochs)
+    text = json.dumps(data, indent=1) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.out, "w") as f:
+            f.write(text)
+        print(json.dumps(data["report"]), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
