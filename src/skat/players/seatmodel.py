@@ -202,6 +202,10 @@ class SeatModel:
             out.append(s)
         return out
 
+    def score(self, m: Moment, card: int) -> float:
+        """One legal card's score (the softmax's input)."""
+        return self.scores(features(m, [card]))[0]
+
     def probabilities(self, m: Moment, cards: Sequence[int] | None = None) -> dict[int, float]:
         """How likely the player of ``m`` plays each legal card."""
         legal = list(cards) if cards is not None else m.legal()

@@ -27,6 +27,7 @@ discard (`discard_fit`). It resamples in proportion to the weight
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -76,8 +77,8 @@ class Knowledge:
     _choices: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
     # `heuristic`'s card play at each play, its public part read once (per decision)
     _readings: dict[int, CardPlay] = field(default_factory=dict)
-    # the seat model's factor at a play given the hand then (per decision)
-    _model_fits: dict[tuple[int, int, int], float] = field(default_factory=dict)
+    # the seat model's score of a card at a play given its suit's cards (per decision)
+    _model_scores: dict[tuple[int, int, int, int], float] = field(default_factory=dict)
 
     @classmethod
     def from_view(cls, view: View) -> Knowledge:
@@ -557,30 +558,44 @@ def model_fit(know: Knowledge, world: World, model: SeatModel, uniform: float) -
     gone = [0]
     for t in view.tricks:
         gone.append(gone[-1] | sum(1 << int(c) for c in t.cards))
+    suits = SUIT_OF[know.game]
+    eff = EFFECTIVE[know.game]
     hands = list(world.hands)
-    fits = know._model_fits
+    # a card's score depends on the public moment and its own suit's cards
+    # only (`seatmodel.features`): cached by them, shared by the worlds
+    scores = know._model_scores
     w = 1.0
     for i in range(len(know.plays) - 1, -1, -1):
         p, card, n, before = know.plays[i]
         hands[p] |= 1 << card  # the hand before this card
         if p == know.me:
             continue
+        hand = hands[p]
+        legal = hand
+        if before:
+            follow = hand & suits[eff[before[0][1]]]
+            if follow:
+                legal = follow
+        if legal & (legal - 1) == 0:
+            continue  # no choice
         skat = world.skat if p == d and not know.hand_game else 0
-        key = (i, hands[p], skat)
-        f = fits.get(key)
-        if f is None:
-            trick = tuple((pos_of[s], c) for s, c in before)
-            m = Moment(know.game, p, d, hands[p], trick, gone[n] | skat, n)
-            legal = m.legal()
-            if len(legal) == 1:
-                f = 1.0
-            else:
-                share = uniform / len(legal)
-                probs = model.probabilities(m, legal)
-                f = (share + (1 - uniform) * probs[card]) / (
-                    share + (1 - uniform) * max(probs.values())
-                )
-            fits[key] = f
+        got: dict[int, float] = {}
+        m: Moment | None = None
+        for c in mask_indices(legal):
+            suit = suits[eff[c]]
+            key = (i, c, hand & suit, skat & suit)
+            v = scores.get(key)
+            if v is None:
+                if m is None:
+                    trick = tuple((pos_of[s], x) for s, x in before)
+                    m = Moment(know.game, p, d, hand, trick, gone[n] | skat, n)
+                v = scores[key] = model.score(m, c)
+            got[c] = v
+        top = max(got.values())
+        exps = {c: math.exp(v - top) for c, v in got.items()}
+        total = sum(exps.values())
+        share = uniform / len(exps)
+        f = (share + (1 - uniform) * exps[card] / total) / (share + (1 - uniform) / total)
         w *= f
         if w < PLAY_FLOOR:
             break  # as good as ruled out: the rest cannot matter
