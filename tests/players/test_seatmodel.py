@@ -103,9 +103,7 @@ def test_the_shipped_model_plays_like_a_skat_player() -> None:
     model = default()
     smear = model.probabilities(SMEAR)
     assert smear[_c("DT")] > smear[_c("D7")]
-    under = Moment(
-        GameType.GRAND, 1, 0, _mask("CK", "C7", "SA", "H8"), ((0, _c("CA")),), 0, 2
-    )
+    under = Moment(GameType.GRAND, 1, 0, _mask("CK", "C7", "SA", "H8"), ((0, _c("CA")),), 0, 2)
     low = model.probabilities(under)
     assert low[_c("C7")] > low[_c("CK")]
     report = model.data["report"]
