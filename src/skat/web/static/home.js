@@ -1,6 +1,7 @@
 // The home page: the options form (built from GET /api/options), creating a
 // table, the lobby.
 import { app, esc, lang, store, t } from "./common.js";
+import { fillYourTables, yourTablesSection } from "./mine.js";
 import { go } from "./nav.js";
 import { OPTIONS, formOptions, optionRow, optionsReady, remembered, showNeeded, valueWord } from "./options.js";
 import { bindTournamentForm, tournamentForm } from "./tournament.js";
@@ -26,6 +27,7 @@ export async function homePage() {
       <p class="help">${esc(t("home.playHint"))}</p>
       <p class="error" id="home-error" role="alert"></p>
     </form>
+    ${yourTablesSection()}
     <section class="lobby" aria-labelledby="lobby-title">
       <h2 id="lobby-title">${esc(t("lobby.title"))}</h2>
       <div id="lobby" data-testid="lobby" aria-live="polite"></div>
@@ -56,6 +58,7 @@ export async function homePage() {
     go(`/t/${b.dataset.join}`);
   });
   refreshLobby();
+  fillYourTables();
   bindTournamentForm();
   const optionsForm = document.getElementById("options-form");
   showNeeded(optionsForm);

@@ -6,6 +6,7 @@ import { HOLD_MS, renderBoard, renderTable, trickKey } from "./board.js";
 import { REACTIONS, app, deck, errorText, esc, lang, setDeck, store, t } from "./common.js";
 import { onHandKey, onTableClick, onTableKey } from "./input.js";
 import { dealLines, noteEvent } from "./log.js";
+import { rememberSeat, tournamentOf } from "./mine.js";
 import { reactionIcon, reactionLabel, renderTimer } from "./result.js";
 import { T, connect, follow, openTable, send, setStatus, setting, watchSocket } from "./state.js";
 
@@ -26,8 +27,10 @@ export function tablePage(id) {
 
 export function tableFrame(id) {
   T.lang = lang;
+  const tour = tournamentOf(id);  // a tournament's table leads back to it
   app.innerHTML = `
   <section class="table-page" data-testid="table">
+    ${tour ? `<p class="back-link"><a href="/tournament/${esc(tour.id)}" data-testid="back-to-tournament">${esc(t("mine.backTo", { name: tour.name }))}</a></p>` : ""}
     <div class="bar">
       <div class="share"><span id="share-label">${esc(t("table.share"))}</span>
         <input id="share" readonly value="${esc(location.origin + "/t/" + id)}" aria-labelledby="share-label">
@@ -99,6 +102,11 @@ export const HANDLERS = {
   },
   state(m) {
     newState(m);
+    // this device's seat, found again from the home page (mine.js)
+    if (T.seat !== null && T.remembered !== T.seat) {
+      T.remembered = T.seat;
+      rememberSeat(T.id, T.seat, m.seats?.[T.seat]?.name ?? null);
+    }
     T.chat = m.chat || [];
     T.busy = false;
     autoJoin();
