@@ -37,7 +37,9 @@ export function initialLang() {
 }
 
 export let lang = initialLang();
-export let deck = store.get("skat.deck", "four");
+// the card decks (cards.js draws them), chosen in the Settings
+export const DECKS = ["four", "two"];
+export let deck = DECKS.includes(store.get("skat.deck")) ? store.get("skat.deck") : "four";
 
 // The language and the deck are read everywhere and set here only.
 export function setLang(value) {

@@ -19,6 +19,7 @@ export async function homePage() {
   <section class="home">
     <h1>${esc(t("home.title"))}</h1>
     <p class="lead">${esc(t("home.lead"))}</p>
+    ${yourTablesSection()}
     <form id="play-form" class="play-form">
       <label for="name">${esc(t("home.name"))}</label>
       <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
@@ -27,7 +28,6 @@ export async function homePage() {
       <p class="help">${esc(t("home.playHint"))}</p>
       <p class="error" id="home-error" role="alert"></p>
     </form>
-    ${yourTablesSection()}
     <section class="lobby" aria-labelledby="lobby-title">
       <h2 id="lobby-title">${esc(t("lobby.title"))}</h2>
       <div id="lobby" data-testid="lobby" aria-live="polite"></div>
