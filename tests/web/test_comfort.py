@@ -541,3 +541,123 @@ def test_settings_and_keys_in_three_languages(clients: Callable[..., Client]) ->
         assert "⟦" not in box + keys, (lang, box, keys)
         page.keyboard.press("Escape")
         page.click("[data-testid=settings]")
+
+
+# ------------------------------------------------------------------- decks
+#: Every card of a deck drawn as the hand draws it (a `.card` of the page's
+#: own width), and for each card: the rendered height of its rank letter and
+#: the size of its corner suit in CSS pixels; its top left corner (what
+#: stays in sight when a hand's cards overlap) seen as with red-green colour
+#: blindness (deuteranopia, Machado et al. 2009), as a mask of ink and
+#: paper: the share of pixels in which it differs from the nearest other
+#: card's (so the shapes alone tell the cards apart, whatever the colours);
+#: and the contrast of the rank's colour, so seen, with the white card.
+LEGIBLE_JS = """async ([deck, lang]) => {
+  const src = document.querySelector("script[type=module]").src;
+  const cards = await import(src.replace(/app\\.js$/, "cards.js"));
+  const all = [...'CSHD'].flatMap((s) => [...'AKQJT987'].map((r) => s + r));
+  const row = document.createElement('div');
+  row.className = 'hand';
+  row.innerHTML = all
+    .map((c) => `<span class="card" data-c="${c}">${cards.cardSvg(c, {deck, lang})}</span>`)
+    .join('');
+  document.getElementById('app').replaceChildren(row);
+  const M = [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+             [-0.011820, 0.042940, 0.968881]];
+  const seenAs = ([r, g, b]) =>
+    M.map((m) => Math.max(0, Math.min(255, m[0] * r + m[1] * g + m[2] * b)));
+  const lum = (c) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const out = {};
+  const corners = [];
+  for (const el of row.querySelectorAll('.card')) {
+    const svg = el.querySelector('svg');
+    const box = svg.getBoundingClientRect();
+    const text = svg.querySelector('text');
+    const rank = text.getBoundingClientRect();
+    const suit = svg.querySelector(':scope > g').getBoundingClientRect();
+    const w = Math.round(box.width), h = Math.round(box.height);
+    const img = new Image(w, h);
+    img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg.outerHTML);
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = w; canvas.height = h;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0, w, h);
+    const px = ctx.getImageData(0, 0, Math.round(w * 0.32), Math.round(h * 0.5)).data;
+    const ink = [];
+    for (let i = 0; i < px.length; i += 4) {
+      ink.push(lum(seenAs([px[i], px[i + 1], px[i + 2]])) < 0.6);
+    }
+    corners.push([el.dataset.c, ink]);
+    const fill = getComputedStyle(text).fill.match(/\\d+/g).map(Number);
+    out[el.dataset.c] = {
+      width: box.width, rank: rank.height, suit: Math.sqrt(suit.width * suit.height),
+      contrast: 1.05 / (lum(seenAs(fill)) + 0.05),
+    };
+  }
+  for (const [c, a] of corners) {
+    let nearest = Infinity, like = '';
+    for (const [d, b] of corners) {
+      if (c === d) continue;
+      const differ = a.filter((x, i) => x !== b[i]).length / a.length;
+      if (differ < nearest) { nearest = differ; like = d; }
+    }
+    Object.assign(out[c], { nearest: nearest * 100, like });
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("deck", ["four", "two", "german"])
+def test_every_deck_is_readable_at_phone_size_with_red_green_colour_blindness(
+    clients: Callable[..., Client], deck: str
+) -> None:
+    """Issue 49, item 6: at 390 px wide each card of each deck shows its
+    rank in letters at least 11 px high and its suit at least 8 px wide in
+    its top left corner; that corner, seen as with deuteranopia, differs
+    from every other card's in the shape of its ink alone (not only by
+    colour), and its rank keeps 4.5:1 against the card. Court cards carry a
+    figure, not only a letter."""
+    c = clients(PHONE)
+    page = c.page
+    c.goto("/")
+    page.wait_for_selector("#app .home")
+    got = page.evaluate(LEGIBLE_JS, [deck, "en"])
+    assert len(got) == 32
+    for card, m in got.items():
+        assert m["width"] >= 40, (card, m)  # the hand's card width on a phone
+        assert m["rank"] >= 11, (card, m)
+        assert m["suit"] >= 8, (card, m)
+        # per cent of the corner's pixels; 0 for two cards told apart by colour alone
+        assert m["nearest"] >= 1.0, (card, m)
+        assert m["contrast"] >= 4.5, (card, m)
+    figures = page.evaluate(
+        """(deck) => import(document.querySelector("script[type=module]").src
+             .replace(/app\\.js$/, "cards.js")).then((m) => ['CK', 'SQ', 'HJ', 'D7']
+             .map((c) => m.cardSvg(c, {deck}).includes('<circle cx="38" cy="24"')))""",
+        deck,
+    )
+    assert figures == [True, True, True, False]
+
+
+def test_the_deck_is_chosen_in_the_settings_and_remembered(
+    clients: Callable[..., Client],
+) -> None:
+    """The German-suited deck chosen in the Settings draws the hand at once,
+    names its cards by its own suits (Unter of Acorns), and stays after a
+    reload."""
+    c = clients()
+    page = c.page
+    start_with_bots(c)
+    page.click("[data-testid=settings]")
+    page.select_option("[data-testid=set-deck]", "german")
+    page.click("[data-testid=settings]")
+    page.wait_for_selector("#hand .card svg[data-deck=german]")
+    page.reload()
+    page.wait_for_selector("#hand .card svg[data-deck=german]")
+    names = page.eval_on_selector_all("#hand .card", "els => els.map((e) => e.ariaLabel)")
+    suits = ("Acorns", "Leaves", "Hearts", "Bells")
+    assert all(any(s in n for s in suits) for n in names), names

@@ -612,5 +612,19 @@ export default {
   "keys.enter": "Spil kortet, du står på (eller vælg det til at lægge væk)",
   "keys.help": "Denne liste over taster",
   "keys.escKey": "Esc",
-  "keys.esc": "Luk denne liste"
+  "keys.esc": "Luk denne liste",
+  "deck.german": "Tyske kulører",
+  "gcard.C": "agern",
+  "gcard.S": "blade",
+  "gcard.H": "hjerter",
+  "gcard.D": "bjælder",
+  "gcard.A": "daus",
+  "gcard.T": "ti",
+  "gcard.K": "konge",
+  "gcard.Q": "ober",
+  "gcard.J": "unter",
+  "gcard.9": "ni",
+  "gcard.8": "otte",
+  "gcard.7": "syv",
+  "gcard.name": "{suit} {rank}"
 };

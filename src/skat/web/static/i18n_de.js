@@ -613,5 +613,19 @@ export default {
   "keys.enter": "Die Karte spielen, auf der du bist (oder zum Drücken wählen)",
   "keys.help": "Diese Liste der Tasten",
   "keys.escKey": "Esc",
-  "keys.esc": "Diese Liste schließen"
+  "keys.esc": "Diese Liste schließen",
+  "deck.german": "Deutsches Blatt",
+  "gcard.C": "Eichel",
+  "gcard.S": "Grün",
+  "gcard.H": "Rot",
+  "gcard.D": "Schellen",
+  "gcard.A": "Daus",
+  "gcard.T": "Zehn",
+  "gcard.K": "König",
+  "gcard.Q": "Ober",
+  "gcard.J": "Unter",
+  "gcard.9": "Neun",
+  "gcard.8": "Acht",
+  "gcard.7": "Sieben",
+  "gcard.name": "{suit}-{rank}"
 };

@@ -613,5 +613,19 @@ export default {
   "keys.enter": "Play the card you are on (or choose it to put away)",
   "keys.help": "This list of keys",
   "keys.escKey": "Esc",
-  "keys.esc": "Close this list"
+  "keys.esc": "Close this list",
+  "deck.german": "German suits",
+  "gcard.C": "Acorns",
+  "gcard.S": "Leaves",
+  "gcard.H": "Hearts",
+  "gcard.D": "Bells",
+  "gcard.A": "Deuce",
+  "gcard.T": "Ten",
+  "gcard.K": "King",
+  "gcard.Q": "Ober",
+  "gcard.J": "Unter",
+  "gcard.9": "Nine",
+  "gcard.8": "Eight",
+  "gcard.7": "Seven",
+  "gcard.name": "{rank} of {suit}"
 };
