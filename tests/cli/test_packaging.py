@@ -98,7 +98,9 @@ def test_a_wheel_built_with_the_declared_build_floor_holds_what_it_should(
     static = ROOT / "src" / "skat" / "web" / "static"
     for f in static.iterdir():
         assert f"skat/web/static/{f.name}" in names
-    assert "skat/web/index.html" in names and "skat/py.typed" in names
+    for page in ("index.html", "offline.html", "sw.js", "manifest.webmanifest"):
+        assert f"skat/web/{page}" in names  # the page and the installable page's files
+    assert "skat/py.typed" in names
     metadata = zipfile.ZipFile(wheel).read(f"{dist_info}/METADATA").decode()
     assert "License-Expression: MIT" in metadata
     assert f"Version: {skat.__version__}" in metadata

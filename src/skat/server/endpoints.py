@@ -88,6 +88,27 @@ async def index(request: Request) -> Response:
     )
 
 
+#: The installable page's files at the site's root (issue 49, item 7): the
+#: web manifest, the service worker (whose scope is the folder it is served
+#: from, so it must be "/") and the page it shows offline, read from
+#: src/skat/web; a browser asks for each again every time (no-cache).
+PAGE_FILES = {
+    "manifest.webmanifest": "application/manifest+json",
+    "sw.js": "text/javascript; charset=utf-8",
+    "offline.html": "text/html; charset=utf-8",
+}
+
+
+async def page_file(request: Request) -> Response:
+    name = request.url.path.lstrip("/")
+    path = WEB / name
+    if name not in PAGE_FILES or not path.exists():
+        return PlainTextResponse("not found", status_code=404)
+    return Response(
+        path.read_bytes(), media_type=PAGE_FILES[name], headers={"cache-control": "no-cache"}
+    )
+
+
 async def body_of(request: Request) -> bytes | Response:
     config = _config(request)
     try:

@@ -10,6 +10,7 @@ import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc,
 import { homePage } from "./home.js";
 import { go, setRouter } from "./nav.js";
 import { optionsReady } from "./options.js";
+import { applyTheme, renderSettings } from "./settings.js";
 import { closeTableUnless } from "./state.js";
 import { tablePage } from "./table.js";
 import { tournamentPage } from "./tournament.js";
@@ -19,6 +20,7 @@ export async function route() {
   const path = location.pathname;
   closeTableUnless(path);
   applyStaticTexts();
+  renderSettings();
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/deals\/(\d+)$/))) return boardPage(m[1], Number(m[2]));
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
@@ -31,6 +33,9 @@ export async function route() {
 }
 
 setRouter(route);
+applyTheme();
+// installable, and offline it says so (sw.js keeps no table's state)
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 
 document.addEventListener("click", (e) => {
   const a = e.target.closest("a[href^='/']");

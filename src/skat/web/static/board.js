@@ -5,6 +5,7 @@ import { GAMES, cardHtml, cardName, cardsRow, esc, explain, gameText, store, t }
 import { actionText, claimLevel, hintText, renderLog } from "./log.js";
 import { OPTIONS, levelWord, optionWords, rulesItems, valueWord } from "./options.js";
 import { bockToCome, renderChat, renderResult, renderSheet } from "./result.js";
+import { playSound } from "./sound.js";
 import { T, seatName, send, setStatus, setting } from "./state.js";
 
 // How a trick is shown (docs/architecture.md, "The browser client"): every
@@ -221,7 +222,7 @@ export function renderBoard() {
     const idle = !slots ? `<span class="help">${v.phase === "play" ? esc(t("table.noTrick")) : esc(t(`phase.${v.phase}`))}</span>` : "";
     const turn = myTurn() ? `<p class="your-turn" data-testid="your-turn">${esc(t("table.yourTurn"))}</p>` : "";
     center = `${game}<div class="trick-area">${ghost}<div class="trick ${shown.finished ? "finished" : ""}" aria-label="${esc(t("table.trick"))}">${slots}${idle}</div></div>${taken}${turn}
-      ${v.tricks.length ? `<button class="mini" data-action="last" data-testid="last-trick" aria-pressed="${T.showLast}" aria-controls="last-trick">${esc(t("act.lastTrick"))}</button>` : ""}`;
+      ${v.tricks.length ? `<button class="mini" data-action="last" data-testid="last-trick" aria-keyshortcuts="L" aria-pressed="${T.showLast}" aria-controls="last-trick">${esc(t("act.lastTrick"))}</button>` : ""}`;
     if (T.showLast && v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
       overlay = `<div id="last-trick" class="last-trick" role="dialog" aria-label="${esc(t("act.lastTrick"))}" data-testid="last-trick-box">
@@ -241,12 +242,18 @@ export function legal() {
 
 // The keys of the table's buttons (input.js, onTableKey; issue 49, item 7),
 // by key: each presses the button with that test id where it shows.
+// A key presses the first of its buttons that shows (P passes in the
+// auction, pushes the skat on unseen in Schieberamsch and says no Kontra).
+// The help (settings.js) lists them in this order.
 export const TABLE_KEYS = {
-  b: "bid", y: "hold", p: "pass", s: "pickup", h: "hand", a: "announce",
-  k: "kontra", r: "re", n: "next", g: "concede", o: "refuse",
+  b: ["bid"], y: ["hold"], p: ["pass", "push-unseen", "no_kontra", "no_re"], s: ["pickup"], h: ["hand"],
+  a: ["announce"], d: ["discard"], k: ["kontra"], r: ["re"], c: ["claim"], g: ["concede"], o: ["refuse"],
+  n: ["next"], l: ["last-trick"],
 };
+// 1-6 pick the game, 7-9 its announcements
 export const GAME_KEYS = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
-const KEY_OF = Object.fromEntries(Object.entries(TABLE_KEYS).map(([k, id]) => [id, k.toUpperCase()]));
+export const FLAG_KEYS = ["schneider", "schwarz", "ouvert"];
+const KEY_OF = Object.fromEntries(Object.entries(TABLE_KEYS).flatMap(([k, ids]) => ids.map((id) => [id, k.toUpperCase()])));
 
 export function button(label, msg, cls = "", testid = "") {
   const key = KEY_OF[testid] ? ` aria-keyshortcuts="${KEY_OF[testid]}"` : "";
@@ -278,7 +285,7 @@ export function renderControls() {
       if (L.includes("pass")) html += button(t("act.pass"), act("pass"), "", "pass");
     } else if (v.phase === "skat") {
       html += button(t("act.pickup"), act("pickup"), "primary", "pickup");
-      html += `<button data-action="chooser" data-mode="hand" data-testid="hand">${esc(t("act.hand"))}</button>`;
+      html += `<button data-action="chooser" data-mode="hand" data-testid="hand" aria-keyshortcuts="H">${esc(t("act.hand"))}</button>`;
       if (T.chooser === "hand") html += chooser(L.filter((a) => a.startsWith("announce")), true);
     } else if (v.phase === "push" && L.includes("pickup")) {
       // Schieberamsch (engine/ramsch.py): take the skat up, or push it on unseen
@@ -312,14 +319,14 @@ export function renderControls() {
     // R6.6: the declarer shows his cards and says what he claims; only what
     // he claims counts beyond the announced game
     if (T.claiming) html += claimChoice(v);
-    else html += `<button class="mini" data-action="claim" data-testid="claim">${esc(t("act.claim"))}</button>`;
+    else html += `<button class="mini" data-action="claim" data-testid="claim" aria-keyshortcuts="C">${esc(t("act.claim"))}</button>`;
   } else T.claiming = false;
   if (v && v.offers && v.offers.includes("concede")) {
     // a defender asked by the partner's concession or by the declarer's
     // claim sees the question and both answers in front (issue 26, point 4)
     const asked = askedToConcede(v);
     if (asked) html += `<p class="help" data-testid="concede-question">${esc(asked)}</p>`;
-    html += `<button class="${asked ? "primary" : "mini quiet"}" data-action="concede" data-testid="concede">${esc(t(asked ? "act.concedeToo" : "act.concede"))}</button>`;
+    html += `<button class="${asked ? "primary" : "mini quiet"}" data-action="concede" data-testid="concede" aria-keyshortcuts="G">${esc(t(asked ? "act.concedeToo" : "act.concede"))}</button>`;
     if (asked && v.offers.includes("refuse")) html += button(t("act.refuse"), act("refuse"), "", "refuse");
   }
   if (el.dataset.html !== html) { el.innerHTML = html; el.dataset.html = html; }
@@ -404,8 +411,8 @@ export function chooser(announces, hand) {
   const flags = ["schneider", "schwarz", "ouvert"].filter((f) => announces.some((a) => a.startsWith(`announce ${pick.game} `) && a.includes(f)));
   const text = announceText(pick, hand, announces);
   return `<div class="chooser" role="group" aria-label="${esc(t("act.chooseGame"))}">
-    <div class="games">${games.map((g) => `<button data-action="pick" data-game="${g}" aria-pressed="${g === pick.game}" class="${g === pick.game ? "on" : ""}">${esc(t(`game.${g}`))}</button>`).join("")}</div>
-    ${flags.length ? `<div class="flags">${flags.map((f) => `<label><input type="checkbox" data-action="flag" data-flag="${f}" ${pick[f] ? "checked" : ""}> ${esc(t(`ann.${f}`))}</label>`).join("")}</div>` : ""}
+    <div class="games">${games.map((g) => `<button data-action="pick" data-game="${g}" aria-keyshortcuts="${GAME_KEYS.indexOf(g) + 1}" aria-pressed="${g === pick.game}" class="${g === pick.game ? "on" : ""}">${esc(t(`game.${g}`))}</button>`).join("")}</div>
+    ${flags.length ? `<div class="flags">${flags.map((f) => `<label><input type="checkbox" data-action="flag" data-flag="${f}" aria-keyshortcuts="${GAME_KEYS.length + FLAG_KEYS.indexOf(f) + 1}" ${pick[f] ? "checked" : ""}> ${esc(t(`ann.${f}`))}</label>`).join("")}</div>` : ""}
     <p id="preview" class="preview" aria-live="polite">${esc(T.preview || "")}</p>
     ${text ? button(t("act.announce", { game: gameText(text.split(" ").slice(1)) }), act(text), "primary", "announce") : ""}
   </div>`;
@@ -494,18 +501,5 @@ export function notifyTurn() {
   if (T.turnKey === key) return;
   T.turnKey = key;
   if (setting("vibrate") && navigator.vibrate) navigator.vibrate(120);
-  if (setting("sound")) {
-    try {
-      const Ctx = window.AudioContext || window.webkitAudioContext;
-      T.audio = T.audio || new Ctx();
-      const o = T.audio.createOscillator();
-      const g = T.audio.createGain();
-      o.frequency.value = 660;
-      g.gain.setValueAtTime(0.15, T.audio.currentTime);
-      g.gain.exponentialRampToValueAtTime(0.001, T.audio.currentTime + 0.25);
-      o.connect(g).connect(T.audio.destination);
-      o.start();
-      o.stop(T.audio.currentTime + 0.25);
-    } catch { /* no audio here */ }
-  }
+  playSound("turn");
 }

@@ -37,7 +37,9 @@ export function initialLang() {
 }
 
 export let lang = initialLang();
-export let deck = store.get("skat.deck", "four");
+// the card decks (cards.js draws them), chosen in the Settings
+export const DECKS = ["four", "two", "german"];
+export let deck = DECKS.includes(store.get("skat.deck")) ? store.get("skat.deck") : "four";
 
 // The language and the deck are read everywhere and set here only.
 export function setLang(value) {
@@ -81,8 +83,11 @@ export const num = (n) => (typeof n === "number" && n < 0 ? `\u2212${-n}` : `${n
 
 export const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 
+// A card's name as the chosen deck calls it: "jack of clubs", or in the
+// German-suited deck "Unter of Acorns" ("Eichel-Unter").
 export function cardName(card) {
-  return t("card.name", { rank: t(`card.${card[1]}`), suit: t(`card.${card[0]}`) });
+  const k = deck === "german" ? "gcard" : "card";
+  return t(`${k}.name`, { rank: t(`${k}.${card[1]}`), suit: t(`${k}.${card[0]}`) });
 }
 
 export function cardHtml(card, { cls = "", action = "", disabled = false, selected = false } = {}) {

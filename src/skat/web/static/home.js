@@ -1,6 +1,7 @@
 // The home page: the options form (built from GET /api/options), creating a
 // table, the lobby.
 import { app, esc, lang, store, t } from "./common.js";
+import { fillYourTables, yourTablesSection } from "./mine.js";
 import { go } from "./nav.js";
 import { OPTIONS, formOptions, optionRow, optionsReady, remembered, showNeeded, valueWord } from "./options.js";
 import { bindTournamentForm, tournamentForm } from "./tournament.js";
@@ -18,6 +19,7 @@ export async function homePage() {
   <section class="home">
     <h1>${esc(t("home.title"))}</h1>
     <p class="lead">${esc(t("home.lead"))}</p>
+    ${yourTablesSection()}
     <form id="play-form" class="play-form">
       <label for="name">${esc(t("home.name"))}</label>
       <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
@@ -56,6 +58,7 @@ export async function homePage() {
     go(`/t/${b.dataset.join}`);
   });
   refreshLobby();
+  fillYourTables();
   bindTournamentForm();
   const optionsForm = document.getElementById("options-form");
   showNeeded(optionsForm);

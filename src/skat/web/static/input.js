@@ -1,7 +1,8 @@
 // What a person does at the table: clicks and keys.
-import { GAME_KEYS, TABLE_KEYS, act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
+import { FLAG_KEYS, GAME_KEYS, TABLE_KEYS, act, forgetPreview, renderBoard, renderControls, renderHand, renderTable } from "./board.js";
 import { store, t } from "./common.js";
 import { copyLink, downloadIss, renderSheet } from "./result.js";
+import { openKeys } from "./settings.js";
 import { T, send, setting } from "./state.js";
 
 export function onTableClick(e) {
@@ -11,7 +12,7 @@ export function onTableClick(e) {
   // the frame shows before the table's first state (a quick click after
   // coming back from the board): what needs the table waits for it, the
   // sheet opens when it comes
-  if (!T.snap && !["copy", "sheet", "setting"].includes(a)) return;
+  if (!T.snap && !["copy", "sheet", "keys"].includes(a)) return;
   if (a === "send") {
     const msg = JSON.parse(b.dataset.msg);
     if (msg.type === "act") {
@@ -59,12 +60,8 @@ export function onTableClick(e) {
     T.pick[b.dataset.flag] = b.checked;
     forgetPreview();
     renderControls();
-  } else if (a === "setting") {
-    store.set(`skat.set.${b.dataset.key}`, b.checked ? "1" : "0");
-    T.armed = null;
-    if (!T.snap) return;
-    renderHand();
-    renderControls();
+  } else if (a === "keys") {
+    openKeys();
   } else if (a === "sheet") {
     T.showSheet = !T.showSheet;
     T.downloadMsg = "";
@@ -100,6 +97,7 @@ export function onTableClick(e) {
   } else if (a === "claim") {
     T.claiming = true;  // the choice of what to claim opens beside the controls
     renderTable();
+    document.querySelector("[data-testid=claim-game]")?.focus();  // Enter claims the game
   } else if (a === "claim-cancel") {
     T.claiming = false;
     renderTable();
@@ -137,13 +135,24 @@ export function onTableKey(e) {
   if (!T || T.closed || e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   const el = e.target;
   if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable)) return;
-  if (!document.querySelector(".table-page")) return;
+  if (!document.querySelector(".table-page") || document.getElementById("keys-help")) return;
+  const hand = document.getElementById("hand");
+  if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && !hand.contains(document.activeElement)) {
+    // the arrows reach the hand from anywhere: the first (or last) card
+    const cards = [...hand.querySelectorAll("button.card:not([disabled])")];
+    const card = e.key === "ArrowRight" ? cards[0] : cards[cards.length - 1];
+    if (card) { e.preventDefault(); card.focus(); }
+    return;
+  }
   const key = e.key.toLowerCase();
-  const testid = TABLE_KEYS[key];
-  const game = GAME_KEYS[Number(key) - 1];
-  const target = testid
-    ? document.querySelector(`#controls [data-testid=${testid}], #result [data-testid=${testid}]`)
-    : game ? document.querySelector(`#controls [data-action=pick][data-game=${game}]`) : null;
+  const ids = TABLE_KEYS[key] || [];
+  const n = Number(key);
+  const game = GAME_KEYS[n - 1];
+  const flag = FLAG_KEYS[n - GAME_KEYS.length - 1];
+  const where = (id) => document.querySelector(`#controls [data-testid=${id}], #result [data-testid=${id}], #board [data-testid=${id}]`);
+  const target = ids.length ? ids.map(where).find((b) => b && !b.disabled)
+    : game ? document.querySelector(`#controls [data-action=pick][data-game=${game}]`)
+    : flag ? document.querySelector(`#controls [data-action=flag][data-flag=${flag}]`) : null;
   if (!target || target.disabled) return;
   e.preventDefault();
   target.click();

@@ -175,7 +175,7 @@ export function renderResult() {
     const mine = (T.snap.deal?.waiting_for || []).includes(T.seat) || !(T.snap.deal?.waiting_for || []).length;
     const who = listText(waiting.map(seatName));
     const button = mine
-      ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next">${esc(t("act.next"))}</button>`
+      ? `<button class="primary" data-action="send" data-msg='${esc(JSON.stringify({ type: "next" }))}' data-testid="next" aria-keyshortcuts="N">${esc(t("act.next"))}</button>`
       : `<button class="primary" disabled data-testid="next-waiting">${esc(t("act.nextWaiting", { names: who }))}</button>`;
     const note = mine && waiting.length ? `<p class="help" data-testid="next-others">${esc(t("table.othersReading", { names: who, n: waiting.length }))}</p>` : "";
     parts.splice(RESULT_HEAD, 0, `<div class="result-next">${button + note + countdown()}</div>`);

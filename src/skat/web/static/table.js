@@ -3,13 +3,13 @@
 // (with log.js, result.js) and the clicks input.js's. Nothing imports this
 // module but app.js.
 import { HOLD_MS, renderBoard, renderTable, trickKey } from "./board.js";
-import { REACTIONS, app, deck, errorText, esc, lang, setDeck, store, t } from "./common.js";
+import { REACTIONS, app, errorText, esc, lang, store, t } from "./common.js";
 import { onHandKey, onTableClick, onTableKey } from "./input.js";
 import { dealLines, noteEvent } from "./log.js";
+import { rememberSeat, tournamentOf } from "./mine.js";
+import { playSound } from "./sound.js";
 import { reactionIcon, reactionLabel, renderTimer } from "./result.js";
-import { T, connect, follow, openTable, send, setStatus, setting, watchSocket } from "./state.js";
-
-export const SETTINGS = ["tap2", "sound", "vibrate"];
+import { T, connect, follow, openTable, send, setStatus, watchSocket } from "./state.js";
 
 export function tablePage(id) {
   if (T && T.id === id) {
@@ -26,19 +26,17 @@ export function tablePage(id) {
 
 export function tableFrame(id) {
   T.lang = lang;
+  const tour = tournamentOf(id);  // a tournament's table leads back to it
   app.innerHTML = `
   <section class="table-page" data-testid="table">
+    ${tour ? `<p class="back-link"><a href="/tournament/${esc(tour.id)}" data-testid="back-to-tournament">${esc(t("mine.backTo", { name: tour.name }))}</a></p>` : ""}
     <div class="bar">
       <div class="share"><span id="share-label">${esc(t("table.share"))}</span>
         <input id="share" readonly value="${esc(location.origin + "/t/" + id)}" aria-labelledby="share-label">
         <button data-action="copy" data-testid="copy">${esc(t("table.copy"))}</button>
         <span id="copy-msg" class="help" role="status"></span></div>
       <div class="tools">
-        <label>${esc(t("deck.label"))} <select id="deck"><option value="four">${esc(t("deck.four"))}</option><option value="two">${esc(t("deck.two"))}</option></select></label>
-        <details class="settings"><summary>${esc(t("set.title"))}</summary><div class="settings-box">
-          ${SETTINGS.map((k) => `<label><input type="checkbox" data-action="setting" data-key="${k}" ${setting(k) ? "checked" : ""}> ${esc(t(`set.${k}`))}</label>`).join("")}
-          <p class="help" data-testid="keys-help">${esc(t("keys.help"))}</p>
-        </div></details>
+        <button data-action="keys" data-testid="keys-button" aria-keyshortcuts="?">${esc(t("keys.button"))}</button>
         <button data-action="sheet" data-testid="sheet-button">${esc(t("act.sheet"))}</button>
         <button data-action="leave" data-testid="leave" hidden>${esc(t("act.leave"))}</button>
       </div>
@@ -62,8 +60,6 @@ export function tableFrame(id) {
     </div>
     <div id="sheet"></div>
   </section>`;
-  document.getElementById("deck").value = deck;
-  document.getElementById("deck").addEventListener("change", (e) => { setDeck(e.target.value); store.set("skat.deck", deck); renderTable(); });
   document.getElementById("chat-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = document.getElementById("chat-input");
@@ -99,6 +95,11 @@ export const HANDLERS = {
   },
   state(m) {
     newState(m);
+    // this device's seat, found again from the home page (mine.js)
+    if (T.seat !== null && T.remembered !== T.seat) {
+      T.remembered = T.seat;
+      rememberSeat(T.id, T.seat, m.seats?.[T.seat]?.name ?? null);
+    }
     T.chat = m.chat || [];
     T.busy = false;
     autoJoin();
@@ -178,7 +179,19 @@ export function setView(v, before) {
     T.hold = { trick: last, until: Date.now() + HOLD_MS, key: trickKey(v, v.tricks.length - 1) };
     clearTimeout(T.holdTimer);
     T.holdTimer = setTimeout(() => T && renderBoard(), HOLD_MS + 20);
+    playSound("trick");
+  } else if (v && before && v.tricks.length === before.tricks.length && v.trick.length > before.trick.length) {
+    playSound("card");
   }
+  if (v && before && v.phase === "done" && before.phase !== "done") playSound(resultSound(v.result));
+}
+
+// The result's sound from the reader's side: a declarer's game won or lost,
+// a Ramsch or thrown-in deal by the reader's entry; a spectator's is plain.
+function resultSound(r) {
+  if (!r || T.seat === null) return "result";
+  if (r.declarer !== null && r.won !== null) return (r.declarer === T.seat) === r.won ? "good" : "bad";
+  return (r.plain?.[T.seat] ?? 0) >= 0 ? "good" : "bad";
 }
 
 export function autoJoin() {

@@ -5,6 +5,7 @@
 // #entrant=...). The page asks the server again every half second while
 // tables play (every 2 s otherwise); the standings come from there.
 import { app, errorText, esc, fmt, lang, store, t } from "./common.js";
+import { rememberTournament } from "./mine.js";
 import { go } from "./nav.js";
 import { OPTIONS, formOptions, optionRow, remembered, rulesItems, showNeeded } from "./options.js";
 
@@ -126,6 +127,8 @@ async function refresh(id) {
       }
     }
     shown.view = data;
+    // an entrant's or organiser's tournament: its tables lead back here (mine.js)
+    if (token || store.get(organiserKey(id))) rememberTournament(id, data.name, data.series.flatMap((x) => x.tables.map((tb) => tb.id)));
     render();
   } catch { /* offline for a moment: the next round asks again */ }
   const every = shown?.view?.state === "playing" ? EVERY_MS.playing : EVERY_MS.other;
@@ -177,9 +180,14 @@ function standingsTable(v) {
   if (!v.standings.length) return `<p class="help">${esc(t("tour.noStandings"))}</p>`;
   const k = v.series.length;
   const mine = shown.me?.name;
-  const head = `<tr><th scope="col">${esc(t("tour.place"))}</th><th scope="col">${esc(t("tour.player"))}</th><th scope="col">${esc(t("tour.total"))}</th><th scope="col">${esc(t("tour.won"))}</th><th scope="col">${esc(t("tour.lost"))}</th>${Array.from({ length: k }, (_, i) => `<th scope="col">${esc(t("tour.seriesN", { n: i + 1 }))}</th>`).join("")}</tr>`;
-  const rows = v.standings.map((r) => `<tr data-testid="standing"${r.name === mine ? ' class="me"' : ""}><td>${r.place}</td><th scope="row">${esc(r.name)}</th><td data-testid="standing-total">${fmt(r.total)}</td><td>${r.won}</td><td>${r.lost}</td>${Array.from({ length: k }, (_, i) => `<td>${r.series[i] === null || r.series[i] === undefined ? "–" : fmt(r.series[i])}</td>`).join("")}</tr>`).join("");
-  return `<div class="standings-wrap"><table class="standings" data-testid="standings"><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
+  // the lists each played and who withdrew are said (issue 49, finding 8):
+  // a total over one list stands beside totals over two
+  const gone = new Set(v.withdrawn ?? []);
+  const head = `<tr><th scope="col">${esc(t("tour.place"))}</th><th scope="col">${esc(t("tour.player"))}</th><th scope="col">${esc(t("tour.total"))}</th><th scope="col">${esc(t("tour.lists"))}</th><th scope="col">${esc(t("tour.won"))}</th><th scope="col">${esc(t("tour.lost"))}</th>${Array.from({ length: k }, (_, i) => `<th scope="col">${esc(t("tour.seriesN", { n: i + 1 }))}</th>`).join("")}</tr>`;
+  const rows = v.standings.map((r) => `<tr data-testid="standing"${r.name === mine ? ' class="me"' : ""}><td>${r.place}</td><th scope="row">${esc(r.name)}${gone.has(r.name) ? ` <span class="withdrawn" data-testid="standing-withdrawn">(${esc(t("tour.withdrawnMark"))})</span>` : ""}</th><td data-testid="standing-total">${fmt(r.total)}</td><td data-testid="standing-lists">${r.lists}</td><td>${r.won}</td><td>${r.lost}</td>${Array.from({ length: k }, (_, i) => `<td>${r.series[i] === null || r.series[i] === undefined ? "–" : fmt(r.series[i])}</td>`).join("")}</tr>`).join("");
+  const uneven = new Set(v.standings.map((r) => r.lists)).size > 1 || v.standings.some((r) => gone.has(r.name));
+  const note = uneven ? `<p class="help" data-testid="standings-note">${esc(t("tour.listsNote"))}</p>` : "";
+  return `<div class="standings-wrap"><table class="standings" data-testid="standings"><thead>${head}</thead><tbody>${rows}</tbody></table></div>${note}`;
 }
 
 let drawn = ""; // what the page shows now: it is drawn again only when that changes
