@@ -1810,7 +1810,8 @@ def test_a_tournament_by_one_link_from_entry_to_the_table(
     the page that runs it; a friend opens the shared link, enters by name
     and, once the series is drawn, reaches their own table in one click,
     seated with cards in hand; the organiser watches the table's progress
-    and the standings, in German too."""
+    and the standings, in German too. The organiser closes the entry and
+    opens it again (issue 54, finding 7)."""
     org, anna = clients(), clients()
     org.goto("/")
     org.page.click("details.tournament-new summary")
@@ -1845,6 +1846,17 @@ def test_a_tournament_by_one_link_from_entry_to_the_table(
         "() => document.querySelector('[data-testid=entrants]').innerText === 'Anna'"
     )
     assert "Bob has withdrawn" in org.page.inner_text("[data-testid=tournament-msg]")
+    # issue 54, finding 7: the organiser closes the entry; a stranger with the
+    # link finds no form, and opening it again brings the form back
+    org.page.click("[data-testid=entry-toggle]")
+    org.page.wait_for_selector("[data-testid=entry-toggle]:has-text('Open the entries again')")
+    cem = clients()
+    cem.page.goto(share)
+    cem.page.wait_for_selector("[data-testid=entries-closed]")
+    assert cem.page.locator("#enter-name").count() == 0
+    org.page.click("[data-testid=entry-toggle]")
+    org.page.wait_for_selector("[data-testid=entry-toggle]:has-text('Close the entries')")
+    cem.page.wait_for_selector("#enter-name")  # the page follows the tournament by itself
     org.page.click("[data-testid=draw]")  # one entrant: two computer players fill the table
     anna.page.wait_for_selector("[data-testid=your-table]", timeout=10_000)
     assert "series 1, table 1" in anna.page.inner_text("[data-testid=my-tables]")

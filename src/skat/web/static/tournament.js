@@ -221,7 +221,9 @@ function render(force = false) {
     const open = v.state !== "finished" && v.state !== "expired";
     parts.push(`<p data-testid="entered-as">${esc(t("tour.enteredAs", { name: me.name }))}${open ? ` <button data-action="withdraw-me" data-testid="withdraw-me">${esc(t("tour.withdrawMe"))}</button>` : ""}</p>`);
   }
-  else if (v.state === "entry") {
+  else if (v.state === "entry" && v.entry_closed && !organiser) {
+    parts.push(`<p class="help" data-testid="entries-closed">${esc(t("tour.entryClosed"))}</p>`);
+  } else if (v.state === "entry") {
     parts.push(`<form id="enter-form" class="play-form">
       <label for="enter-name">${esc(t("home.name"))}</label>
       <input id="enter-name" maxlength="24" autocomplete="nickname" value="${esc(store.get("skat.name", ""))}">
@@ -237,6 +239,7 @@ function render(force = false) {
       <p>${esc(t("tour.share"))} <input readonly class="link" value="${esc(shareUrl)}" data-testid="share-link" aria-label="${esc(t("tour.share"))}"></p>
       <p class="help">${esc(t("tour.runHelp"))} <input readonly class="link" value="${esc(`${shareUrl}#run=${organiser}`)}" aria-label="${esc(t("tour.runLink"))}"></p>
       ${canDraw ? `<p><button class="primary" data-action="draw" data-testid="draw">${esc(t("tour.draw", { k: k + 1, n: v.series_total }))}</button></p>` : ""}
+      ${v.state === "entry" || v.state === "between" ? `<p><button data-action="entry" data-open="${v.entry_closed ? "1" : ""}" data-testid="entry-toggle">${esc(t(v.entry_closed ? "tour.openEntries" : "tour.closeEntries"))}</button> <span class="help">${esc(t(v.entry_closed ? "tour.entriesAreClosed" : "tour.entriesAreOpen"))}</span></p>` : ""}
       ${v.state !== "finished" && v.state !== "expired" ? `<form id="add-form"><label for="add-name">${esc(t("tour.add"))}</label> <input id="add-name" maxlength="24"> <button type="submit" data-testid="add">${esc(t("tour.addButton"))}</button>
         <p class="help">${esc(t("tour.addHelp"))}</p></form>` : ""}
       ${v.entrants.length && v.state !== "finished" && v.state !== "expired" ? `<details><summary>${esc(t("tour.withdrawSome"))}</summary><ul class="withdraw-list">${v.entrants.map((n) => `<li>${esc(n)} <button data-withdraw="${esc(n)}" data-testid="withdraw">${esc(t("tour.withdraw"))}</button></li>`).join("")}</ul></details>` : ""}
@@ -283,6 +286,14 @@ function bind() {
   document.querySelector("[data-action=draw]")?.addEventListener("click", async (e) => {
     e.target.disabled = true;
     const { ok, data } = await post(`${base}/series`, { organiser: store.get(organiserKey(id)) });
+    say(ok ? "" : refusal(data));
+    refresh(id);
+  });
+  // the organiser closes the entry by the shared link (issue 54, finding 7) or opens it again
+  document.querySelector("[data-action=entry]")?.addEventListener("click", async (e) => {
+    e.target.disabled = true;
+    const open = Boolean(e.target.dataset.open);
+    const { ok, data } = await post(`${base}/entry`, { organiser: store.get(organiserKey(id)), open });
     say(ok ? "" : refusal(data));
     refresh(id);
   });
