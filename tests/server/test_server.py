@@ -272,8 +272,9 @@ def test_grace_period_lets_a_computer_act_for_an_absent_human(tmp_path: Path) ->
         tid = t["id"]
         spectator = watch(client, tid)
         anna = join(client, tid, "Anna")
+        bert = join(client, tid, "Bert")  # stays: the table plays on (alone it rests)
         anna.send(type="fill", creator=t["creator"])
-        pump([anna, spectator], anna.my_turn, rng)
+        pump([anna, bert, spectator], anna.my_turn, rng)
         anna.close()
         # grace runs out: a computer player acts for seat 0
         spectator.wait_for(
@@ -300,7 +301,7 @@ def test_grace_period_lets_a_computer_act_for_an_absent_human(tmp_path: Path) ->
         info = public(client, tid)
         assert info["seats"][0]["auto"] is False
         assert info["seats"][0]["connected"] is True
-        everyone = [anna, spectator]
+        everyone = [anna, bert, spectator]
         pump(everyone, lambda: all(p.list_over for p in everyone), rng)
         after = [
             r.msg["event"]
@@ -876,8 +877,9 @@ def test_each_deal_is_credited_to_whoever_played_it() -> None:
     assert replay_list(record).problems == []  # the record still replays
     assert st.series is not None
     rows = list(csv.reader(io.StringIO(sheet_csv(st.series, st.names_from()))))
-    assert rows[0][10:13] == ["Anna", "Bruno / Ben", "Cora"]
-    assert rows[0][13:16] == ["Anna total", "Bruno / Ben total", "Cora total"]
+    assert rows[0][9:11] == ["markers", "computer for"]
+    assert rows[0][11:14] == ["Anna", "Bruno / Ben", "Cora"]
+    assert rows[0][14:17] == ["Anna total", "Bruno / Ben total", "Cora total"]
     dealers = [row[1] for row in rows[1:3]]
     assert dealers[0] == ("Anna", "Bruno", "Cora")[st.series.rows[0].dealer]
     assert dealers[1] == ("Anna", "Ben", "Cora")[st.series.rows[1].dealer]

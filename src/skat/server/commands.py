@@ -52,7 +52,10 @@ class DealDue:
 
 @dataclass
 class Expire:
-    """The table is idle too long."""
+    """The table is idle too long (``only_resting``: a tournament's next
+    draw closes it, unless one of its people came back meanwhile)."""
+
+    only_resting: bool = False
 
 
 @dataclass
