@@ -9,6 +9,8 @@ when Playwright or /usr/bin/chromium is missing; no browser is downloaded.
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import json
 import re
 import socket
@@ -2285,6 +2287,70 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
             for c in (anna, friend):
                 c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_a_seat_left_is_named_for_the_computer_on_the_sheet_from_that_deal(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, item 1: Anna and Ben play deal 1 with one computer; in deal
+    2 (Ben deals) Ben presses "Leave the table" and the computer plays on in
+    his seat. The sheet credits deal 1 to Ben and deal 2 to "Computer (for
+    Ben)", the seat's column names both, and deal 2 carries the mark of
+    moves a computer made for an absent person."""
+    a, b = clients(), clients()
+    url = create_with_options(a, rounds="1")
+    sit_at(b, url, "Ben")
+    a.page.click("[data-testid=fill]")  # a computer takes the third seat: the list starts
+    pages = [a.page, b.page]
+    for pg in pages:
+        pg.wait_for_function(
+            "() => document.querySelectorAll('#hand .card').length === 10", timeout=15_000
+        )
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while not all(phase(pg) == "done" for pg in pages):  # deal 1, played by both
+        assert time.monotonic() < deadline, "deal 1 did not finish"
+        moved = False
+        for k, pg in enumerate(pages):
+            ph = phase(pg)
+            if ph not in ("wait", "done"):
+                with contextlib.suppress(PlaywrightTimeout):
+                    act(pg, ph, "declare" if k == 0 else "pass")
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    for pg in pages:
+        pg.click("[data-testid=next]")
+    for pg in pages:
+        pg.wait_for_selector("[data-testid=result-headline]", state="detached")
+        pg.wait_for_function("() => document.querySelectorAll('#hand .card').length >= 10")
+    b.page.on("dialog", lambda d: d.accept())
+    b.page.click("[data-testid=leave]")
+    a.page.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-1]').innerText"
+        ".includes('Computer (for Ben)')"
+    )
+    assert play_deal(a.page)[-1] == "done"  # the computer plays Ben's cards
+    a.page.click("[data-testid=sheet-button]")
+    a.page.wait_for_selector("[data-testid=sheet]")
+    heads = a.page.locator("[data-testid=sheet] thead th").all_inner_texts()
+    assert any("Ben / Computer (for Ben)" in h for h in heads), heads
+    rows = a.page.locator("[data-testid=sheet] tbody tr")
+    assert rows.count() == 2
+    first, second = (rows.nth(i).locator("td") for i in range(2))
+    assert first.nth(0).inner_text() == "Anna"  # deal 1: Anna dealt
+    assert second.nth(0).inner_text() == "Computer (for Ben)"  # deal 2: the seat's computer
+    assert "*" not in first.nth(1).inner_text()
+    assert second.nth(1).inner_text().rstrip().endswith("*"), second.nth(1).inner_text()
+    csv_text = a.page.evaluate(
+        "(u) => fetch(`/api/tables/${u.split('/').pop()}/sheet.csv`).then((r) => r.text())",
+        url,
+    )
+    head, one, two = csv.reader(io.StringIO(csv_text))
+    assert (one[1], two[1]) == ("Anna", "Computer (for Ben)")  # who dealt
+    assert (one[head.index("computer for")], two[head.index("computer for")]) == (
+        "",
+        "Computer (for Ben)",
+    )
 
 
 def _claim_at_first_turn(page: Page, level: str) -> int:
