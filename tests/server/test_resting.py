@@ -180,3 +180,39 @@ def test_a_stranger_asking_for_a_computers_seat_does_not_wake_a_resting_table(
         info = public(client, tid)
         assert info["table"]["resting"] is True
         assert info["version"] == version + 1, "only the takeover is stored: no move was made"
+
+
+def test_a_stranger_sitting_between_deals_does_not_wake_a_resting_table(
+    tmp_path: Path,
+) -> None:
+    """Issue 49, item 1 (and issue 54, finding 8): Anna leaves while a
+    deal's result shows; the table rests. A stranger who sits on a
+    computer's seat then waits for the next deal like a takeover mid-deal
+    (a seat taken at once would make a person of the table and deal on
+    for Anna); Anna's own token wakes the table, and the stranger plays
+    from the next deal."""
+    rng = random.Random(12)
+    with serve(tmp_path, grace=0.2, solo_next="wait") as (_, client, _db):
+        t = new_table(client, players=3, rounds=2)
+        tid = t["id"]
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], lambda: anna.view is not None and anna.view["phase"] == "done", rng)
+        anna.close()
+        _wait_resting(client, tid)
+        version = public(client, tid)["version"]
+        stranger = watch(client, tid)
+        stranger.send(type="sit", name="Mallory", seat=1)
+        stranger.wait_for(lambda m: m["type"] == "seated" and m["from_next_deal"] is True)
+        time.sleep(0.5)
+        info = public(client, tid)
+        assert info["table"]["resting"] is True and info["version"] == version + 1
+        assert info["seats"][1]["pending"] == "Mallory"
+        anna.connect(token=anna.token, last_version=anna.version)
+        assert anna.wait_for(lambda m: m["type"] == "state")["table"]["resting"] is False
+        anna.send(type="next")
+        stranger.wait_for(lambda m: _resting(m) is False)
+        stranger.wait_for(
+            lambda m: m["type"] == "event" and m["event"]["kind"] == "next", timeout=10
+        )
+        assert public(client, tid)["seats"][1]["name"] == "Mallory"

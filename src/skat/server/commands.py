@@ -67,7 +67,8 @@ class Disconnected:
 
 @dataclass
 class Rest:
-    """The table's rest time has passed without a person at it (issue 26)."""
+    """The disconnect grace has passed without a person of the table at it
+    (issue 26; issue 49, item 1): it rests."""
 
 
 @dataclass
