@@ -100,11 +100,17 @@ def _ramsch_points(r: SheetRow) -> str:
     return "/".join(str(p) for p in r.ramsch_points)
 
 
-def sheet_csv(series: Series, names_from: Mapping[int, Sequence[str]] | None = None) -> str:
+def sheet_csv(
+    series: Series,
+    names_from: Mapping[int, Sequence[str]] | None = None,
+    computer_moves: Mapping[int, Sequence[int]] | None = None,
+) -> str:
     """The sheet with running totals. ``names_from`` (deal number -> names by
     seat from that deal on) credits each deal's dealer and declarer to
     whoever played it, and a seat's column names everyone who played it
-    ("Bruno / Ben")."""
+    ("Bruno / Ben"). ``computer_moves`` (deal number -> seats, one a move)
+    fills the column ``computer for``: whom a computer made moves for in
+    that deal (absent, timed out or gone; issue 49, item 1)."""
     out = io.StringIO()
     w = _SafeWriter(out)
     changes = sorted((names_from or {1: series.names}).items())
@@ -120,7 +126,7 @@ def sheet_csv(series: Series, names_from: Mapping[int, Sequence[str]] | None = N
     scoring = series.options.scoring
     w.writerow(
         ["deal", "dealer", "kind", "game", "matadors", "bid", "points", "tricks", "value"]
-        + ["markers"]
+        + ["markers", "computer for"]
         + columns
         + [f"{n} total" for n in columns]
     )
@@ -136,6 +142,7 @@ def sheet_csv(series: Series, names_from: Mapping[int, Sequence[str]] | None = N
                 r.declarer_tricks if r.kind == "game" else "",
             ]
             + [r.value or "", _markers(r)]
+            + [" / ".join(names[x] for x in sorted(set((computer_moves or {}).get(r.number, ()))))]
             + list(entries)
             + running
         )

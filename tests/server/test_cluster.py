@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import connect as ws_connect
 from websockets.asyncio.client import unix_connect
 from websockets.exceptions import ConnectionClosed
 
@@ -422,51 +423,70 @@ def test_a_worker_stopped_on_purpose_gives_its_tables_up_at_once(
         assert back < 20  # the lease (60 s) did not have to run out
 
 
-def test_a_tournament_goes_on_when_its_tables_worker_is_killed(cluster: Cluster) -> None:
-    """Issue 27: a tournament made, entered and drawn through nginx; the
-    worker that runs its table is SIGKILLed mid-series. The other worker
-    adopts the table when the lease runs out, plays it to the end (Anna
-    never came: a computer plays her seat after the grace time), and its
-    view of the tournament shows the table's own totals as the standings."""
-    base = cluster.address
-    made, _ = post(base, "/api/tournaments", {"name": "Cluster cup", "rounds": 1})
-    tid = made["id"]
-    post(base, f"/api/tournaments/{tid}/entrants", {"name": "Anna"})
-    drawn, _ = post(base, f"/api/tournaments/{tid}/series", {"organiser": made["organiser"]})
-    assert drawn == {"series": 1}
+def test_a_resting_tournament_table_stays_resting_when_its_worker_is_killed(
+    tmp_path: Path, db_url: str
+) -> None:
+    """Issue 49, item 1, and issue 54, finding 3: a tournament made, entered
+    and drawn through nginx; Anna never comes, so her table rests after the
+    grace (a stored `rest` event, not a computer playing her list). The
+    worker that runs it is SIGKILLed: the other worker adopts the table and
+    it stays resting, nothing played, until Anna comes with her own link."""
+    with two_workers(tmp_path / "cluster", db_url, ("--grace", "1")) as cluster:
+        base = cluster.address
+        made, _ = post(base, "/api/tournaments", {"name": "Cluster cup", "rounds": 1})
+        tid = made["id"]
+        entered, _ = post(base, f"/api/tournaments/{tid}/entrants", {"name": "Anna"})
+        drawn, _ = post(base, f"/api/tournaments/{tid}/series", {"organiser": made["organiser"]})
+        assert drawn == {"series": 1}
 
-    def view(w: Worker) -> Any:
-        status, _, data = unix_request(w.socket, "GET", f"/api/tournaments/{tid}", b"", {})
-        assert status == 200, data
-        return json.loads(data)
+        def view(w: Worker) -> Any:
+            status, _, data = unix_request(w.socket, "GET", f"/api/tournaments/{tid}", b"", {})
+            assert status == 200, data
+            return json.loads(data)
 
-    (table,) = view(cluster.members[0])["series"][0]["tables"]
-    owner = asyncio.run(table_owner(cluster.db_url or "", table["id"]))
-    (killed,) = [w for w in cluster.members if w.name == owner]
-    (other,) = [w for w in cluster.members if w.name != owner]
-    assert killed.pid is not None
-    os.kill(killed.pid, signal.SIGKILL)
-    deadline = time.monotonic() + 150
-    while (done := view(other))["state"] != "finished":
-        assert time.monotonic() < deadline, done["series"][0]["tables"]
-        time.sleep(0.5)
-    assert asyncio.run(table_owner(cluster.db_url or "", table["id"])) in (other.name, None)
-    (row,) = done["series"][0]["tables"]
-    info, _ = _get(base, f"/api/tables/{table['id']}")
-    anna = info["sheet"]["totals"][[s["name"] for s in row["seats"]].index("Anna")]
-    assert row["deal"] == row["deals"] == 3
-    assert done["standings"] == [
-        {
-            "name": "Anna",
-            "total": anna["total"],
-            "won": anna["won"],
-            "lost": anna["lost"],
-            "lists": 1,
-            "place": 1,
-            "series": [anna["total"]],
-        }
-    ]
-    assert done["seed"] is not None
+        deadline = time.monotonic() + 60
+        while not (row := view(cluster.members[0])["series"][0]["tables"][0]).get("resting"):
+            assert time.monotonic() < deadline, row
+            time.sleep(0.2)
+        table_id = row["id"]
+        anna = [s["name"] for s in row["seats"]].index("Anna")
+        rested = asyncio.run(_events(cluster.db_url or "", table_id))
+        assert [k for _, k, _ in rested].count("rest") == 1
+        assert not [p for _, k, p in rested if k == "act" and p["seat"] == anna]
+        owner = asyncio.run(table_owner(cluster.db_url or "", table_id))
+        (killed,) = [w for w in cluster.members if w.name == owner]
+        (other,) = [w for w in cluster.members if w.name != owner]
+        assert killed.pid is not None
+        os.kill(killed.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 90
+        while asyncio.run(table_owner(cluster.db_url or "", table_id)) != other.name:
+            assert time.monotonic() < deadline, "the other worker never adopted the table"
+            time.sleep(0.5)
+        time.sleep(2.5)  # more than twice the grace: a woken table would have moved
+        assert asyncio.run(_events(cluster.db_url or "", table_id)) == rested
+        (row,) = view(other)["series"][0]["tables"]
+        assert row["resting"] is True and row["status"] == "playing"
+        info, _ = _get(base, f"/api/tables/{table_id}")
+        assert info["table"]["resting"] is True
+
+        async def anna_comes() -> dict[str, Any]:
+            url = base.replace("http", "ws") + f"/ws/{table_id}"
+            end = time.monotonic() + 30
+            while True:  # a worker that does not serve the table sends her on
+                with contextlib.suppress(ConnectionClosed, TimeoutError, OSError):
+                    async with ws_connect(url, open_timeout=5) as ws:
+                        await ws.send(json.dumps({"type": "hello", "token": entered["token"]}))
+                        while True:
+                            m = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                            if m["type"] == "state":
+                                return dict(m)
+                assert time.monotonic() < end, "Anna never got her seat back"
+                await asyncio.sleep(0.5)
+
+        back = asyncio.run(anna_comes())
+        assert back["table"]["resting"] is False and back["you"] == anna
+        kinds = [k for _, k, _ in asyncio.run(_events(cluster.db_url or "", table_id))]
+        assert kinds[len(rested)] == "wake"
 
 
 #: More websockets than nginx's old 4,096 connections a process allowed in

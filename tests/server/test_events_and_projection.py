@@ -271,6 +271,8 @@ def test_stored_rows_convert_both_ways_and_old_rows_replay() -> None:
         ev.React(seat=1, emoji="👍"),
         ev.Again(table="xyz"),
         ev.Expire(),
+        ev.Rest(),
+        ev.Wake(),
     ]
     assert {type(e) for e in samples} == set(ev.TableEvent.__args__)
     for e in samples:

@@ -24,7 +24,6 @@ FORM = [
     "hint",
     "timer",
     "result",
-    "rest",
     "public",
 ]
 

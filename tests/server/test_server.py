@@ -272,8 +272,9 @@ def test_grace_period_lets_a_computer_act_for_an_absent_human(tmp_path: Path) ->
         tid = t["id"]
         spectator = watch(client, tid)
         anna = join(client, tid, "Anna")
+        bert = join(client, tid, "Bert")  # stays: the table plays on (alone it rests)
         anna.send(type="fill", creator=t["creator"])
-        pump([anna, spectator], anna.my_turn, rng)
+        pump([anna, bert, spectator], anna.my_turn, rng)
         anna.close()
         # grace runs out: a computer player acts for seat 0
         spectator.wait_for(
@@ -300,7 +301,7 @@ def test_grace_period_lets_a_computer_act_for_an_absent_human(tmp_path: Path) ->
         info = public(client, tid)
         assert info["seats"][0]["auto"] is False
         assert info["seats"][0]["connected"] is True
-        everyone = [anna, spectator]
+        everyone = [anna, bert, spectator]
         pump(everyone, lambda: all(p.list_over for p in everyone), rng)
         after = [
             r.msg["event"]
@@ -876,14 +877,80 @@ def test_each_deal_is_credited_to_whoever_played_it() -> None:
     assert replay_list(record).problems == []  # the record still replays
     assert st.series is not None
     rows = list(csv.reader(io.StringIO(sheet_csv(st.series, st.names_from()))))
-    assert rows[0][10:13] == ["Anna", "Bruno / Ben", "Cora"]
-    assert rows[0][13:16] == ["Anna total", "Bruno / Ben total", "Cora total"]
+    assert rows[0][9:11] == ["markers", "computer for"]
+    assert rows[0][11:14] == ["Anna", "Bruno / Ben", "Cora"]
+    assert rows[0][14:17] == ["Anna total", "Bruno / Ben total", "Cora total"]
     dealers = [row[1] for row in rows[1:3]]
     assert dealers[0] == ("Anna", "Bruno", "Cora")[st.series.rows[0].dealer]
     assert dealers[1] == ("Anna", "Ben", "Cora")[st.series.rows[1].dealer]
     for row, played in zip(rows[1:3], expected.values(), strict=True):
         if row[2] == "game":  # the declarer is named as the deal's player
             assert row[3].split(":")[0] in played
+
+
+def test_a_seat_left_is_the_computers_from_that_deal_in_every_download(tmp_path: Path) -> None:
+    """Issue 49, item 1: Anna presses "Leave the table" in deal 2 after its
+    first move. Deal 1 is hers; from deal 2 on the names, the CSV (dealer,
+    columns, `computer for`), the list record (`players_from`,
+    `computer_moves`) and `skat sheet --csv` of that record name "Computer
+    (for Anna)", and the computer's moves for her in deal 2 are marked (at
+    a German table: "Computer (für Anna)")."""
+    from click.testing import CliRunner
+
+    from skat.cli import main
+    from skat.sheetview import sheet_csv
+
+    st = _playing_table()
+    _finish_deal(st)
+    for event in st.plan_next():
+        st.apply(event)
+    assert st.series is not None
+    assert st.to_move() == 0  # middlehand speaks first: Anna bids, then goes
+    st.apply(st.plan_act(0, parse_action("bid 18"), None)[0])
+    (leave,) = st.plan_leave(0, True)
+    st.apply(leave)
+    assert st.seats[0].name == "Computer (for Anna)" and st.left_in_deal == {0}
+    while not st.series.deal.is_terminal():  # the actor marks a move for the absent (`auto`)
+        seat = st.to_move()
+        assert seat is not None
+        action = st.series.deal.view(seat).legal_actions[0]
+        st.apply(st.plan_act(seat, action, None, auto=seat in st.left_in_deal)[-1])
+    for event in st.plan_next():
+        st.apply(event)
+    _finish_deal(st)
+    assert st.left_in_deal == set()
+    assert st.names_from() == {
+        1: ("Anna", "Bruno", "Cora"),
+        2: ("Computer (for Anna)", "Bruno", "Cora"),
+    }
+    assert set(st.auto_moves) == {2} and set(st.auto_moves[2]) == {0}
+    rows = list(csv.reader(io.StringIO(sheet_csv(st.series, st.names_from(), st.auto_moves))))
+    head = rows[0]
+    assert head[11] == "Anna / Computer (for Anna)"
+    assert [r[head.index("computer for")] for r in rows[1:]] == ["", "Computer (for Anna)", ""]
+    assert rows[1][1] == "Anna"  # deal 1's dealer is seat 0
+    record = projection.list_download(st)
+    assert replay_list(record).problems == []
+    assert record["players_from"]["2"][0] == "Computer (for Anna)"
+    (marked,) = record["computer_moves"].items()
+    assert marked[0] == "2" and marked[1]
+    assert all(record["deals"][1]["actions"][i][0] == 0 for i in marked[1])
+    # a reader of the record prints the same sheet
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(record))
+    out = CliRunner().invoke(main, ["sheet", "--csv", str(path)])
+    assert out.exit_code == 0, out.output
+    assert (
+        out.output.splitlines() == sheet_csv(st.series, st.names_from(), st.auto_moves).splitlines()
+    )
+    path.write_text(json.dumps({**record, "computer_moves": {"2": [999]}}))
+    out = CliRunner().invoke(main, ["sheet", "--csv", str(path)])
+    assert out.exit_code == 1 and "malformed computer_moves" in out.output
+    # the table's language names the computer
+    de = TableState("D", ListOptions(players=3, deals=3), Settings(lang="de"), b"\x01" * 32, "c")
+    for event in de.plan_sit("Anna", 0, "ha") + de.plan_fill() + de.plan_leave(0, True):
+        de.apply(event)
+    assert de.seats[0].name == de.deal_names[1][0] == "Computer (für Anna)"
 
 
 def test_a_friend_joins_a_table_made_with_play_and_everybody_sees_who_is_online(

@@ -55,6 +55,22 @@ def wait_state(client: TestClient, tid: str, state: str, timeout: float = 90) ->
         time.sleep(0.1)
 
 
+def attend(client: TestClient, tid: str, tokens: dict[str, str]) -> list[Peer]:
+    """One entrant of every table of the latest series opens their table and
+    hands the seat to a computer with the page open ("Leave" at a tournament
+    table): the table has a person, so it does not rest, and computer
+    players play every seat after the grace time (each move marked). A
+    table none of whose people is connected rests (issue 54, finding 3)."""
+    peers = []
+    for table in view(client, tid)["series"][-1]["tables"]:
+        name = next(s["name"] for s in table["seats"] if s["name"] in tokens)
+        peer = Peer(client, table["id"], name).connect(token=tokens[name])
+        peer.wait_for(lambda m: m["type"] == "state")
+        peer.send(type="leave")
+        peers.append(peer)
+    return peers
+
+
 def code(r: Any) -> str:
     c: str = r.json()["error"]["code"]
     return c
@@ -62,8 +78,9 @@ def code(r: Any) -> str:
 
 def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
     """Seven people enter (a table of four and one of three), an eighth is
-    added by the organiser after the first series (two of four); nobody
-    connects, so computer players play their seats after the grace time.
+    added by the organiser after the first series (two of four); one
+    entrant of each table keeps its page open and hands the seat to a
+    computer, so computer players play every seat after the grace time.
     Every entrant sits once per series, the standings are the sums of the
     tables' totals, and the revealed seed redoes both draws."""
     with serve(tmp_path, grace=0.05) as (_, client, _db):
@@ -85,6 +102,7 @@ def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
         r = client.post(f"/api/tournaments/{tid}/series", json={"organiser": tokens["Anna"]})
         assert r.status_code == 403 and code(r) == "NOT_ORGANISER"
         assert start(client, t).json() == {"series": 1}
+        attend(client, tid, tokens)
         # entry by the shared link is closed now; the organiser adds a latecomer
         r = enter(client, tid, "Hanna")
         assert r.status_code == 409 and code(r) == "ENTRY_CLOSED"
@@ -98,6 +116,7 @@ def test_a_club_night_from_entry_to_the_final_ranking(tmp_path: Path) -> None:
         assert r.status_code == 409 and code(r) == "SERIES_IN_PLAY"
         wait_state(client, tid, "between")
         assert start(client, t).json() == {"series": 2}
+        attend(client, tid, tokens)
         final = wait_state(client, tid, "finished")
         r = start(client, t)
         assert r.status_code == 409 and code(r) == "TOURNAMENT_OVER"
@@ -331,16 +350,26 @@ def test_odd_ids_are_no_tournament(tmp_path: Path) -> None:
 
 
 def test_a_series_in_play_goes_on_after_a_restart(tmp_path: Path) -> None:
-    """The server stops while a series is played; started again, its tables
-    play on to the end and the tournament finishes with every table's total."""
-    with serve(tmp_path, grace=0.05) as (_, client, _db):
+    """The server stops while a series is played; started again, its table
+    rests until one of its people is back (nobody plays for them), then
+    plays on to the end and the tournament finishes with every table's
+    total."""
+    # the computers take their time, so that the server stops mid-list
+    with serve(tmp_path, grace=0.05, bot_delay=0.05) as (_, client, _db):
         t = make(client, rounds=2)
-        for name in ("Anna", "Bert", "Cora"):
-            enter(client, t["id"], name)
+        tokens = {
+            name: enter(client, t["id"], name).json()["token"] for name in ("Anna", "Bert", "Cora")
+        }
         assert start(client, t).status_code == 201
+        attend(client, t["id"], tokens)
         during = view(client, t["id"])
     assert during["state"] == "playing"
-    with serve(tmp_path, grace=0.05) as (_, client, _db):
+    with serve(tmp_path, grace=0.05, bot_delay=0.05) as (_, client, _db):
+        end = time.monotonic() + 30
+        while not view(client, t["id"])["series"][0]["tables"][0].get("resting"):
+            assert time.monotonic() < end, "the table never rested"
+            time.sleep(0.05)
+        attend(client, t["id"], tokens)
         done = wait_state(client, t["id"], "finished")
         (table,) = done["series"][0]["tables"]
         assert table["deal"] == table["deals"] == 6
@@ -374,6 +403,7 @@ def test_withdrawn_entrants_leave_the_next_draws_and_keep_what_they_played(
         assert view(client, tid)["entrants"] == ["Anna", "Bert", "Cora"]
         assert client.post(withdraw, json={"token": tokens["Dirk"]}).status_code == 404
         assert start(client, t).status_code == 201
+        attend(client, tid, tokens)
         wait_state(client, tid, "between")
         # the organiser withdraws Cora, who played the first series
         r = client.post(withdraw, json={"name": "Cora", "organiser": t["organiser"]})
@@ -385,8 +415,11 @@ def test_withdrawn_entrants_leave_the_next_draws_and_keep_what_they_played(
         # two people and no computer fill make no table: the draw says so
         r = start(client, t)
         assert r.status_code == 409 and code(r) == "NO_ENTRANTS"
-        assert enter(client, tid, "Emil", organiser=t["organiser"]).status_code == 201
+        emil = enter(client, tid, "Emil", organiser=t["organiser"])
+        assert emil.status_code == 201
+        tokens["Emil"] = emil.json()["token"]
         assert start(client, t).json() == {"series": 2}
+        attend(client, tid, tokens)
         done = wait_state(client, tid, "finished")
         (table,) = done["series"][1]["tables"]
         assert sorted(s["name"] for s in table["seats"]) == ["Anna", "Bert", "Emil"]
@@ -408,12 +441,14 @@ def test_another_worker_follows_the_tables_without_replaying_them(tmp_path: Path
 
     with serve(tmp_path, grace=0.05) as (_, client, db):
         t = make(client, rounds=2)
-        for name in ("Anna", "Bert", "Cora"):
-            enter(client, t["id"], name)
+        tokens = {
+            name: enter(client, t["id"], name).json()["token"] for name in ("Anna", "Bert", "Cora")
+        }
         other_app = create_app(db.url, ServerConfig(**{**FAST, "worker": "other"}))
         with TestClient(other_app) as other:
             replays = ReplayCounter(other_app.state.store)
             assert start(client, t).status_code == 201
+            attend(client, t["id"], tokens)
             seen = set()
             while (theirs := view(other, t["id"]))["state"] != "finished":
                 (table,) = theirs["series"][0]["tables"]
@@ -422,3 +457,47 @@ def test_another_worker_follows_the_tables_without_replaying_them(tmp_path: Path
             assert not other_app.state.tables.actors  # it ran nothing itself
             assert replays.count == 1 and len(seen) > 1  # one rebuild, then it followed
             assert theirs["standings"] == wait_state(client, t["id"], "finished")["standings"]
+
+
+def test_tables_whose_people_never_came_rest_until_the_organiser_closes_them(
+    tmp_path: Path,
+) -> None:
+    """Issue 54, finding 3 (and issue 49, item 1): nobody comes to a
+    tournament's table, so it rests after the grace like any other table;
+    no computer plays a list for its entrants. The series waits (nothing is
+    closed behind the back of someone on their way) until the organiser
+    closes the resting table, its list unfinished; then the next series is
+    drawn, and after the last one the tournament ends."""
+    with serve(tmp_path, grace=0.05) as (_, client, _db):
+        t = make(client, series=2)
+        tid = t["id"]
+        for name in ("Anna", "Bert", "Cora"):
+            assert enter(client, tid, name).status_code == 201
+        close = f"/api/tournaments/{tid}/close"
+        # nothing rests before a series is drawn
+        r = client.post(close, json={"organiser": t["organiser"]})
+        assert r.status_code == 409 and code(r) == "TOURNAMENT_OVER"
+        for number in (1, 2):
+            assert start(client, t).json() == {"series": number}
+            end = time.monotonic() + 30
+            while not (v := view(client, tid))["series"][-1]["tables"][0].get("resting"):
+                assert time.monotonic() < end, "the table never rested"
+                time.sleep(0.05)
+            (row,) = v["series"][-1]["tables"]
+            assert v["state"] == "playing" and row["status"] == "playing" and row["deal"] == 0
+            info = client.get(f"/api/tables/{row['id']}").json()
+            assert info["table"]["resting"] is True and info["view"]["history"] == []
+            r = start(client, t)
+            assert r.status_code == 409 and code(r) in ("SERIES_IN_PLAY", "TOURNAMENT_OVER")
+            r = client.post(close, json={"organiser": "x" * 32})
+            assert r.status_code == 403 and code(r) == "NOT_ORGANISER"
+            assert client.post(close, json={"organiser": t["organiser"]}).json() == {"closed": 1}
+            closed = view(client, tid)["series"][-1]["tables"][0]
+            assert closed["status"] == "expired" and "resting" not in closed
+        done = wait_state(client, tid, "finished")
+        assert [x["status"] for s in done["series"] for x in s["tables"]] == ["expired"] * 2
+        assert {r["name"]: r["total"] for r in done["standings"]} == {
+            "Anna": 0,
+            "Bert": 0,
+            "Cora": 0,
+        }

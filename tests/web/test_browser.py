@@ -9,6 +9,8 @@ when Playwright or /usr/bin/chromium is missing; no browser is downloaded.
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
 import json
 import re
 import socket
@@ -2151,9 +2153,10 @@ def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
     """Issue 27: the organiser's screen shows the standings while Anna and
     Ben, entered by the shared link, play two series of one round each at
     two tables of three (four more entrants never come: computers play
-    their seats after the grace time); each series they reach their table
-    from the tournament page; at the end the final ranking is the tables'
-    totals and every entrant is placed."""
+    their seats after the grace time while Anna or Ben is at the table; a
+    table with neither rests and the organiser closes it); each series they
+    reach their table from the tournament page; at the end the final
+    ranking is the tables' totals and every entrant is placed."""
     flags = ["--next-delay", "0.3", "--next-delay-people", "0.3", "--grace", "0.5"]
     with _serving(tmp_path, flags) as base:
         org, anna, ben = (Client(browser, base) for _ in range(3))
@@ -2206,6 +2209,13 @@ def test_two_people_play_a_two_table_tournament_to_the_final_ranking(
                         if ph not in ("wait", "done"):
                             act(who.page, ph, "declare" if k == 0 else "pass")
                             moved = True
+                    # drawn to one table, Anna and Ben leave the other to its
+                    # absent entrants: it rests (nobody plays their list), and
+                    # the organiser closes it once theirs has finished
+                    close = org.page.locator("[data-testid=close-resting]")
+                    if close.count() and close.is_enabled():
+                        close.click()
+                        moved = True
                     if not moved:
                         time.sleep(0.05)
                 # the standings beside them followed the tables
@@ -2268,10 +2278,11 @@ def test_a_phone_steps_through_the_board_by_swiping(clients: Callable[..., Clien
 def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
     browser: Browser, tmp_path: Path
 ) -> None:
-    """Issue 26, point 5: Anna plays with computers and closes her tab. After
-    the rest time the table stops and says so to a friend who opens the
-    link; when Anna opens it again the table goes on, for both of them."""
-    config = {"bot_delay": 0.05, "grace": 0.2, "rest_after": 1.5, "next_delay": 600.0}
+    """Issue 26, point 5, and issue 49, item 1: Anna plays with computers and
+    closes her tab. After the disconnect grace the table stops and says so
+    to a friend who opens the link; when Anna opens it again the table goes
+    on, for both of them."""
+    config = {"bot_delay": 0.05, "grace": 1.5, "next_delay": 600.0}
     with _serving(tmp_path, [], config) as base:
         anna, friend = Client(browser, base), Client(browser, base)
         try:
@@ -2301,6 +2312,70 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
             for c in (anna, friend):
                 c.close()
         assert not errors, f"uncaught errors in the page: {errors}"
+
+
+def test_a_seat_left_is_named_for_the_computer_on_the_sheet_from_that_deal(
+    clients: Callable[..., Client],
+) -> None:
+    """Issue 49, item 1: Anna and Ben play deal 1 with one computer; in deal
+    2 (Ben deals) Ben presses "Leave the table" and the computer plays on in
+    his seat. The sheet credits deal 1 to Ben and deal 2 to "Computer (for
+    Ben)", the seat's column names both, and deal 2 carries the mark of
+    moves a computer made for an absent person."""
+    a, b = clients(), clients()
+    url = create_with_options(a, rounds="1")
+    sit_at(b, url, "Ben")
+    a.page.click("[data-testid=fill]")  # a computer takes the third seat: the list starts
+    pages = [a.page, b.page]
+    for pg in pages:
+        pg.wait_for_function(
+            "() => document.querySelectorAll('#hand .card').length === 10", timeout=15_000
+        )
+    deadline = time.monotonic() + DEAL_TIMEOUT
+    while not all(phase(pg) == "done" for pg in pages):  # deal 1, played by both
+        assert time.monotonic() < deadline, "deal 1 did not finish"
+        moved = False
+        for k, pg in enumerate(pages):
+            ph = phase(pg)
+            if ph not in ("wait", "done"):
+                with contextlib.suppress(PlaywrightTimeout):
+                    act(pg, ph, "declare" if k == 0 else "pass")
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    for pg in pages:
+        pg.click("[data-testid=next]")
+    for pg in pages:
+        pg.wait_for_selector("[data-testid=result-headline]", state="detached")
+        pg.wait_for_function("() => document.querySelectorAll('#hand .card').length >= 10")
+    b.page.on("dialog", lambda d: d.accept())
+    b.page.click("[data-testid=leave]")
+    a.page.wait_for_function(
+        "() => document.querySelector('[data-testid=seat-1]').innerText"
+        ".includes('Computer (for Ben)')"
+    )
+    assert play_deal(a.page)[-1] == "done"  # the computer plays Ben's cards
+    a.page.click("[data-testid=sheet-button]")
+    a.page.wait_for_selector("[data-testid=sheet]")
+    heads = a.page.locator("[data-testid=sheet] thead th").all_inner_texts()
+    assert any("Ben / Computer (for Ben)" in h for h in heads), heads
+    rows = a.page.locator("[data-testid=sheet] tbody tr")
+    assert rows.count() == 2
+    first, second = (rows.nth(i).locator("td") for i in range(2))
+    assert first.nth(0).inner_text() == "Anna"  # deal 1: Anna dealt
+    assert second.nth(0).inner_text() == "Computer (for Ben)"  # deal 2: the seat's computer
+    assert "*" not in first.nth(1).inner_text()
+    assert second.nth(1).inner_text().rstrip().endswith("*"), second.nth(1).inner_text()
+    csv_text = a.page.evaluate(
+        "(u) => fetch(`/api/tables/${u.split('/').pop()}/sheet.csv`).then((r) => r.text())",
+        url,
+    )
+    head, one, two = csv.reader(io.StringIO(csv_text))
+    assert (one[1], two[1]) == ("Anna", "Computer (for Ben)")  # who dealt
+    assert (one[head.index("computer for")], two[head.index("computer for")]) == (
+        "",
+        "Computer (for Ben)",
+    )
 
 
 def _claim_at_first_turn(page: Page, level: str) -> int:

@@ -205,19 +205,22 @@ def analyse_cmd(file: str, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Rows and totals as JSON.")
 def sheet_cmd(path: str, as_csv: bool, as_json: bool) -> None:
     """Print the score sheet (Spielliste) of a list record."""
-    from ..series.record import replay_list
+    from ..series.record import replay_list, who_played
     from ..sheetview import print_sheet, sheet_csv, sheet_json
 
     data = read_list(path, "sheet")
     try:
         series = replay_list(data).series
+        # a server's record: who played each seat from which deal on, and the
+        # moves a computer made for an absent person (docs/formats.md)
+        names_from, computer_moves = who_played(data, series)
     except RecordError as exc:
         click.echo(f"skat sheet: {exc.code}: {exc.message}", err=True)
         sys.exit(1)
     if as_json:
         click.echo(json.dumps(sheet_json(series)))
     elif as_csv:
-        click.echo(sheet_csv(series), nl=False)
+        click.echo(sheet_csv(series, names_from or None, computer_moves), nl=False)
     else:
         print_sheet(series)
 

@@ -156,3 +156,52 @@ def verify_list(data: dict[str, Any]) -> list[str]:
     if not rebuilt.series.is_over():
         problems.append("the list is not finished")
     return problems
+
+
+def who_played(
+    data: dict[str, Any], series: Series
+) -> tuple[dict[int, list[str]], dict[int, list[int]]]:
+    """A server's additions to a list record (docs/formats.md): who played
+    each seat from which deal on (`players_from`) and, by deal, the seats a
+    computer made moves for (from `computer_moves`, one seat a move). Both
+    empty for a record without them; raises `RecordError` for a malformed one."""
+
+    def bad(what: str) -> RecordError:
+        return RecordError(Reason.MALFORMED_ACTION, 0, f"malformed {what}")
+
+    def deal_number(key: Any, dealt: bool) -> int:
+        """A deal number as text: one of the record's deals (``dealt``), or
+        any deal of the list (a download made mid-list names the deal in
+        play, whose cards it leaves out)."""
+        if not isinstance(key, str) or not key.isascii() or not key.isdigit() or len(key) > 6:
+            raise bad("deal number")
+        number = int(key)
+        if not 1 <= number <= (len(series.deals) if dealt else series.options.deals_per_list):
+            raise bad("deal number")
+        return number
+
+    names: dict[int, list[str]] = {}
+    players_from = data.get("players_from", {})
+    if not isinstance(players_from, dict):
+        raise bad("players_from")
+    for key, value in players_from.items():
+        if (
+            not isinstance(value, list)
+            or len(value) != len(series.names)
+            or not all(isinstance(n, str) for n in value)
+        ):
+            raise bad("players_from")
+        names[deal_number(key, False)] = value
+    seats: dict[int, list[int]] = {}
+    moves = data.get("computer_moves", {})
+    if not isinstance(moves, dict):
+        raise bad("computer_moves")
+    for key, value in moves.items():
+        number = deal_number(key, True)
+        history = series.deals[number - 1].history
+        if not isinstance(value, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(history) for i in value
+        ):
+            raise bad("computer_moves")
+        seats[number] = [history[i][0] for i in value]
+    return names, seats

@@ -223,7 +223,7 @@ class TableActor:
                 s = st.seats[seat]
                 if s.bot is None and not s.auto:
                     return  # the person took the seat back
-                await self._commit_all(st.plan_act(seat, action, None, auto=s.bot is None))
+                await self._commit_all(st.plan_act(seat, action, None, auto=self._for_absent(seat)))
             case BotMove(seat=seat, action=action, game_version=gv, offturn=offturn):
                 if gv != st.game_version or st.series is None:
                     return  # the game moved on while the computer player thought
@@ -232,22 +232,26 @@ class TableActor:
                 s = st.seats[seat]
                 if s.bot is None and not s.auto:
                     return  # the person took the seat back
-                await self._commit_all(st.plan_act(seat, action, None, auto=s.bot is None))
+                await self._commit_all(st.plan_act(seat, action, None, auto=self._for_absent(seat)))
             case TimeUp(seat=seat, game_version=gv):
                 if gv == st.game_version and st.to_move() == seat:
                     await self._commit_all(st.plan_auto(seat, True))
             case DealDue(game_version=gv):
                 if gv == st.game_version and st.deal_over():
                     await self._commit_all(st.plan_next())
-            case Expire():
+            case Expire(only_resting=only_resting):
+                if only_resting and not st.resting:
+                    return  # a person came back: the table plays on
                 await self._commit_all(st.plan_expire())
             case Rest():
-                self._rest()
+                await self._rest()
             case Disconnected(seat=seat):
                 if seat not in self.connected_seats():
                     await self._presence()  # shown offline at once; the grace starts below
             case Back(seat=seat):
                 if seat in self.connected_seats():
+                    if st.resting and st.seats[seat].human:
+                        await self._commit_all([ev.Wake()])
                     await self._commit_all(st.plan_auto(seat, False))
             case Remaining(events=rest, version=version):
                 if version == st.version:
@@ -346,7 +350,7 @@ class TableActor:
                 ).to_message()
             )
         # (an expiry is not: the sweep looks again whether the table is stale)
-        if isinstance(command, BotMove | TimeUp | DealDue | Back | Remaining):
+        if isinstance(command, BotMove | TimeUp | DealDue | Back | Remaining | Rest):
             self._retry(command)
 
     def _retry(self, command: Command) -> None:
@@ -513,12 +517,22 @@ class TableActor:
         conn.seat = seat
         conn.token = token if seat is not None else None
         conn.pending = token if pending is not None else None
+        # a person of the table is back with their seat token: a resting
+        # table goes on (a stored `wake`, told to everyone watching before
+        # this connection joins them; its own `state` follows below). Not a
+        # spectator, nor one waiting to take a computer's seat over
+        woken = False
+        if st.resting and seat is not None and st.seats[seat].human:
+            try:
+                await self._commit_all([ev.Wake()])
+                self._people_gone = None
+                woken = True
+            except StoreFailed:  # the table stays resting until the store takes it
+                pass
         self.conns.add(conn)
         self.empty_since = None
         if seat is not None:
             self.gone_since.pop(seat, None)
-        if st.resting and self._people_here():
-            self._wake(conn)  # a person is back: the table goes on
         await conn.send(m.Welcome(table=st.id, seat=seat, version=st.version, pending=pending))
         oldest = self.history[0][0] if self.history else st.version + 1
         if isinstance(last, int) and 0 <= last <= st.version and last + 1 >= oldest:
@@ -539,6 +553,8 @@ class TableActor:
         if seat is not None:
             await self._presence()
             try:
+                if st.resting and not woken and st.seats[seat].human:
+                    raise StoreFailed("the wake was not stored")
                 await self._commit_all(st.plan_auto(seat, False))  # the person is back
             except StoreFailed:
                 self._failures += 1
@@ -595,7 +611,7 @@ class TableActor:
         self._wait_key = key
         self._timer = None if wait is None else asyncio.create_task(wait())
 
-    # -------------------------------------------- tables that rest (issue 26)
+    # ------------------------------- tables that rest (issue 26; issue 49, item 1)
     def _people_here(self) -> bool:
         """Whether a person of the table is connected to their seat. Not one
         waiting to take a computer player's seat over at the next deal
@@ -605,56 +621,46 @@ class TableActor:
         seats = self.state.seats
         return any(not c.closed and c.seat is not None and seats[c.seat].human for c in self.conns)
 
-    def _rest_after(self) -> float:
-        after = self.config.rest_after
-        return float(self.state.settings.rest) if after is None else after
+    def _for_absent(self, seat: int) -> bool:
+        """Whether a computer's move at ``seat`` is made for an absent person
+        (marked in every output): the seat's person is away or timed out
+        (``auto``), or gave the seat up with "Leave the table" during this
+        deal (the computer finishes it for them)."""
+        st = self.state
+        return st.seats[seat].bot is None or seat in st.left_in_deal
 
     def _schedule_rest(self) -> bool:
-        """Arm the table's rest once no person is here; whether it rests now."""
+        """Arm the table's rest once no person of it is connected (it rests
+        after the disconnect grace, whatever is in play); whether it rests."""
         st = self.state
-        after = self._rest_after()
-        if st.status != "playing" or after <= 0 or self._people_here():
+        if st.status != "playing" or self._people_here():
             self._people_gone = None
             if self._rest_timer is not None:
                 self._rest_timer.cancel()
                 self._rest_timer = None
-            if st.resting:
-                self._wake(None)
-            return False
+            # nothing is played until the `wake` is stored (`_hello`, `Back`)
+            return st.resting and st.status == "playing"
+        if st.resting:
+            return True  # only a person of the table wakes it (`_hello`)
         now = time.monotonic()
         if self._people_gone is None:
             self._people_gone = now
-        if not st.resting and (self._rest_timer is None or self._rest_timer.done()):
-            wait = max(0.0, after - (now - self._people_gone))
+        if self._rest_timer is None or self._rest_timer.done():
+            wait = max(0.0, self.config.grace - (now - self._people_gone))
             self._rest_timer = asyncio.create_task(self._later(wait, Rest()))
-        return st.resting
+        return False
 
-    def _rest(self) -> None:
-        """The rest time is over with no person here: the table rests, and
-        whoever watches is told (a fresh snapshot says ``resting``)."""
+    async def _rest(self) -> None:
+        """The grace is over with no person of the table here: the table
+        rests (a stored `rest` event), and whoever watches is told."""
         st = self.state
         gone = self._people_gone
         if st.resting or st.status != "playing" or gone is None or self._people_here():
             return
-        if time.monotonic() - gone < self._rest_after() - 0.05:
+        if time.monotonic() - gone < self.config.grace - 0.05:
             return  # an old timer: the people came and went again since
-        st.resting = True
+        await self._commit_all([ev.Rest()])
         log.info("table %s rests: no person at it", st.id)
-        self._show_all(None)
-
-    def _wake(self, back: Conn | None) -> None:
-        """A person is here again: the table goes on (its next snapshot tells
-        ``back``; everyone else is told now)."""
-        self.state.resting = False
-        self._people_gone = None
-        self._show_all(back)
-
-    def _show_all(self, skip: Conn | None) -> None:
-        st = self.state
-        seats = self.connected_seats()
-        for c in list(self.conns):
-            if c is not skip:
-                c.push(projection.snapshot(st, c.seat, seats, c.muted))
 
     def _waiting(
         self,
@@ -688,6 +694,8 @@ class TableActor:
         if st.settings.timer:
             delays.append(max(0.0, st.settings.timer - (now - self._turn_since[1])))
         online = seat in self.connected_seats()
+        if not self._people_here():
+            return ("alone", gv, seat), None  # nobody's turn runs out: the table rests
         if not online:
             since = self.gone_since.setdefault(seat, now)
             delays.append(max(0.0, self.config.grace - (now - since)))

@@ -191,6 +191,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/standings.json", te.standings_json),
         Route("/api/tournaments/{tournament_id}/entrants", te.enter, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/series", te.start_series, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/close", te.close_resting, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/withdraw", te.withdraw, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/entry", te.entry, methods=["POST"]),

@@ -52,7 +52,10 @@ class DealDue:
 
 @dataclass
 class Expire:
-    """The table is idle too long."""
+    """The table is idle too long (``only_resting``: a tournament's next
+    draw closes it, unless one of its people came back meanwhile)."""
+
+    only_resting: bool = False
 
 
 @dataclass
@@ -64,7 +67,8 @@ class Disconnected:
 
 @dataclass
 class Rest:
-    """The table's rest time has passed without a person at it (issue 26)."""
+    """The disconnect grace has passed without a person of the table at it
+    (issue 26; issue 49, item 1): it rests."""
 
 
 @dataclass

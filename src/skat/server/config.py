@@ -34,7 +34,11 @@ class ServerConfig:
         "One person with computers: the next deal waits for Next (wait), or "
         "comes after --next-delay (countdown); a table's chosen time counts down.",
     )
-    grace: float = tunable(30.0, "Seconds a disconnected person keeps the turn.")
+    grace: float = tunable(
+        30.0,
+        "Seconds a disconnected person keeps the turn; a table with no person "
+        "connected that long rests.",
+    )
     bot_budget: float = 2.0  # seconds a computer player may think
     hint_budget: float = 2.0  # seconds the strong player thinks for a hint
     # seconds a computer defender may take to answer a claim (once a deal,
@@ -91,9 +95,6 @@ class ServerConfig:
     board_burst: float = 20.0
     retry_first: float = 0.5  # seconds before a write the store refused is tried again
     retry_max: float = 10.0  # the longest wait between tries (the wait doubles up to it)
-    # seconds before a table without people rests, for every table instead of
-    # its own setting (tests; None: each table's `Settings.rest`)
-    rest_after: float | None = None
     tournaments_per_address: int = tunable(  # tournaments one client address may create per hour
         5, "Tournaments one client address may create per hour.", low=1
     )

@@ -204,7 +204,7 @@ async def download(request: Request) -> Response:
             case "list.json":
                 memo[kind] = json.dumps(projection.list_download(state))
             case "sheet.csv":
-                memo[kind] = sheet_csv(series, state.names_from())
+                memo[kind] = sheet_csv(series, state.names_from(), state.auto_moves)
             case _:
                 # each deal's ISS date (DT) is when its first stored event was
                 # written: the list's start, then every "next"

@@ -107,8 +107,33 @@ class Expire(_Event, tag="expire", frozen=True):
     """The table expired (idle too long)."""
 
 
+class Rest(_Event, tag="rest", frozen=True):
+    """No person of the table has been connected for the disconnect grace:
+    the table rests (nothing is played) until one of them is back (issue 49,
+    item 1). Stored, so that a restarted server or another worker of a
+    cluster keeps it resting."""
+
+
+class Wake(_Event, tag="wake", frozen=True):
+    """A person of the resting table is back with their seat token: it goes on."""
+
+
 TableEvent = (
-    Sit | Bot | Takeover | Leave | Auto | Start | Act | Next | Ready | Chat | React | Again | Expire
+    Sit
+    | Bot
+    | Takeover
+    | Leave
+    | Auto
+    | Start
+    | Act
+    | Next
+    | Ready
+    | Chat
+    | React
+    | Again
+    | Expire
+    | Rest
+    | Wake
 )
 GAME_EVENTS = (Start, Act, Next, Expire)
 SEAT_EVENTS = (Sit, Bot, Takeover, Leave, Auto)
@@ -142,10 +167,12 @@ __all__ = [
     "Next",
     "React",
     "Ready",
+    "Rest",
     "Sit",
     "Start",
     "TableEvent",
     "Takeover",
+    "Wake",
     "from_row",
     "to_row",
 ]

@@ -256,6 +256,14 @@ class ExpireOut(_EventOut, tag="expire", frozen=True):
     pass
 
 
+class RestOut(_EventOut, tag="rest", frozen=True):
+    """The table rests (a `state` with ``table.resting`` true comes with it)."""
+
+
+class WakeOut(_EventOut, tag="wake", frozen=True):
+    """A person is back: the table goes on."""
+
+
 EventOut = (
     SitOut
     | BotOut
@@ -270,6 +278,8 @@ EventOut = (
     | NextOut
     | ReadyOut
     | ExpireOut
+    | RestOut
+    | WakeOut
 )
 
 
@@ -372,6 +382,7 @@ __all__ = [
     "RamschOut",
     "ReactOut",
     "ReadyOut",
+    "RestOut",
     "ResultOut",
     "Seated",
     "ServerMessage",
@@ -385,5 +396,6 @@ __all__ = [
     "TrickOut",
     "UnsetType",
     "ViewOut",
+    "WakeOut",
     "Welcome",
 ]

@@ -15,7 +15,7 @@ from ..players.levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, player_for
 from ..series import LIST_SPEC, ListOptions, Option, Words
 from ..series.spec import BY_NAME, LANGS
 from .config import ServerConfig
-from .table import RESTS, RESULT_TIMES, TIMERS, Settings
+from .table import RESULT_TIMES, TIMERS, Settings
 
 ROUNDS = Option(
     "rounds",
@@ -154,33 +154,6 @@ RESULT = Option(
     "docs/protocol.md",
     choices=RESULT_TIMES,
 )
-REST = Option(
-    "rest",
-    "choice",
-    300,
-    {
-        "en": Words(
-            "Rest when everyone has gone",
-            "When no person has been at the table that long, the computer players stop "
-            "and the table waits: nobody's list is played without them.",
-            {"0": "Never", "300": "5 minutes", "900": "15 minutes", "3600": "1 hour"},
-        ),
-        "de": Words(
-            "Pause, wenn alle gegangen sind",
-            "Ist so lange niemand am Tisch, hören die Computerspieler auf und der Tisch "
-            "wartet: Keine Liste wird ohne ihre Spieler gespielt.",
-            {"0": "Nie", "300": "5 Minuten", "900": "15 Minuten", "3600": "1 Stunde"},
-        ),
-        "da": Words(
-            "Pause, når alle er gået",
-            "Er ingen ved bordet så længe, holder computerspillerne op, og bordet venter: "
-            "ingen liste spilles uden sine spillere.",
-            {"0": "Aldrig", "300": "5 minutter", "900": "15 minutter", "3600": "1 time"},
-        ),
-    },
-    "docs/protocol.md",
-    choices=RESTS,
-)
 PUBLIC = Option(
     "public",
     "switch",
@@ -205,7 +178,7 @@ PUBLIC = Option(
 )
 #: The server's settings of a table, in the order of the page's form (after
 #: the list's options; rounds comes right after players).
-SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, RESULT, REST, PUBLIC)
+SETTINGS_SPEC: tuple[Option, ...] = (ROUNDS, LEVEL, HINT, TIMER, RESULT, PUBLIC)
 
 
 def rounds_option(config: ServerConfig) -> Option:
@@ -247,7 +220,11 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     bot = data.pop("bot", None)
     timer = data.pop("timer", TIMER.default)
     hint = data.pop("hint", HINT.default)
-    rest = data.pop("rest", REST.default)
+    if "rest" in data:  # issue 49, item 1: no table plays on for people who have gone
+        raise ValueError(
+            "rest is no longer an option: every table rests once no person of it "
+            "has been connected for the disconnect grace"
+        )
     result = data.pop("result", RESULT.default)
     public = data.pop("public", PUBLIC.default)
     lang = data.pop("lang", "en")  # the page's language, not a form field
@@ -266,7 +243,6 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
     bot = player_for(choice)
     TIMER.check(timer)
     HINT.check(hint)
-    REST.check(rest)
     RESULT.check(result)
     PUBLIC.check(public)
     if not isinstance(lang, str) or lang not in LANGS:
@@ -280,7 +256,7 @@ def table_options(data: Any, config: ServerConfig) -> tuple[ListOptions, Setting
         data["deals"] = rounds * players
     options = ListOptions.from_dict(data, config.max_rounds)
     return options, Settings(
-        bot=bot, timer=timer, hint=hint, rest=rest, public=public, lang=lang, result=result
+        bot=bot, timer=timer, hint=hint, public=public, lang=lang, result=result
     )
 
 

@@ -286,6 +286,10 @@ def event_json(
             return m.ReadyOut(seat=seat)
         case ev.Expire():
             return m.ExpireOut()
+        case ev.Rest():
+            return m.RestOut()
+        case ev.Wake():
+            return m.WakeOut()
         case _:  # pragma: no cover - mypy proves every kind is handled
             assert_never(event)
 
@@ -306,7 +310,7 @@ def _chat_json(
 def changes_sheet(event: ev.TableEvent, state: TableState) -> bool:
     """Whether the event changes the score sheet or the deal (a full state follows)."""
     match event:
-        case ev.Start() | ev.Next() | ev.Ready():
+        case ev.Start() | ev.Next() | ev.Ready() | ev.Rest() | ev.Wake():
             return True
         case ev.Act():
             return state.series is not None and state.series.deal.is_terminal()
@@ -527,6 +531,11 @@ def list_download(state: TableState) -> dict[str, Any]:
     record["deals"] = [d for i, d in enumerate(record["deals"], 1) if i in keep]
     # "players" are the names the list began with; who played from which deal on
     record["players_from"] = {str(k): list(v) for k, v in state.names_from().items()}
+    # which moves a computer made for an absent person (issue 49, item 1):
+    # deal number (as text) -> indices into that deal's `actions`
+    record["computer_moves"] = {
+        str(k): list(v) for k, v in sorted(state.auto_acts.items()) if k in keep
+    }
     return record
 
 
@@ -544,6 +553,12 @@ def iss_download(state: TableState, dealt_at: Sequence[float] = ()) -> tuple[str
         deal = state.series.deals[i - 1]
         names = state.deal_names.get(i) or tuple(state.series.names)
         header = {f"P{p}": _iss_name(names[deal.seat_of(p)]) for p in range(3)}
+        # moves a computer made for an absent person (issue 49, item 1): ISS
+        # has no mark for a move, so the record's comment names the positions
+        seats = set(state.auto_moves.get(i, []))
+        away = [p for p in range(3) if deal.seat_of(p) in seats]
+        if away:
+            header["CO"] = "computer moves for " + " ".join(f"P{p}" for p in away)
         if i <= len(dealt_at):
             header["DT"] = time.strftime("%Y-%m-%d/%H:%M:%S/UTC", time.gmtime(dealt_at[i - 1]))
         try:

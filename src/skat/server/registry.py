@@ -508,6 +508,14 @@ class Tables:
             restored += 1
         return restored
 
+    async def close_resting(self, table_id: str) -> None:
+        """Expire a resting table (a tournament draws its next series), served
+        here; raises `TableElsewhere` while another worker serves it (it is
+        asked to hand it over, so a later try finds it here)."""
+        actor = await self.actor(table_id)
+        if actor is not None:
+            await actor.submit(Expire(only_resting=True))
+
     async def _expire_stored(self, table_id: str, version: int) -> None:
         """Expire a table that is not loaded: its `Expire` event, no replay
         (only with its lease: no other worker serves it meanwhile)."""

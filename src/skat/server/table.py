@@ -30,13 +30,25 @@ from .store import StoredTable
 from .tokens import token_matches
 
 TIMERS = (0, 30, 60, 120)
-#: Seconds without a person at the table before it rests (0: never), issue 26.
-RESTS = (0, 300, 900, 3600)
 #: Seconds a deal's result shows before the next deal (0: the server's
 #: default, 6 s with one person and 20 s at a table of people).
 RESULT_TIMES = (0, 10, 20, 30, 60)
 #: Names of the computer players, by seat.
 BOT_NAMES = ("Ada", "Bruno", "Cora", "Dieter")
+#: The name of the computer player that keeps a seat its person gave up
+#: with "Leave the table" (issue 49, item 1), in the table's language: the
+#: sheet and every download name it from that deal on, so that no deal is
+#: credited to a person who did not play it.
+FOR_WORDS = {
+    "en": "Computer (for {name})",
+    "de": "Computer (für {name})",
+    "da": "Computer (for {name})",
+}
+
+
+def computer_name(name: str, lang: str) -> str:
+    """The name of the computer player that plays on in ``name``'s seat."""
+    return FOR_WORDS.get(lang, FOR_WORDS["en"]).format(name=name)
 
 
 def clean_text(text: str, limit: int) -> str:
@@ -97,8 +109,8 @@ class Settings:
     bot: str = "heuristic"  # the computer players' kind (a level names one: levels.py)
     timer: int = 0  # seconds per turn, 0 = off
     hint: bool = False  # people may ask the strong player for a suggestion
-    # seconds without any person connected before the table rests: nobody
-    # plays for the people who left (0: never); records before it: 5 minutes
+    # records before issue 49 kept a rest time here; it is read and ignored:
+    # every table rests after the disconnect grace (`ServerConfig.grace`)
     rest: int = 300
     public: bool = False  # listed in the lobby while it waits for people (issue 27)
     lang: str = "en"  # the language of the page it was made on (the lobby shows it)
@@ -146,7 +158,6 @@ class Settings:
             "bot": self.bot,
             "timer": self.timer,
             "hint": self.hint,
-            "rest": self.rest,
             "public": self.public,
             "lang": self.lang,
             "result": self.result,
@@ -198,12 +209,20 @@ class TableState:
     seats: list[SeatState] = field(default_factory=list)
     chat: deque[tuple[int, ev.Chat | ev.React]] = field(default_factory=lambda: deque(maxlen=50))
     auto_moves: dict[int, list[int]] = field(default_factory=dict)  # deal -> seats
+    # deal -> the indices (in that deal's moves) of the moves a computer made
+    # for an absent person: timed out, away, or after "Leave the table" in
+    # the deal it was given up in (the list record's `computer_moves`)
+    auto_acts: dict[int, list[int]] = field(default_factory=dict)
+    # seats given up with "Leave the table" during the deal in play: the
+    # computer finishes that deal for the person, each move marked
+    left_in_deal: set[int] = field(default_factory=set)
     next_table: str | None = None
     #: the names at the table when each deal was dealt (a seat can change hands between deals)
     deal_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
     ready: set[int] = field(default_factory=set)  # seats whose person pressed Next
-    # the table rests: no person has been here for its rest time, so nothing
-    # is played (the actor's, not stored: a restarted server waits again)
+    # the table rests: no person of it has been connected for the disconnect
+    # grace, so nothing is played until one is back (the `rest` and `wake`
+    # events: a restarted server or another worker keeps it resting)
     resting: bool = False
     # after a deal: when (wall clock) the next one is dealt unless everyone
     # presses Next first (the actor's, not stored; None: not known)
@@ -339,7 +358,10 @@ class TableState:
             raise CommandError(ErrorCode.BAD_NAME, problem)
         s = self.seats[seat]
         if s.bot is not None and s.pending is None:  # a computer player's seat
-            if self.status == "playing" and not self.deal_over():
+            # at a resting table the newcomer waits too: a stranger does not
+            # wake it to have the deal played out for the people who left
+            # (issue 54, finding 8; issue 49, item 1)
+            if self.status == "playing" and (not self.deal_over() or self.resting):
                 return [ev.Takeover(seat=seat, name=clean, token_hash=token_hash)]
             return [ev.Sit(seat=seat, name=clean, token_hash=token_hash)]
         if not s.free:
@@ -493,6 +515,9 @@ class TableState:
                     raise CommandError(ErrorCode.WRONG_PHASE, "the deal is not over")
             case ev.Chat() | ev.React() | ev.Again() | ev.Expire():
                 pass
+            case ev.Rest() | ev.Wake():
+                if self.status != "playing":
+                    raise CommandError(ErrorCode.WRONG_PHASE, "the list is not in play")
             case _:  # pragma: no cover - mypy proves every kind is handled
                 assert_never(event)
 
@@ -532,6 +557,8 @@ class TableState:
                 s.auto = False
                 if keep_bot:
                     s.bot = self.settings.bot
+                    if self.status != "finished":
+                        self._computer_plays_on(seat)
                 else:
                     s.name, s.bot = None, None
             case ev.Auto(seat=seat, on=on):
@@ -547,6 +574,9 @@ class TableState:
                 self.series.apply(parse_action(action), seat)
                 if auto:
                     self.auto_moves.setdefault(self.series.number, []).append(seat)
+                    self.auto_acts.setdefault(self.series.number, []).append(
+                        len(self.series.deal.history) - 1
+                    )
                 if self.series.is_over():
                     self.status = "finished"
             case ev.Next():
@@ -558,6 +588,7 @@ class TableState:
                 self.series.next_deal()
                 self.deal_names[self.series.number] = tuple(s.name or "?" for s in self.seats)
                 self.ready.clear()
+                self.left_in_deal.clear()
             case ev.Ready(seat=seat):
                 self.ready.add(seat)
             case ev.Chat() | ev.React():
@@ -566,8 +597,27 @@ class TableState:
                 self.next_table = table
             case ev.Expire():
                 self.status = "expired"
+                self.resting = False
+            case ev.Rest():
+                self.resting = True
+            case ev.Wake():
+                self.resting = False
             case _:  # pragma: no cover - mypy proves every kind is handled
                 assert_never(event)
+
+    def _computer_plays_on(self, seat: int) -> None:
+        """The seat's person gave it up: the computer plays it under its own
+        name from the deal in play on (every deal dealt later too), and the
+        moves it makes in that deal are marked as made for the person."""
+        s = self.seats[seat]
+        s.name = computer_name(s.name or "?", self.settings.lang)
+        series = self.series
+        if series is None or series.is_over() or series.deal.is_terminal():
+            return  # not started, or between deals: the next deal is dealt with the new name
+        names = list(self.deal_names.get(series.number, series.names))
+        names[seat] = s.name
+        self.deal_names[series.number] = tuple(names)
+        self.left_in_deal.add(seat)
 
 
 def lobby_summary(state: TableState) -> dict[str, Any] | None:
@@ -593,7 +643,6 @@ def lobby_summary(state: TableState) -> dict[str, Any] | None:
 
 __all__ = [
     "BOT_NAMES",
-    "RESTS",
     "RESULT_TIMES",
     "TIMERS",
     "CommandError",
@@ -601,5 +650,6 @@ __all__ = [
     "Settings",
     "TableState",
     "clean_text",
+    "computer_name",
     "lobby_summary",
 ]

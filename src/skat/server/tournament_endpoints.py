@@ -140,6 +140,17 @@ async def start_series(request: Request) -> Response:
     return JSONResponse({"series": out}, status_code=201)
 
 
+async def close_resting(request: Request) -> Response:
+    """The organiser closes the tables of the latest series that rest (none
+    of their people is here) once no table of it plays."""
+    out = await _answer(
+        request, lambda t, tid, data: t.close_resting(tid, _field(data, "organiser"))
+    )
+    if isinstance(out, Response):
+        return out
+    return JSONResponse({"closed": out})
+
+
 async def entry(request: Request) -> Response:
     """The organiser closes (or opens again) the entry by the shared link."""
     out = await _answer(request, lambda t, tid, data: t.set_entry(tid, data))
@@ -163,6 +174,7 @@ async def me(request: Request) -> Response:
 
 
 __all__ = [
+    "close_resting",
     "create",
     "enter",
     "entry",

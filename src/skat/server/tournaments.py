@@ -9,9 +9,13 @@ the draw of `skat.series.tournament` (committed to at creation, revealed
 when the tournament is over) seats the entrants, with computer fill to
 whole tables where the tournament allows it, and every table is an
 ordinary table, stored with its seats taken and its list started in the
-same transaction as the draw. Its tables never rest: a seat whose person
-never comes is played by a computer player after the grace time, and the
-table shows it. The standings add every table's list totals (R8.4).
+same transaction as the draw. A seat whose person never comes is played
+by a computer player after the grace time while someone else plays at
+the table, and the table shows it; a table with none of its people
+connected rests like any other (issue 54, finding 3; issue 49, item 1);
+once no table of the series plays, the organiser may close the resting
+ones, their lists unfinished. The standings add every table's list
+totals as played (R8.4).
 
 A tournament is one row whose entrants and draws change by compare-and-set
 (`Store.update_tournament`): two workers taking entries at once both land,
@@ -40,7 +44,7 @@ from .conn import AddressBuckets
 from .errors import ErrorCode
 from .offer import NotOffered, rounds_option, table_options
 from .protocol import MAX_NAME
-from .registry import LIVE, TableBroken, Tables
+from .registry import LIVE, TableBroken, TableElsewhere, Tables
 from .schema import CorruptRow
 from .store import Store, StoredTournament, address_key
 from .table import TableState, clean_text, name_problem
@@ -53,7 +57,7 @@ MAX_TITLE = 60
 MAX_SERIES = 8
 TRIES = 8
 #: The table options a tournament sets itself (each table's size and length,
-#: and it never rests or shows in the lobby).
+#: and it never shows in the lobby; `rest` is no table's option any more).
 OWN_KEYS = frozenset({"players", "rounds", "deals", "rest", "public", "lang"})
 
 
@@ -152,6 +156,7 @@ class _Summary:
     deals: int = 0
     sums: tuple[Any, ...] | None = None
     away: tuple[int, ...] = ()
+    resting: bool = False  # none of its people is here: nothing is played
 
 
 def _summary(state: TableState) -> _Summary:
@@ -165,6 +170,7 @@ def _summary(state: TableState) -> _Summary:
         state.options.deals_per_list,
         tuple(totals(lst.rows, len(state.seats), state.options.scoring)),
         tuple(i for i, x in enumerate(state.seats) if x.auto),
+        state.resting and not state.closed(),
     )
 
 
@@ -409,6 +415,39 @@ class Tournaments:
         async with self.tables.locked(f"tournament:{tournament_id}"):
             return await self._start_series(tournament_id, organiser, address)
 
+    async def close_resting(self, tournament_id: str, organiser: Any) -> int:
+        """The organiser closes the resting tables of the latest series once
+        no table of it plays: each list unfinished, its totals as played (the
+        series is over then; the next draw may come). How many."""
+        async with self.tables.locked(f"tournament:{tournament_id}"):
+            t = await self._get(tournament_id)
+            self._organiser(t, organiser)
+            done = t.doc["series"]
+            if self._expired(t) or t.status != "open" or not done:
+                raise TournamentError(ErrorCode.TOURNAMENT_OVER, "no series is in play")
+            ids = [x["id"] for x in done[-1]["tables"]]
+            states = await self._summaries(ids)
+            if any(s is not None and not s.closed and not s.resting for s in states):
+                raise TournamentError(
+                    ErrorCode.SERIES_IN_PLAY, "a table of this series still plays"
+                )
+            closed = 0
+            for table_id, s in zip(ids, states, strict=True):
+                if s is not None and s.resting:
+                    try:
+                        await self.tables.close_resting(table_id)
+                    except TableElsewhere:
+                        raise TournamentError(
+                            ErrorCode.SERIES_IN_PLAY,
+                            "a resting table is being handed over by another server "
+                            "process: try again in a moment",
+                        ) from None
+                    except TableBroken:
+                        continue
+                    closed += 1
+            self._views.pop(tournament_id, None)
+            return closed
+
     async def _limits(self, key: str | None, count: int, strong: bool) -> None:
         """Refuse a draw of ``count`` tables that the organiser's address
         (``key``) may not have beside its unfinished ones."""
@@ -447,7 +486,8 @@ class Tournaments:
                 if any(s is not None and not s.closed for s in states):
                     raise TournamentError(
                         ErrorCode.SERIES_IN_PLAY,
-                        "the next series is drawn when every table has finished",
+                        "the next series is drawn when every table has finished "
+                        "(or, resting, was closed by the organiser)",
                     )
             people = _active(t.doc["entrants"])
             names = [e["name"] for e in people]
@@ -484,7 +524,6 @@ class Tournaments:
                             **cfg["rules"],
                             "players": len(seats),
                             "rounds": cfg["rounds"],
-                            "rest": 0,
                             "lang": cfg["lang"],
                         },
                         made_with,
@@ -571,6 +610,7 @@ class Tournaments:
         by_series: dict[str, list[int | None]] = {}  # each person's total per series
         series_out = []
         playing = False
+        resting: list[str] = []  # tables none of whose people is here
         for number, s in enumerate(t.doc["series"], 1):
             computers = set(s["computers"])
             states = await self._summaries([x["id"] for x in s["tables"]])
@@ -588,6 +628,8 @@ class Tournaments:
                     row["deals"] = state.deals
                     row["totals"] = {seats[x.seat]: x.total for x in state.sums}
                     row["away"] = [seats[i] for i in state.away]
+                    if state.resting:
+                        row["resting"] = True
                     for x in state.sums:
                         who = seats[x.seat]
                         if who in computers:
@@ -596,10 +638,17 @@ class Tournaments:
                         column = by_series.setdefault(who, [None] * len(t.doc["series"]))
                         column[number - 1] = x.total
                 if state is not None and not state.closed:
-                    playing = True
+                    if state.resting:
+                        resting.append(table["id"])
+                    else:
+                        playing = True
                 tables_out.append(row)
             series_out.append({"number": number, "tables": tables_out})
         drawn = len(t.doc["series"])
+        # a resting table holds up the series until its people come back or
+        # the organiser closes it (`close_resting`): nothing is closed behind
+        # the back of someone who is on their way to the table
+        playing = playing or bool(resting)
         over = not playing and drawn >= cfg["series"]
         if over and t.status == "open":
             await self.store.update_tournament(t, t.doc, status="finished")

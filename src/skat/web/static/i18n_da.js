@@ -488,6 +488,8 @@ export default {
   "tour.computer": "computer",
   "tour.away": "spillet af en computer",
   "tour.broken": "dette bord kan ikke hentes",
+  "tour.resting": "holder pause: ingen af dets spillere er her",
+  "tour.closeResting": "Luk de borde, der holder pause (deres lister forbliver ufærdige)",
   "tour.starting": "begynder",
   "tour.tableDone": "færdig ({n} spil)",
   "tour.deal": "spil {n} af {of}",

@@ -489,6 +489,8 @@ export default {
   "tour.computer": "Computer",
   "tour.away": "vom Computer gespielt",
   "tour.broken": "dieser Tisch lässt sich nicht laden",
+  "tour.resting": "pausiert: keiner seiner Spieler ist da",
+  "tour.closeResting": "Pausierende Tische schließen (ihre Listen bleiben unvollendet)",
   "tour.starting": "beginnt",
   "tour.tableDone": "beendet ({n} Spiele)",
   "tour.deal": "Spiel {n} von {of}",

@@ -489,6 +489,8 @@ export default {
   "tour.computer": "computer",
   "tour.away": "played by a computer",
   "tour.broken": "this table cannot be loaded",
+  "tour.resting": "rests: none of its players is here",
+  "tour.closeResting": "Close the resting tables (their lists stay unfinished)",
   "tour.starting": "starting",
   "tour.tableDone": "finished ({n} deals)",
   "tour.deal": "deal {n} of {of}",

@@ -171,8 +171,10 @@ function tableRow(x, i) {
     : x.deal === undefined ? t("tour.starting")
     : x.status === "finished" ? t("tour.tableDone", { n: x.deals })
     : t("tour.deal", { n: Math.min(x.deal + 1, x.deals), of: x.deals }); // x.deal: the deals finished
+  // none of its people is here: nothing is played until one comes back (or the organiser closes it)
+  const rests = x.resting ? ` · ${t("tour.resting")}` : "";
   return `<li data-testid="tournament-table" data-table="${esc(x.id)}"><strong>${esc(t("tour.table", { n: i + 1 }))}</strong> ${seats}
-    <span class="progress" data-testid="table-progress">${esc(progress)}</span>
+    <span class="progress" data-testid="table-progress">${esc(progress + rests)}</span>
     <a href="${esc(x.url)}">${esc(t("tour.watch"))}</a>${x.status === "finished" ? ` · <a download href="/api/tables/${esc(x.id)}/list.json">${esc(t("tour.record"))}</a>` : ""}</li>`;
 }
 
@@ -204,6 +206,10 @@ function render(force = false) {
   const me = shown.me;
   const k = v.series.length;
   const canDraw = organiser && (v.state === "entry" || v.state === "between") && k < v.series_total;
+  // every table of the series still open rests (none of its people is
+  // here): the organiser may close them, each list unfinished
+  const still = (v.series[k - 1]?.tables || []).filter((x) => x.status === "playing");
+  const canClose = organiser && v.state === "playing" && still.length > 0 && still.every((x) => x.resting);
   const parts = [];
   parts.push(`<h1>${esc(v.name)}</h1>
     <p class="lead" data-testid="tournament-state" aria-live="polite">${esc(stateLine(v))}</p>
@@ -240,6 +246,7 @@ function render(force = false) {
       <p class="help">${esc(t("tour.runHelp"))} <input readonly class="link" value="${esc(`${shareUrl}#run=${organiser}`)}" aria-label="${esc(t("tour.runLink"))}"></p>
       ${canDraw ? `<p><button class="primary" data-action="draw" data-testid="draw">${esc(t("tour.draw", { k: k + 1, n: v.series_total }))}</button></p>` : ""}
       ${v.state === "entry" || v.state === "between" ? `<p><button data-action="entry" data-open="${v.entry_closed ? "1" : ""}" data-testid="entry-toggle">${esc(t(v.entry_closed ? "tour.openEntries" : "tour.closeEntries"))}</button> <span class="help">${esc(t(v.entry_closed ? "tour.entriesAreClosed" : "tour.entriesAreOpen"))}</span></p>` : ""}
+      ${canClose ? `<p><button data-action="close-resting" data-testid="close-resting">${esc(t("tour.closeResting"))}</button></p>` : ""}
       ${v.state !== "finished" && v.state !== "expired" ? `<form id="add-form"><label for="add-name">${esc(t("tour.add"))}</label> <input id="add-name" maxlength="24"> <button type="submit" data-testid="add">${esc(t("tour.addButton"))}</button>
         <p class="help">${esc(t("tour.addHelp"))}</p></form>` : ""}
       ${v.entrants.length && v.state !== "finished" && v.state !== "expired" ? `<details><summary>${esc(t("tour.withdrawSome"))}</summary><ul class="withdraw-list">${v.entrants.map((n) => `<li>${esc(n)} <button data-withdraw="${esc(n)}" data-testid="withdraw">${esc(t("tour.withdraw"))}</button></li>`).join("")}</ul></details>` : ""}
@@ -294,6 +301,12 @@ function bind() {
     e.target.disabled = true;
     const open = Boolean(e.target.dataset.open);
     const { ok, data } = await post(`${base}/entry`, { organiser: store.get(organiserKey(id)), open });
+    say(ok ? "" : refusal(data));
+    refresh(id);
+  });
+  document.querySelector("[data-action=close-resting]")?.addEventListener("click", async (e) => {
+    e.target.disabled = true;
+    const { ok, data } = await post(`${base}/close`, { organiser: store.get(organiserKey(id)) });
     say(ok ? "" : refusal(data));
     refresh(id);
   });
