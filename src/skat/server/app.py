@@ -177,6 +177,8 @@ def create_app(
         Route("/api/tables/{table_id}/{kind}", e.download),
         Route("/api/tables/{table_id}/deals/{number:int}/analysis", e.analysis),
         Route("/api/tables/{table_id}/deals/{number:int}/board", e.board),
+        Route("/api/tables/{table_id}/deals/{number:int}/review", e.review, methods=["POST"]),
+        Route("/api/tables/{table_id}/review", e.list_review, methods=["POST"]),
         Route("/t/{table_id}/deals/{number:int}", e.table_page),
         Route("/api/board", e.file_board, methods=["POST"]),
         Route("/board", e.table_page),

@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..engine.records import RecordError
 from ..players import searches
 from ..players.analysis import analyse_deal, deal_board
+from ..players.review import Reviewer, deal_review, summary
 from ..series import ListOptions, commitment, new_seed
 from ..series.files import named_deals_in, records_in
 from . import events as ev
@@ -38,9 +39,24 @@ from .work import AnalysisPool, SearchPool, search_worker_start
 
 log = logging.getLogger("skat.server")
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
+#: Reviews kept in memory: one seat's decisions in one deal each (a 36-deal
+#: list's review of one person is 36 of them, each a few KB).
+REVIEWS_KEPT = 4096
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
 LIVE = ("open", "playing")
+
+
+_reviewer: Reviewer | None = None
+
+
+def _review(deal: Any, seat: int, number: int) -> dict[str, Any]:
+    """One seat's review of one settled deal (in the analysis pool): its
+    decisions judged from its own view and its luck (players/review.py)."""
+    global _reviewer
+    if _reviewer is None:
+        _reviewer = Reviewer()
+    return deal_review(deal, seat, number, _reviewer).to_dict()
 
 
 def _listed(number: int, rid: str | None, deal: Any, names: list[str] | None) -> dict[str, Any]:
@@ -199,6 +215,10 @@ class Tables:
         self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        # reviews by (table, deal, seat); a list's review walks its deals one
+        # at a time, a walker per (table, seat), kept while it runs
+        self._reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self._walkers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._files: OrderedDict[str, FileRead] = OrderedDict()  # uploads read, by digest
         self._digests: OrderedDict[bytes, str] = OrderedDict()  # a text's own hash -> digest
         self._reading: dict[tuple[str, int], asyncio.Future[Any]] = {}  # uploads being read
@@ -617,6 +637,78 @@ class Tables:
                 self._analyses.popitem(last=False)
         return cached
 
+    async def review(
+        self, state: TableState, number: int, seat: int, owner: str | None = None
+    ) -> dict[str, Any]:
+        """The review of ``seat``'s decisions in settled deal ``number``,
+        each judged from that seat's view (players/review.py), with the
+        deal's luck against play: made in the analysis pool at low priority
+        (after every other analysis queued there), kept by deal and seat.
+        Raises `work.Busy` as `analysis` does."""
+        key = (state.id, number, seat)
+        cached = self._reviews.get(key)
+        if cached is None:
+            assert state.series is not None
+            deal = state.series.deals[number - 1]
+            cached = await self.analyses.run(
+                ("review", *key), _review, deal, seat, number, owner=owner, low=True
+            )
+            self._reviews[key] = cached
+            while len(self._reviews) > REVIEWS_KEPT:
+                self._reviews.popitem(last=False)
+        else:
+            self._reviews.move_to_end(key)
+        return cached
+
+    async def list_review(
+        self, state: TableState, seat: int, owner: str | None = None, wait: float = 10.0
+    ) -> dict[str, Any]:
+        """``seat``'s review over the settled deals of the list so far
+        (players/review.py `summary`): each deal's luck against play, the
+        totals and the costliest decisions. The deals not yet reviewed are
+        reviewed one after another by a task of this table and seat (one
+        review in the pool at a time, so one person's list never fills it),
+        which goes on after the request: the answer comes after ``wait``
+        seconds at most, with ``complete`` false while deals remain (the
+        page asks again). Raises `work.Busy` when the pool refused the next
+        deal and nothing more is ready."""
+        series = state.series
+        assert series is not None
+        settled = [n for n in range(1, series.number + 1) if series.deals[n - 1].is_terminal()]
+        missing = [n for n in settled if (state.id, n, seat) not in self._reviews]
+        if missing:
+            walker = self._walkers.get((state.id, seat))
+            if walker is None:
+                walker = asyncio.ensure_future(self._walk(state, seat, missing, owner))
+                self._walkers[(state.id, seat)] = walker
+
+                def done(f: asyncio.Future[Any], key: tuple[str, int] = (state.id, seat)) -> None:
+                    self._walkers.pop(key, None)
+                    if not f.cancelled():
+                        f.exception()  # seen: a refusal is answered to whoever asks next
+
+                walker.add_done_callback(done)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(walker), wait)
+            if walker.done() and walker.exception() is not None:
+                exc = walker.exception()
+                if all((state.id, n, seat) not in self._reviews for n in missing):
+                    assert exc is not None
+                    raise exc
+        got = [self._reviews[k] for n in settled if (k := (state.id, n, seat)) in self._reviews]
+        return {
+            **summary(seat, got),
+            "settled": len(settled),
+            "reviewed": len(got),
+            "complete": len(got) == len(settled),
+        }
+
+    async def _walk(
+        self, state: TableState, seat: int, numbers: list[int], owner: str | None
+    ) -> None:
+        for n in numbers:
+            await self.review(state, n, seat, owner)
+
     async def file_board(self, text: str, number: int, owner: str | None = None) -> dict[str, Any]:
         """The analysis board of game ``number`` of an uploaded file (JSON
         game records, a list record or ISS records: `series.files`), with
@@ -717,6 +809,8 @@ class Tables:
             log.exception("releasing the leases failed (they run out by themselves)")
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.search.close()
+        for walker in list(self._walkers.values()):
+            walker.cancel()
         self.analyses.close()
 
 
