@@ -180,6 +180,7 @@ def create_app(
         Route("/api/tables/{table_id}/deals/{number:int}/review", e.review, methods=["POST"]),
         Route("/api/tables/{table_id}/review", e.list_review, methods=["POST"]),
         Route("/t/{table_id}/deals/{number:int}", e.table_page),
+        Route("/t/{table_id}/review", e.table_page),
         Route("/api/board", e.file_board, methods=["POST"]),
         Route("/board", e.table_page),
         WebSocketRoute("/ws/{table_id}", e.ws_endpoint),

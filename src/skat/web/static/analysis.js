@@ -7,6 +7,7 @@
 import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js";
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
+import { fetchReview, nextMarked, reviewColumn } from "./review.js";
 
 // "To the first card" and "to the last card", drawn (issue 49, finding 9:
 // the font glyphs for them were empty boxes without a symbol font).
@@ -15,10 +16,11 @@ const STEP_ICON = {
   last: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 4v12l9-6z" fill="currentColor"/><rect x="14.5" y="4" width="2.5" height="12" fill="currentColor"/></svg>',
 };
 
-let B = null; // { id, number, data, names, i } (a table's deal) or { file, games, ... } (a file's game)
+let B = null; // { id, number, data, names, i, review, r } (a table's deal) or { file, games, ... } (a file's game)
 
 export async function boardPage(id, number) {
-  B = { id, number, data: null, names: [], i: 0, file: null, games: [] };
+  const hm = location.hash.match(/^#m(\d+)$/); // a decision by its move: "#m3"
+  B = { id, number, data: null, names: [], i: 0, file: null, games: [], review: { state: "loading" }, r: -1, wantMove: hm ? Number(hm[1]) : null };
   const mine = B;
   app.innerHTML = `<section class="board-page"><p class="status" data-testid="board-status">${esc(t("board.loading"))}</p></section>`;
   try {
@@ -42,9 +44,39 @@ export async function boardPage(id, number) {
     const wanted = Number(location.hash.slice(1));
     B.i = Number.isInteger(wanted) && wanted >= 1 && wanted <= data.steps.length ? wanted - 1 : 0;
     renderBoardPage();
+    loadReview(mine);
   } catch {
     if (B === mine) app.querySelector("[data-testid=board-status]").textContent = t("board.none");
   }
+}
+
+// The reader's own review beside the open-card values (review.js): asked
+// for once the board shows, again after the server's Retry-After when busy.
+// "#m12" opens the board at decision 12 of the deal's moves (the list
+// review's links to a decision before the card play).
+async function loadReview(mine) {
+  for (;;) {
+    const got = await fetchReview(mine.id, mine.number);
+    if (B !== mine) return;
+    B.review = got;
+    if (got.state === "ok") {
+      const ds = got.data.decisions;
+      const at = ds.findIndex((d) => (mine.wantMove !== null ? d.move === mine.wantMove : d.step === B.i + 1));
+      if (at >= 0) select(at, false);
+    }
+    renderBoardPage();
+    if (got.state !== "busy") return;
+    await new Promise((r) => setTimeout(r, got.retry * 1000));
+    if (B !== mine) return;
+  }
+}
+
+function select(k, render = true) {
+  const d = B.review?.data?.decisions?.[k];
+  if (!d) return;
+  B.r = k;
+  if (d.step) B.i = Math.min(d.step, B.data.steps.length) - 1;
+  if (render) renderBoardPage();
 }
 
 // ------------------------------------------------------------ from a file
@@ -53,6 +85,16 @@ export async function boardPage(id, number) {
 // (POST /api/board?game=N). The names are the seats': a file need not have any.
 export function fileBoardPage() {
   B = null;
+  const values = `${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}
+    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
+    <h3>${esc(t("board.instead"))}</h3>
+    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>`;
+  const views = B.file
+    ? `<div class="hindsight-view" data-testid="hindsight-view">${values}</div>`
+    : `<div class="board-views">
+      <section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, B.i + 1)}</section>
+      <section class="hindsight-view" data-testid="hindsight-view"><h2>${esc(t("review.hindsight"))}</h2><p class="help">${esc(t("review.hindsightHelp"))}</p>${values}</section>
+    </div>`;
   app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
     <h1 id="board-title">${esc(t("board.fileTitle"))}</h1>
     <p class="help">${esc(t("board.fileHelp"))}</p>
@@ -161,6 +203,16 @@ function renderBoardPage(skipped = false) {
     d.skat.put.length ? `${esc(t("result.skatPut"))} ${cardsRow(d.skat.put, "small")}` : "",
   ].filter(Boolean).join(" ");
   const swings = d.steps.map((s, k) => (s.swing ? k : -1)).filter((k) => k >= 0);
+  const values = `${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}
+    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
+    <h3>${esc(t("board.instead"))}</h3>
+    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>`;
+  const views = B.file
+    ? `<div class="hindsight-view" data-testid="hindsight-view">${values}</div>`
+    : `<div class="board-views">
+      <section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, B.i + 1)}</section>
+      <section class="hindsight-view" data-testid="hindsight-view"><h2>${esc(t("review.hindsight"))}</h2><p class="help">${esc(t("review.hindsightHelp"))}</p>${values}</section>
+    </div>`;
   app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
     <p>${back}</p>
     ${gamePicker()}
@@ -177,11 +229,8 @@ function renderBoardPage(skipped = false) {
     </nav>
     <div class="board-table" data-testid="board-table">${table}</div>
     <div class="board-hands">${hands}</div>
-    <p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}
-      ${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}</p>
-    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
-    <h2>${esc(t("board.instead"))}</h2>
-    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>
+    <p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}</p>
+    ${views}
   </section>`;
   if (!B.file) history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
 }
@@ -197,9 +246,18 @@ function move(to) {
   else if (to === "swing") {
     const after = B.data.steps.findIndex((s, k) => k > i && s.swing);
     i = after >= 0 ? after : B.data.steps.findIndex((s) => s.swing);
+  } else if (to === "mistake") {
+    const ds = B.review?.data?.decisions || [];
+    const k = nextMarked(ds, B.r);
+    if (k >= 0) select(k);
+    document.querySelector("[data-step=mistake]")?.focus();
+    return;
   }
   if (i !== B.i) {
     B.i = i;
+    // the reader's own decision at this card, if it is theirs
+    const mine = (B.review?.data?.decisions || []).findIndex((d) => d.step === i + 1);
+    if (mine >= 0) B.r = mine;
     renderBoardPage();
     document.querySelector(`[data-step=${to === "swing" ? "swing" : to}]`)?.focus();
   }
@@ -208,6 +266,11 @@ function move(to) {
 document.addEventListener("click", (e) => {
   const b = e.target.closest(".board-page [data-step]");
   if (b) move(b.dataset.step);
+  const r = e.target.closest(".board-page [data-review]");
+  if (r && B?.review?.data) {
+    select(Number(r.dataset.review));
+    document.querySelector(`[data-review="${r.dataset.review}"]`)?.focus();
+  }
 });
 // a swipe across the table or the hands steps too (touch, pen or a mouse drag)
 let swipeFrom = null;
