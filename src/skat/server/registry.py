@@ -35,7 +35,7 @@ from .metrics import Metrics
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
-from .work import AnalysisPool, SearchPool, search_worker_start
+from .work import AnalysisPool, Offload, SearchPool, search_worker_start
 
 log = logging.getLogger("skat.server")
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
@@ -51,8 +51,9 @@ _reviewer: Reviewer | None = None
 
 
 def _review(deal: Any, seat: int, number: int) -> dict[str, Any]:
-    """One seat's review of one settled deal (in the analysis pool): its
-    decisions judged from its own view and its luck (players/review.py)."""
+    """One seat's review of one settled deal (in the review process, called
+    from the analysis pool): its decisions judged from its own view and its
+    luck (players/review.py)."""
     global _reviewer
     if _reviewer is None:
         _reviewer = Reviewer()
@@ -213,6 +214,9 @@ class Tables:
         self.search = SearchPool(config.search_workers, self._search_processes)
         # analyses: a thread of their own, bounded, identical requests merged
         self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
+        # reviews: pure Python, so in a process of their own, which the
+        # analysis pool's thread waits for (work.Offload)
+        self.offload = Offload(self._review_process)
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         # reviews by (table, deal, seat); a list's review walks its deals one
@@ -254,6 +258,13 @@ class Tables:
     def _search_processes(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=self.config.search_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=search_worker_start,
+        )
+
+    def _review_process(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=search_worker_start,
         )
@@ -651,7 +662,14 @@ class Tables:
             assert state.series is not None
             deal = state.series.deals[number - 1]
             cached = await self.analyses.run(
-                ("review", *key), _review, deal, seat, number, owner=owner, low=True
+                ("review", *key),
+                self.offload.call,
+                _review,
+                deal,
+                seat,
+                number,
+                owner=owner,
+                low=True,
             )
             self._reviews[key] = cached
             while len(self._reviews) > REVIEWS_KEPT:
@@ -812,6 +830,7 @@ class Tables:
         for walker in list(self._walkers.values()):
             walker.cancel()
         self.analyses.close()
+        self.offload.close()
 
 
 __all__ = [
