@@ -13,8 +13,9 @@ and two ``--bot`` computer players, played to its end. Then
 /api/tables/ID/review`` with the seat token) again as soon as an answer
 says ``complete`` false, until it is complete. Printed: the time from the
 last deal to the complete review, the deals and decisions reviewed, the
-server's CPU meanwhile, and the people's latency during it (from ``act``
-until each of the three receives the event: p50, p99, max) against the
+server's CPU meanwhile (its processes', the review's, included), and the
+people's latency during it (from ``act`` until each of the three
+receives the event: p50, p99, max) against the
 same tables' latency before the review (``--quiet`` seconds), with the
 load average at the start and the end (the machine may be shared).
 """
@@ -35,6 +36,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from bench.server.flood import CpuMeter
 from bench.server.load import Client, Server, Stats, Table, choose, pct
 
 
@@ -116,7 +118,8 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     await asyncio.sleep(args.quiet)
     quiet1 = time.perf_counter()
     load0 = os.getloadavg()
-    cpu0 = server.cpu_seconds()
+    meter = CpuMeter(server.proc.pid)  # the server and its processes (the review's)
+    cpu0 = meter.seconds()
     t0 = time.perf_counter()
     asks = 0
     loop = asyncio.get_running_loop()
@@ -128,7 +131,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
         if got["complete"]:
             break
     t1 = time.perf_counter()
-    cpu = server.cpu_seconds() - cpu0
+    cpu = meter.seconds() - cpu0
     load1 = os.getloadavg()
     for t in tasks:
         t.cancel()

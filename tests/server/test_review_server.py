@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from websockets.asyncio.client import connect
 
+from skat.cli import main
 from skat.series.record import replay_list
 from skat.series.shuffle import commitment
 from tests.helpers.players import review_leaks
@@ -154,6 +156,20 @@ def test_a_review_of_a_blunder_and_a_fine_lead_without_a_leak(tmp_path: Path) ->
             hidden = next(str(c) for c in deal.dealt_hand(1))
             fake["decisions"][0]["best"] = f"play {hidden}"
             assert review_leaks(fake, deal, 0)
+        # `skat review` of the list's record says the same, decision by decision
+        tid, review, whole = answers["SA"]
+        path = tmp_path / "list.json"
+        path.write_text(json.dumps(server.get(f"/api/tables/{tid}/list.json")))
+        run = CliRunner().invoke(main, ["review", str(path), "--seat", "0", "--json"])
+        assert run.exit_code == 0, run.stderr
+        lines = [json.loads(line) for line in run.stdout.splitlines()]
+        for line in lines:
+            del line["type"]
+        assert lines[:-2] == review["decisions"]
+        assert lines[-2] == review["luck"]
+        assert lines[-1] == {
+            k: v for k, v in whole.items() if k not in ("settled", "reviewed", "complete")
+        }
         assert "Traceback" not in server.tail()
     finally:
         server.kill()
