@@ -85,16 +85,6 @@ function select(k, render = true) {
 // (POST /api/board?game=N). The names are the seats': a file need not have any.
 export function fileBoardPage() {
   B = null;
-  const values = `${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}
-    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
-    <h3>${esc(t("board.instead"))}</h3>
-    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>`;
-  const views = B.file
-    ? `<div class="hindsight-view" data-testid="hindsight-view">${values}</div>`
-    : `<div class="board-views">
-      <section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, B.i + 1)}</section>
-      <section class="hindsight-view" data-testid="hindsight-view"><h2>${esc(t("review.hindsight"))}</h2><p class="help">${esc(t("review.hindsightHelp"))}</p>${values}</section>
-    </div>`;
   app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
     <h1 id="board-title">${esc(t("board.fileTitle"))}</h1>
     <p class="help">${esc(t("board.fileHelp"))}</p>
@@ -203,7 +193,8 @@ function renderBoardPage(skipped = false) {
     d.skat.put.length ? `${esc(t("result.skatPut"))} ${cardsRow(d.skat.put, "small")}` : "",
   ].filter(Boolean).join(" ");
   const swings = d.steps.map((s, k) => (s.swing ? k : -1)).filter((k) => k >= 0);
-  const values = `${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}
+  const values = `<p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}
+      ${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}</p>
     ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
     <h3>${esc(t("board.instead"))}</h3>
     <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>`;
@@ -229,7 +220,6 @@ function renderBoardPage(skipped = false) {
     </nav>
     <div class="board-table" data-testid="board-table">${table}</div>
     <div class="board-hands">${hands}</div>
-    <p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}</p>
     ${views}
   </section>`;
   if (!B.file) history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
