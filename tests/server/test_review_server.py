@@ -32,9 +32,8 @@ from skat.series.record import replay_list
 from skat.series.shuffle import commitment
 from tests.helpers.players import review_leaks
 from tests.helpers.processes import Server, free_port
+from tests.helpers.server import join, new_table, serve
 from tests.helpers.stores import db_for
-
-pytestmark = pytest.mark.slow
 
 SEED = hashlib.sha256(b"review-1310").digest()
 HAND = "CK CQ CJ C8 C7 SA ST SQ S8 S7"
@@ -94,6 +93,7 @@ async def _play(server: Server, tid: str, creator: str, lead: str) -> dict[str, 
     return {"token": token, "in_play": in_play}
 
 
+@pytest.mark.slow
 def test_a_review_of_a_blunder_and_a_fine_lead_without_a_leak(tmp_path: Path) -> None:
     db = db_for(tmp_path)
     server = Server(free_port(), db, tmp_path / "server.log")
@@ -173,3 +173,38 @@ def test_a_review_of_a_blunder_and_a_fine_lead_without_a_leak(tmp_path: Path) ->
         assert "Traceback" not in server.tail()
     finally:
         server.kill()
+
+
+def test_a_review_is_refused_clearly_before_anything_is_reviewed(tmp_path: Path) -> None:
+    """Bad input gets a clear error and costs no review: no table, no list
+    yet, a body that is not ``{"token"}``, a token that holds no seat, a
+    deal not over (R3.7: its cards are hidden), no such deal."""
+    with serve(tmp_path) as (app, client, _db):
+
+        def post(path: str, body: Any) -> tuple[int, str]:
+            r = client.post(path, content=body if isinstance(body, str) else json.dumps(body))
+            return r.status_code, r.json()["error"]["code"]
+
+        assert post("/api/tables/nope/review", {"token": "x"}) == (404, "NO_TABLE")
+        t = new_table(client, players=3)
+        tid = t["id"]
+        assert post(f"/api/tables/{tid}/review", {"token": "x"}) == (409, "NOT_STARTED")
+        anna = join(client, tid, "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        anna.wait_for(lambda m: (m.get("state") or m).get("deal") is not None)
+        token = anna.token
+        assert token is not None
+        for body in ("not json", [], {"token": 7}, {"token": token, "seat": 1}, {}):
+            assert post(f"/api/tables/{tid}/review", body) == (400, "BAD_REQUEST"), body
+        assert post(f"/api/tables/{tid}/review", "x" * 5000)[0] == 413
+        assert post(f"/api/tables/{tid}/review", {"token": t["creator"]}) == (403, "BAD_TOKEN")
+        mine = {"token": token}
+        assert post(f"/api/tables/{tid}/deals/1/review", mine) == (409, "WRONG_PHASE")
+        assert post(f"/api/tables/{tid}/deals/9/review", mine) == (404, "NO_DEAL")
+        # nothing was asked of the analysis pool
+        assert app.state.tables.analyses.made == 0
+        # the list's review of no settled deal: empty, complete
+        r = client.post(f"/api/tables/{tid}/review", content=json.dumps(mine))
+        assert r.status_code == 200
+        got = r.json()
+        assert (got["settled"], got["complete"], got["decisions"]) == (0, True, 0)
