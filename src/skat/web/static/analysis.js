@@ -37,8 +37,9 @@ export async function boardPage(id, number) {
     }
     B.names = info.seats.map((s) => s.name || t("table.free"));
     B.data = data;
-    if (data.skipped) {
-      app.querySelector("[data-testid=board-status]").textContent = t("board.skipped");
+    if (data.skipped) {  // no card play to step through; your bids and passes are still reviewed
+      renderBoardPage(true);
+      loadReview(mine);
       return;
     }
     const wanted = Number(location.hash.slice(1));
@@ -64,7 +65,7 @@ async function loadReview(mine) {
       const at = ds.findIndex((d) => (mine.wantMove !== null ? d.move === mine.wantMove : d.step === B.i + 1));
       if (at >= 0) select(at, false);
     }
-    renderBoardPage();
+    renderBoardPage(!!B.data.skipped);
     if (got.state !== "busy") return;
     await new Promise((r) => setTimeout(r, got.retry * 1000));
     if (B !== mine) return;
@@ -75,8 +76,9 @@ function select(k, render = true) {
   const d = B.review?.data?.decisions?.[k];
   if (!d) return;
   B.r = k;
-  if (d.step) B.i = Math.min(d.step, B.data.steps.length) - 1;
-  if (render) renderBoardPage();
+  const steps = B.data.steps?.length || 0;
+  if (d.step && steps) B.i = Math.min(d.step, steps) - 1;
+  if (render) renderBoardPage(!!B.data.skipped);
 }
 
 // ------------------------------------------------------------ from a file
@@ -166,13 +168,15 @@ function valueText(v) {
 function renderBoardPage(skipped = false) {
   const d = B.data;
   const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}">${esc(t("board.back"))}</a>`;
+  // a table's deal without cards to step through still has your review
+  const own = B.file ? "" : `<section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, 0)}</section>`;
   if (skipped) {
-    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
+    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p>${own}</section>`;
     return;
   }
   if (!d.steps.length) {  // the game ended before the first card: its result
     app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<h1 id="board-title">${esc(t(B.file ? "board.fileGame" : "board.title", { n: B.number, game: gameText(d.words), name: nameOf(d.declarer_seat) }))}</h1>
-      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p></section>`;
+      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p>${own}</section>`;
     return;
   }
   const step = d.steps[B.i];
@@ -226,7 +230,14 @@ function renderBoardPage(skipped = false) {
 }
 
 function move(to) {
-  if (!B || !B.data || B.data.skipped) return;
+  if (!B || !B.data) return;
+  if (to === "mistake") {
+    const k = nextMarked(B.review?.data?.decisions || [], B.r);
+    if (k >= 0) select(k);
+    document.querySelector("[data-step=mistake]")?.focus();
+    return;
+  }
+  if (B.data.skipped || !B.data.steps.length) return;
   const n = B.data.steps.length;
   let i = B.i;
   if (to === "first") i = 0;
@@ -236,12 +247,6 @@ function move(to) {
   else if (to === "swing") {
     const after = B.data.steps.findIndex((s, k) => k > i && s.swing);
     i = after >= 0 ? after : B.data.steps.findIndex((s) => s.swing);
-  } else if (to === "mistake") {
-    const ds = B.review?.data?.decisions || [];
-    const k = nextMarked(ds, B.r);
-    if (k >= 0) select(k);
-    document.querySelector("[data-step=mistake]")?.focus();
-    return;
   }
   if (i !== B.i) {
     B.i = i;

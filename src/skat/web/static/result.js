@@ -128,7 +128,7 @@ export function resultSections(r, v) {
   const verdict = analysisText(r);
   out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link">${esc(t("board.link"))}</a></div>` : "");
   // your decisions judged from your seat, beside the board's open cards (review.js)
-  if (T.seat !== null && r.kind === "game") out.push(`<p data-testid="review-link"><a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}">${esc(t("review.open"))}</a>${T.snap.list_over ? ` · <a href="/t/${esc(T.id)}/review" data-testid="list-review-link">${esc(t("review.openList"))}</a>` : ""}</p>`);
+  if (T.seat !== null) out.push(`<p data-testid="review-link"><a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}">${esc(t("review.open"))}</a>${T.snap.list_over ? ` · <a href="/t/${esc(T.id)}/review" data-testid="list-review-link">${esc(t("review.openList"))}</a>` : ""}</p>`);
   out.push(...valueSections(r));
   // the skat: as dealt, and what the declarer put away after picking it up
   const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
@@ -354,7 +354,9 @@ export function dealResultHtml(number) {
     `<p data-testid="deal-result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(nameOf(s))} ${esc(signed(e))}`).join(", ")}</p>`,
   ];
   if (r.bock_fired && r.bock_fired.length) parts.push(`<p>${esc(t("bock.fired", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
-  if (r.kind === "game") parts.push(`<p><a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board">${esc(t("board.link"))}</a>${T.seat !== null ? ` · <a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-review">${esc(t("review.open"))}</a>` : ""}</p>`);
+  const review = T.seat !== null ? `<a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-review">${esc(t("review.open"))}</a>` : "";
+  const board = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board">${esc(t("board.link"))}</a>` : "";
+  if (board || review) parts.push(`<p>${[board, review].filter(Boolean).join(" · ")}</p>`);
   parts.push(`<button class="primary" data-action="deal-result" data-testid="deal-result-close">${esc(t("act.close"))}</button>`);
   return `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="deal-result-title" data-testid="deal-result"><div class="modal-box result-box">${parts.join("")}</div></div>`;
 }
