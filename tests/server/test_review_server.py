@@ -32,7 +32,7 @@ from skat.series.record import replay_list
 from skat.series.shuffle import commitment
 from tests.helpers.players import review_leaks
 from tests.helpers.processes import Server, free_port
-from tests.helpers.server import join, new_table, serve
+from tests.helpers.server import join, new_table, pump, serve
 from tests.helpers.stores import db_for
 
 SEED = hashlib.sha256(b"review-1310").digest()
@@ -201,10 +201,51 @@ def test_a_review_is_refused_clearly_before_anything_is_reviewed(tmp_path: Path)
         mine = {"token": token}
         assert post(f"/api/tables/{tid}/deals/1/review", mine) == (409, "WRONG_PHASE")
         assert post(f"/api/tables/{tid}/deals/9/review", mine) == (404, "NO_DEAL")
-        # nothing was asked of the analysis pool
-        assert app.state.tables.analyses.made == 0
+        # nothing was asked of the reviews' pool
+        assert app.state.tables.reviewing.made == 0
         # the list's review of no settled deal: empty, complete
         r = client.post(f"/api/tables/{tid}/review", content=json.dumps(mine))
         assert r.status_code == 200
         got = r.json()
         assert (got["settled"], got["complete"], got["decisions"]) == (0, True, 0)
+
+
+@pytest.mark.slow
+def test_an_open_card_analysis_never_waits_behind_a_review(tmp_path: Path) -> None:
+    """A review takes seconds: it has a pool of its own, so while one runs
+    the board and "could I have won?" of a settled deal still answer."""
+    import threading
+
+    with serve(tmp_path) as (app, client, _db):
+        t = new_table(client, players=3, bot="heuristic")
+        anna = join(client, t["id"], "Anna")
+        anna.send(type="fill", creator=t["creator"])
+        pump([anna], lambda: anna.list_over, timeout=60)
+        tables = app.state.tables
+        gate = threading.Event()
+        started = threading.Event()
+
+        def held(fn: Any, *args: Any) -> Any:  # the review's process, held open
+            started.set()
+            gate.wait(30)
+            return fn(*args)
+
+        tables.offload.call = held
+        answers: list[int] = []
+        body = json.dumps({"token": anna.token})
+        asking = threading.Thread(
+            target=lambda: answers.append(
+                client.post(f"/api/tables/{t['id']}/deals/1/review", content=body).status_code
+            )
+        )
+        asking.start()
+        try:
+            assert started.wait(10)
+            for kind in ("board", "analysis"):
+                r = client.get(f"/api/tables/{t['id']}/deals/1/{kind}")
+                assert r.status_code == 200, r.text
+            assert answers == []  # the review still runs
+        finally:
+            gate.set()
+            asking.join(60)
+        assert answers == [200]

@@ -123,34 +123,6 @@ def test_identical_analyses_merge_and_too_many_distinct_ones_are_busy() -> None:
     asyncio.run(main())
 
 
-def test_a_review_waits_behind_every_other_analysis_queued() -> None:
-    """Issue 48: reviews run in the analysis pool at low priority: one
-    queued before an analysis of another address still runs after it."""
-    gate = threading.Event()
-    order: list[str] = []
-
-    def work(name: str) -> str:
-        order.append(name)
-        if name == "first":
-            gate.wait(10)
-        return name
-
-    async def main() -> None:
-        pool = AnalysisPool(threads=1, waiting=8)
-        first = asyncio.ensure_future(pool.run("first", work, "first", owner="a"))
-        await asyncio.sleep(0.05)
-        review = asyncio.ensure_future(pool.run("review", work, "review", owner="b", low=True))
-        await asyncio.sleep(0.01)
-        board = asyncio.ensure_future(pool.run("board", work, "board", owner="c"))
-        await asyncio.sleep(0.01)
-        gate.set()
-        assert await asyncio.gather(first, review, board) == ["first", "review", "board"]
-        assert order == ["first", "board", "review"]
-        pool.close()
-
-    asyncio.run(main())
-
-
 # ------------------------------------------------------------ at a table
 def _settled_deals(client: Any) -> list[tuple[str, int]]:
     """A list of one round (three deals) played to its end by a person and

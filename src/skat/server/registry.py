@@ -214,8 +214,12 @@ class Tables:
         self.search = SearchPool(config.search_workers, self._search_processes)
         # analyses: a thread of their own, bounded, identical requests merged
         self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
-        # reviews: pure Python, so in a process of their own, which the
-        # analysis pool's thread waits for (work.Offload)
+        # reviews of people's decisions: a pool of their own with the same
+        # bounds and fairness (a review takes seconds: an open-card analysis
+        # never waits behind one), run in a low-priority process of their
+        # own, which the pool's thread waits for (work.Offload: a review is
+        # Python, and a thread holding the GIL would stall the event loop)
+        self.reviewing = AnalysisPool(1, config.analysis_queue)
         self.offload = Offload(self._review_process)
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
@@ -653,23 +657,17 @@ class Tables:
     ) -> dict[str, Any]:
         """The review of ``seat``'s decisions in settled deal ``number``,
         each judged from that seat's view (players/review.py), with the
-        deal's luck against play: made in the analysis pool at low priority
-        (after every other analysis queued there), kept by deal and seat.
-        Raises `work.Busy` as `analysis` does."""
+        deal's luck against play: made in the reviews' pool (``reviewing``,
+        an `AnalysisPool`: its bounds, its fairness between addresses) in a
+        low-priority process, kept by deal and seat. Raises `work.Busy` as
+        `analysis` does."""
         key = (state.id, number, seat)
         cached = self._reviews.get(key)
         if cached is None:
             assert state.series is not None
             deal = state.series.deals[number - 1]
-            cached = await self.analyses.run(
-                ("review", *key),
-                self.offload.call,
-                _review,
-                deal,
-                seat,
-                number,
-                owner=owner,
-                low=True,
+            cached = await self.reviewing.run(
+                key, self.offload.call, _review, deal, seat, number, owner=owner
             )
             self._reviews[key] = cached
             while len(self._reviews) > REVIEWS_KEPT:
@@ -708,7 +706,7 @@ class Tables:
                 walker.add_done_callback(done)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(walker), wait)
-            if walker.done() and walker.exception() is not None:
+            if walker.done() and not walker.cancelled() and walker.exception() is not None:
                 exc = walker.exception()
                 if all((state.id, n, seat) not in self._reviews for n in missing):
                     assert exc is not None
@@ -830,6 +828,7 @@ class Tables:
         for walker in list(self._walkers.values()):
             walker.cancel()
         self.analyses.close()
+        self.reviewing.close()
         self.offload.close()
 
 

@@ -9,7 +9,9 @@ processes). Neither may reach another table's moves:
   identical requests in flight are merged; past a bound of distinct requests
   waiting, `Busy` (HTTP 503 with ``Retry-After``).
 - `Offload`: a process of its own for an analysis in pure Python, called
-  from the analysis pool's thread (the review of a person's decisions).
+  from a pool's thread (the review of a person's decisions: the server has
+  a second `AnalysisPool` for them, so that a review never waits in front
+  of an open-card analysis, with the same bounds and fairness).
 - `SearchPool`: at most ``workers`` searches at once. Waiting decisions are
   taken table by table in turn, so that one table's many requests wait
   behind each other and not in front of everyone's; each search is given
@@ -84,7 +86,6 @@ class _Analysis:
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     future: asyncio.Future[Any] = field(repr=False)
-    low: bool = False
 
 
 class AnalysisPool:
@@ -95,9 +96,7 @@ class AnalysisPool:
     front of everyone's), and when the bound is reached, a requester with
     fewer in flight than another takes the place of that one's newest
     queued analysis (which is answered `Busy`): ten addresses that keep
-    the pool full cannot keep a bystander out. Work asked with ``low``
-    (the reviews of a person's decisions, issue 48) waits until no other
-    analysis is queued, and gives way first when the bound is reached."""
+    the pool full cannot keep a bystander out."""
 
     def __init__(self, threads: int = 1, waiting: int = 8, per_owner: int = 2) -> None:
         self.threads = threads
@@ -109,7 +108,6 @@ class AnalysisPool:
         )
         self._inflight: dict[Hashable, asyncio.Future[Any]] = {}
         self._queues: OrderedDict[Hashable, deque[_Analysis]] = OrderedDict()  # by requester
-        self._low: OrderedDict[Hashable, deque[_Analysis]] = OrderedDict()  # low priority
         self._running = 0
         self._served: dict[Hashable, int] = {}  # requester -> when it was last served
         self._turn = 0
@@ -135,16 +133,15 @@ class AnalysisPool:
         with the most in flight gives way to ``owner``'s, if that one has
         more in flight than ``owner`` (its waiters hear `Busy`)."""
         mine = self._in_flight_of(owner)
-        queued = list({**self._queues, **self._low})
+        queued = [o for o, q in self._queues.items() if q]
         if not queued:
             return False
         most = max(queued, key=self._in_flight_of)
         if self._in_flight_of(most) <= mine:
             return False
-        queues = self._low if most in self._low else self._queues
-        job = queues[most].pop()
-        if not queues[most]:
-            del queues[most]
+        job = self._queues[most].pop()
+        if not self._queues[most]:
+            del self._queues[most]
         self._inflight.pop(job.key, None)
         self._owners.pop(job.key, None)
         if not job.future.done():
@@ -152,17 +149,12 @@ class AnalysisPool:
         return True
 
     async def run(
-        self,
-        key: Hashable,
-        fn: Callable[..., Any],
-        *args: Any,
-        owner: Hashable | None = None,
-        low: bool = False,
+        self, key: Hashable, fn: Callable[..., Any], *args: Any, owner: Hashable | None = None
     ) -> Any:
         """``fn(*args)`` in the pool, or the same call's answer in flight.
         ``owner`` (a client address): who asks; one owner may have started
         at most ``per_owner`` of those in flight, so that a stranger cannot
-        hold the whole bound. ``low``: after every other queued analysis."""
+        hold the whole bound."""
         future = self._inflight.get(key)
         if future is not None:
             self.merged += 1
@@ -175,8 +167,7 @@ class AnalysisPool:
             future = asyncio.get_running_loop().create_future()
             self._inflight[key] = future
             self._owners[key] = who
-            queues = self._low if low else self._queues
-            queues.setdefault(who, deque()).append(_Analysis(key, who, fn, args, future, low))
+            self._queues.setdefault(who, deque()).append(_Analysis(key, who, fn, args, future))
             self.made += 1
             self._dispatch()
         # a caller that goes away does not cancel what others wait for
@@ -184,15 +175,14 @@ class AnalysisPool:
 
     def _dispatch(self) -> None:
         """Start queued analyses while a thread is free: requesters in turn."""
-        while self._running < self.threads and (self._queues or self._low):
+        while self._running < self.threads and self._queues:
             # the requester served longest ago goes first (one never served
-            # first of all): round robin by requester; low priority last
-            queues = self._queues or self._low
-            owner = min(queues, key=lambda o: self._served.get(o, -1))
-            queue = queues[owner]
+            # first of all): round robin by requester
+            owner = min(self._queues, key=lambda o: self._served.get(o, -1))
+            queue = self._queues[owner]
             job = queue.popleft()
             if not queue:
-                del queues[owner]
+                del self._queues[owner]
             self._turn += 1
             self._served[owner] = self._turn
             while len(self._served) > 4096:  # the longest ago are forgotten
@@ -226,12 +216,11 @@ class AnalysisPool:
     def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for queue in [*self._queues.values(), *self._low.values()]:
+        for queue in self._queues.values():
             for job in queue:
                 if not job.future.done():
                     job.future.set_exception(Busy(1, "the server is stopping"))
         self._queues.clear()
-        self._low.clear()
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -28,7 +28,7 @@ export async function boardPage(id, number) {
       fetch(`/api/tables/${id}`).then((r) => (r.ok ? r.json() : null)),
       fetch(`/api/tables/${id}/deals/${number}/board`),
     ]);
-    if (B !== mine) return; // another page since
+    if (!showing(mine)) return; // another page since
     const data = await res.json();
     if (!res.ok || !info) {
       const code = data?.error?.code;
@@ -55,10 +55,14 @@ export async function boardPage(id, number) {
 // for once the board shows, again after the server's Retry-After when busy.
 // "#m12" opens the board at decision 12 of the deal's moves (the list
 // review's links to a decision before the card play).
+// Still on this deal's board? (The page may have moved on while a review
+// was made: its answer must not draw the board over another page.)
+const showing = (mine) => B === mine && location.pathname === `/t/${mine.id}/deals/${mine.number}`;
+
 async function loadReview(mine) {
   for (;;) {
     const got = await fetchReview(mine.id, mine.number);
-    if (B !== mine) return;
+    if (!showing(mine)) return;
     B.review = got;
     if (got.state === "ok") {
       const ds = got.data.decisions;
@@ -68,7 +72,7 @@ async function loadReview(mine) {
     renderBoardPage(!!B.data.skipped);
     if (got.state !== "busy") return;
     await new Promise((r) => setTimeout(r, got.retry * 1000));
-    if (B !== mine) return;
+    if (!showing(mine)) return;
   }
 }
 

@@ -109,7 +109,8 @@ export async function listReviewPage(id) {
     <h1 id="review-title">${esc(t("review.listTitle"))}</h1><p class="help">${esc(t("review.listHelp"))}</p>
     <div id="review-body"><p class="status" data-testid="review-status" aria-live="polite">${esc(t(tok ? "review.loading" : "review.noSeat"))}</p></div></section>`;
   if (!tok) return;
-  while (L === mine) {
+  const here = () => L === mine && location.pathname === `/t/${id}/review`;
+  while (here()) {
     let res, data;
     try {
       res = await fetch(`/api/tables/${id}/review`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: tok }) });
@@ -117,8 +118,8 @@ export async function listReviewPage(id) {
     } catch {
       res = null;
     }
-    if (L !== mine) return;
     const body = document.getElementById("review-body");
+    if (!here() || !body) return;  // the page moved on meanwhile
     if (!res || (!res.ok && res.status !== 503)) {
       body.innerHTML = `<p class="status" data-testid="review-status">${esc(t(data?.error?.code === "BAD_TOKEN" ? "review.noSeat" : "review.failed"))}</p>`;
       return;
