@@ -38,7 +38,8 @@ def one_deal_list(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_review_json_gives_one_object_per_decision(one_deal_list: Path) -> None:
     code, out, err = _run("review", str(one_deal_list), "--seat", "1", "--json")
     assert code == 0, err
-    rows = [json.loads(line) for line in out.splitlines()]
+    objects = [json.loads(line) for line in out.splitlines()]
+    rows = [r for r in objects if r["type"] == "decision"]
     record = json.loads(one_deal_list.read_text())
     mine = [a for seat, a in record["deals"][0]["actions"] if seat == 1]
     assert [r["action"] for r in rows] == mine  # every decision of seat 1, in order
@@ -47,14 +48,22 @@ def test_review_json_gives_one_object_per_decision(one_deal_list: Path) -> None:
         assert r["deal"] == 1 and r["seat"] == 1 and r["loss"] >= 0
         assert r["verdict"] in ("fine", "inaccuracy", "mistake", "blunder")
         assert (r["loss"] == 0) == (r["action"] == r["best"])
+    # then the deal's luck against play, then the list's
+    assert [r["type"] for r in objects[len(rows) :]] == ["deal", "list"]
+    deal, whole = objects[-2:]
+    assert deal["play"] == pytest.approx(deal["made"] - deal["promised"], abs=0.11)
+    assert whole["promised"] == deal["promised"] and whole["made"] == deal["made"]
+    assert whole["decisions"] == len(rows)
 
 
 def test_review_text_names_the_seat_the_action_and_the_verdict(one_deal_list: Path) -> None:
     code, out, err = _run("review", str(one_deal_list), "--seat", "1")
     assert code == 0, err
-    lines = out.splitlines()
+    *lines, deal, whole = out.splitlines()
     assert lines and all(line.startswith("seat 1 deal 1 move ") for line in lines)
     assert all(line.split()[-1] in ("fine", "inaccuracy", "mistake", "blunder") for line in lines)
+    assert deal.startswith("seat 1 deal 1: the cards promised ") and "from play" in deal
+    assert whole.startswith("seat 1 list: the cards promised ") and "over the list; made" in whole
 
 
 def test_review_errors_are_one_line_and_non_zero(one_deal_list: Path, tmp_path: Path) -> None:

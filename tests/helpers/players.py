@@ -105,3 +105,47 @@ LEAK_CONFIGS: list[tuple[str, Rules, dict[str, object]]] = [
     ("3p-kontra-own_first_card-bock", Rules(kontra=True), {"bock_factor": 2}),
     ("4p-kontra-trick_one", Rules(players=4, kontra=True, kontra_window="trick_one"), {}),
 ]
+
+
+def review_leaks(answer: object, deal: Deal, seat: int) -> list[str]:
+    """Every decision of a review answer (the server's or `skat review`'s:
+    objects with ``move``, ``action`` and ``best``) that names a card
+    ``seat`` could not know at that decision (`may_know` of the deal
+    replayed up to it): a review is judged from the seat's own view, so
+    neither its choice nor the best one may show another card. The rest of
+    the answer (the luck, the summary) may name no card at all."""
+    import json
+    import re
+
+    card = re.compile(r"\b[CSHD][AKQJT987]\b")
+    out: list[str] = []
+
+    def walk(x: object) -> None:
+        if isinstance(x, dict):
+            if {"move", "action", "best"} <= x.keys():
+                fresh = Deal(
+                    deal.deck,
+                    rules=deal.rules,
+                    dealer=deal.dealer,
+                    ramsch=deal.forced_ramsch,
+                    bock_factor=deal.bock_factor,
+                )
+                for who, action in deal.history[: x["move"]]:
+                    fresh.apply(action, who)
+                allowed = may_know(fresh, seat)
+                for text in (x["action"], x["best"]):
+                    for tok in card.findall(text):
+                        if not allowed >> Card.parse(tok) & 1:
+                            out.append(f"move {x['move']}: {text!r} shows {tok}")
+                return
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+        elif isinstance(x, str):
+            for tok in card.findall(x):
+                out.append(f"{tok} outside a decision: {json.dumps(x)[:80]}")
+
+    walk(answer)
+    return out

@@ -23,7 +23,8 @@ from skat.engine.cards import Card
 from skat.players.arena import make_decks
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.loop import play_deal
-from skat.players.review import BOUNDS, Judged, Reviewer, verdict
+from skat.players.luck import promise
+from skat.players.review import BOUNDS, Judged, Reviewer, deal_review, summary, verdict
 
 # Forehand (seat 0) plays Null Hand with all eight clubs, S7 and H7. Led,
 # any club takes the trick: the opponents hold no club (R4 Null: the
@@ -176,3 +177,43 @@ def test_a_review_never_reads_a_card_its_seat_could_not_see(number: int) -> None
     before = mine(deal)
     assert sum(j.choices > 1 for j in before) >= 3
     assert before == mine(other)
+
+
+# ------------------------------------------------------------ luck and play
+def test_the_blunder_costs_the_declarer_what_his_cards_promised() -> None:
+    """Null Hand with the safe lead promised the declarer a win (the
+    evaluator's expectation, above 0); leading CA made -120 (lost Null Hand,
+    R8.2): what the play lost is the difference, and the list's summary
+    names the lead as its costliest decision, at the board's first card."""
+    deal = _null_deal("CA")
+    got = deal_review(deal, 0)
+    luck = got.luck
+    assert luck.role == "declarer" and luck.made == -120
+    assert luck.promised == luck.skat and luck.promised > 0
+    assert luck.play == pytest.approx(-120 - luck.promised)
+    total = summary(0, [got])
+    assert total["made"] == -120 and total["play"] == pytest.approx(-120 - total["promised"])
+    worst = total["costliest"][0]
+    assert (worst["action"], worst["verdict"], worst["step"]) == ("play CA", "blunder", 1)
+    assert total["verdicts"]["blunder"] >= 1
+
+
+def test_a_defenders_promise_is_the_bonus_times_the_declarers_chance_to_lose() -> None:
+    deal = _null_deal("S7")
+    for seat in (1, 2):
+        luck = promise(deal, seat)
+        assert luck.role == "defender" and luck.skat is None
+        assert 0 <= luck.promised <= 40 and luck.made == 0
+    # the two defenders' cards promise the same: the declarer's chances
+    assert promise(deal, 1).promised == promise(deal, 2).promised
+
+
+def test_a_deal_thrown_in_promised_nothing_and_made_nothing() -> None:
+    deal = Deal(make_decks(1, 5)[0], dealer=2)
+    for seat in (1, 2, 0):
+        deal.apply(Pass(), seat)
+    assert deal.result is not None and deal.result.kind == "passed"
+    for seat in range(3):
+        luck = promise(deal, seat)
+        assert (luck.role, luck.promised, luck.made, luck.play) == ("none", 0, 0, 0)
+        assert luck.dealt >= 0

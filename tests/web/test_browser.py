@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import hashlib
 import io
 import json
 import re
@@ -2622,3 +2623,122 @@ def test_a_deal_by_keys_alone_and_the_tab_title_says_whose_turn(
     assert page.title() == "Skat"  # the result: nobody's turn
     page.keyboard.press("n")
     page.wait_for_selector("[data-testid=result-headline]", state="detached")
+
+
+# ---------------------------------------------------------------- the review
+REVIEW_SEED = hashlib.sha256(b"review-1310").digest()  # tests/server/test_review_server.py
+
+
+def _null_hand_leading(page: Page, card: str) -> None:
+    """Anna holds to Null Hand (seed ``review-1310``, seat 0 forehand) and
+    leads ``card``; the rest of the deal as `play_deal` plays it."""
+    led = False
+
+    def turn(ph: str) -> bool:
+        nonlocal led
+        if ph == "skat":
+            page.click("[data-testid=hand]")
+            page.click("[data-action=pick][data-game=null]")
+            page.click("[data-testid=announce]")
+            return True
+        if ph == "play" and not led:
+            page.click(f"#hand button.card[data-card={card}]")
+            led = True
+            return True
+        return False
+
+    play_deal(page, on_turn=turn)
+    assert led
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_person_opens_the_review_from_the_result_and_steps_to_the_blunder(
+    browser: Browser, tmp_path: Path, lang: str
+) -> None:
+    """Issue 48: Anna finishes a one-deal list, leading the ace in Null
+    Hand (it takes the trick in every layout: a blunder), opens the review
+    from the result: her decisions from her own seat beside the open-card
+    hindsight; "next marked decision" steps the board to the ace. From the
+    sheet she opens the list's review (luck against play), whose costliest
+    decision links back to the same card; on a phone the two views stack
+    and nothing sticks out."""
+    config = {"bot_delay": 0.05, "grace": 30.0, "next_delay": 600.0}
+    with _serving(tmp_path, [], config, REVIEW_SEED) as base:
+        c = Client(browser, base)
+        page = c.page
+        try:
+            c.goto("/")
+            if lang != "en":
+                select_lang(page, lang)
+            page.evaluate(
+                """async () => {
+                  localStorage.setItem("skat.name", "Anna");
+                  const app = document.querySelector("script[type=module]").src;
+                  const home = await import(app.replace(/app\\.js$/, "home.js"));
+                  await home.createTable({players: 3, deals: 1, first_dealer: 2,
+                                          bot: "heuristic"}, true);
+                }"""
+            )
+            page.wait_for_selector("#hand .card", timeout=15_000)
+            _null_hand_leading(page, "SA")
+            table = page
+            with table.context.expect_page() as opened:  # a tab of its own: the seat stays
+                table.click("[data-testid=review-link] a")
+            page = opened.value
+            page.on("pageerror", lambda e: c.errors.append(str(e)))
+            page.wait_for_selector("[data-testid=review-list]", timeout=60_000)
+            check_texts(page, lang, "review beside the board")
+            assert page.locator(
+                "[data-testid=hindsight-view] [data-testid=board-alternatives]"
+            ).count()
+            for _ in range(10):  # the marked decisions in turn, to the ace
+                page.click("[data-testid=review-next-mistake]")
+                current = page.inner_text("[data-testid=review-current]")
+                counter = page.inner_text("[data-testid=board-counter]")
+                if DICTS[lang]["review.blunder"] in current:
+                    break
+            words = DICTS[lang]
+            assert words["review.blunder"] in current, current
+            first_card = DICTS[lang]["board.counter"].split("{i}")[0] + "1 "
+            assert counter.startswith(first_card), counter
+            assert page.inner_text("[data-testid=board-move]").startswith("Anna")
+            assert words["review.blunder"] in page.inner_text("[data-testid=review-here]")
+            # the two views side by side on a desktop
+            boxes = [
+                page.locator(f"[data-testid={v}]").bounding_box()
+                for v in ("review-view", "hindsight-view")
+            ]
+            assert boxes[0] and boxes[1] and boxes[0]["x"] < boxes[1]["x"]
+            assert abs(boxes[0]["y"] - boxes[1]["y"]) < 5
+            # on a phone one above the other, nothing to scroll sideways
+            page.set_viewport_size(PHONE)
+            boxes = [
+                page.locator(f"[data-testid={v}]").bounding_box()
+                for v in ("review-view", "hindsight-view")
+            ]
+            assert boxes[0] and boxes[1] and boxes[0]["y"] < boxes[1]["y"]
+            no_horizontal_scroll(page, "review on a phone")
+            page.set_viewport_size(DESKTOP)
+            # from the sheet: the list's review, luck against play
+            page.close()
+            table.wait_for_selector("[data-testid=result-headline]")
+            table.click("[data-testid=sheet-button]")
+            with table.context.expect_page() as opened:
+                table.click("[data-testid=sheet-review]")
+            page = opened.value
+            page.on("pageerror", lambda e: c.errors.append(str(e)))
+            page.wait_for_selector("[data-testid=review-headline]", timeout=60_000)
+            check_texts(page, lang, "list review")
+            headline = page.inner_text("[data-testid=review-headline]")
+            assert "120" in headline, headline  # Null Hand lost: -120 (R8.2)
+            page.set_viewport_size(PHONE)
+            no_horizontal_scroll(page, "list review on a phone")
+            page.set_viewport_size(DESKTOP)
+            page.click("[data-testid=review-costly] >> nth=0")
+            page.wait_for_selector("[data-testid=review-current]", timeout=60_000)
+            assert page.inner_text("[data-testid=board-counter]").startswith(first_card)
+            assert words["review.blunder"] in page.inner_text("[data-testid=review-current]")
+        finally:
+            errors = c.errors
+            c.close()
+        assert not errors, f"uncaught errors in the page: {errors}"

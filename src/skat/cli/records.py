@@ -272,13 +272,18 @@ def export_iss_cmd(path: str) -> None:
 @main.command("review")
 @click.argument("path", type=click.Path(allow_dash=True))
 @click.option("--seat", type=int, help="The table seat reviewed (default: every seat).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line (see below).")
 def review_cmd(path: str, seat: int | None, as_json: bool) -> None:
     """Review the decisions of a seat in a list record, each judged from
     that seat's own view (no hindsight) by the strong player: per decision
     the action, the best action, the loss in expected Seeger-Fabian points
-    and a verdict (fine, inaccuracy, mistake, blunder; docs/players.md)."""
-    from ..players.review import Reviewer
+    and a verdict (fine, inaccuracy, mistake, blunder; docs/players.md).
+    After each deal, what the seat's cards promised against what it made
+    (luck apart from play), and after the list the same over the list with
+    its costliest decisions. With --json: one object per decision
+    ("type": "decision"), per deal ("type": "deal") and per seat at the end
+    ("type": "list"; the server's list review answers the same)."""
+    from ..players.review import Reviewer, deal_review, describe_summary, summary
     from ..series.record import replay_list
 
     data = read_list(path, "review")
@@ -295,14 +300,29 @@ def review_cmd(path: str, seat: int | None, as_json: bool) -> None:
         sys.exit(2)
     seats = range(players) if seat is None else [seat]
     reviewer = Reviewer()
+    done: dict[int, list[Any]] = {s: [] for s in seats}
+
+    def line(obj: dict[str, Any]) -> None:
+        click.echo(json.dumps(obj, separators=(",", ":")))
+
     for number, deal in enumerate(series.deals, 1):
         if deal.result is None:
             continue  # a deal not over is not reviewed
         for s in seats:
-            if deal.position_of(s) is None:
-                continue  # the dealer sitting out at four
-            for j in reviewer.review(deal, s, number):
+            got = deal_review(deal, s, number, reviewer)
+            done[s].append(got)
+            for j in got.judged:
                 if as_json:
-                    click.echo(json.dumps(j.to_dict(), separators=(",", ":")))
+                    line({"type": "decision", **j.to_dict()})
                 else:
                     click.echo(f"seat {s} {j.describe()}")
+            if as_json:
+                line({"type": "deal", **got.luck.to_dict()})
+            else:
+                click.echo(f"seat {s} {got.describe()}")
+    for s in seats:
+        total = summary(s, done[s])
+        if as_json:
+            line({"type": "list", **total})
+        else:
+            click.echo(f"seat {s} list: {describe_summary(total)}")

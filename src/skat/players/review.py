@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import (
@@ -58,6 +58,7 @@ from ..engine import (
 from ..engine.cards import mask_cards
 from .handeval import FORTY, HAND_MARGIN, Evaluator, expected_result, game_value, options
 from .handeval import default as default_evaluator
+from .luck import Luck, promise
 from .search import SearchSettings
 from .search.cards import card_values, doubling_values
 from .search.contract import DiscardSolves, discard_candidates, discard_games
@@ -108,6 +109,9 @@ class Judged:
     loss: float
     verdict: str
     choices: int  # legal actions at the decision
+    # a card's number in the deal's card play from 1 (the analysis board's
+    # step), None for a decision before the card play or a Kontra
+    step: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +126,7 @@ class Judged:
             "loss": round(self.loss, 2),
             "verdict": self.verdict,
             "choices": self.choices,
+            "step": self.step,
         }
 
     def describe(self) -> str:
@@ -166,10 +171,15 @@ class Reviewer:
             bock_factor=deal.bock_factor,
         )
         out: list[Judged] = []
+        cards = 0
         for move, (who, action) in enumerate(deal.history):
+            if isinstance(action, Play):
+                cards += 1
             if who == seat and fresh.phase is not Phase.DONE:
                 judged = self.judge(fresh.view(seat), action, number, move)
                 if judged is not None:
+                    if isinstance(action, Play):
+                        judged = replace(judged, step=cards)
                     out.append(judged)
             fresh.apply(action, who)
         return out
@@ -363,6 +373,101 @@ def review_deal(
 ) -> list[Judged]:
     """`Reviewer.review` with the strong player's defaults."""
     return (reviewer or Reviewer()).review(deal, seat, number)
+
+
+#: How many of a list's decisions the summary names as its costliest (those
+#: marked: a loss of at least ``BOUNDS[0]``).
+COSTLIEST = 5
+
+
+@dataclass(frozen=True)
+class DealReview:
+    """One seat's review of one deal: its judged decisions and its luck."""
+
+    judged: tuple[Judged, ...]
+    luck: Luck
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "deal": self.luck.deal,
+            "seat": self.luck.seat,
+            "decisions": [j.to_dict() for j in self.judged],
+            "luck": self.luck.to_dict(),
+        }
+
+    def describe(self) -> str:
+        """The deal's luck against play in one line (`skat review`)."""
+        lk = self.luck
+        after = "" if lk.skat is None else f" (after the skat {lk.skat:+.0f})"
+        return (
+            f"deal {lk.deal}: the cards promised {lk.promised:+.0f}{after};"
+            f" made {lk.made:+d}: {lk.play:+.0f} from play"
+        )
+
+
+def deal_review(
+    deal: Deal, seat: int, number: int = 1, reviewer: Reviewer | None = None
+) -> DealReview:
+    """The review and the luck of ``seat`` in the finished ``deal``: the
+    unit the server makes and keeps (one analysis pool call)."""
+    r = reviewer or Reviewer()
+    judged = tuple(r.review(deal, seat, number)) if deal.position_of(seat) is not None else ()
+    return DealReview(judged, promise(deal, seat, number, r.evaluator))
+
+
+def summary(seat: int, reviews: Sequence[DealReview | dict[str, Any]]) -> dict[str, Any]:
+    """A list's review of one seat from its deals' reviews (`DealReview` or
+    their dictionaries): each deal's luck against play with its loss, the
+    totals ("the cards promised +280 over the list; made +312: +32 from
+    play"), the verdicts counted and the costliest marked decisions. The
+    server and `skat review` both answer with it."""
+    dicts = [x.to_dict() if isinstance(x, DealReview) else x for x in reviews]
+    deals = []
+    every: list[dict[str, Any]] = []
+    for d in dicts:
+        decisions = d["decisions"]
+        every += decisions
+        deals.append(
+            {
+                **d["luck"],
+                "decisions": len(decisions),
+                "loss": round(sum(j["loss"] for j in decisions), 1),
+                "marked": sum(1 for j in decisions if j["verdict"] != VERDICTS[0]),
+            }
+        )
+    promised = round(sum(d["luck"]["promised"] for d in dicts), 1)
+    made = sum(d["luck"]["made"] for d in dicts)
+    costly = sorted(
+        (j for j in every if j["loss"] >= BOUNDS[0]),
+        key=lambda j: (-j["loss"], j["deal"], j["move"]),
+    )
+    return {
+        "seat": seat,
+        "deals": deals,
+        "promised": promised,
+        "made": made,
+        "play": round(made - promised, 1),
+        "decisions": len(every),
+        "verdicts": {w: sum(1 for j in every if j["verdict"] == w) for w in VERDICTS},
+        "average_loss": round(sum(j["loss"] for j in every) / len(every), 2) if every else 0.0,
+        "costliest": costly[:COSTLIEST],
+    }
+
+
+def describe_summary(s: dict[str, Any]) -> str:
+    """A `summary` in one line (`skat review`)."""
+    head = (
+        f"the cards promised {s['promised']:+.0f} over the list; made {s['made']:+d}:"
+        f" {s['play']:+.0f} from play; {s['decisions']} decisions, average loss"
+        f" {s['average_loss']:.1f}"
+    )
+    if not s["costliest"]:
+        return head + "; no costly decision"
+    worst = "; ".join(
+        f"deal {j['deal']} move {j['move']} {j['action']} (best {j['best']}, loss {j['loss']:.0f})"
+        for j in s["costliest"]
+    )
+    return f"{head}; costliest: {worst}"
 
 
 def review_deals(

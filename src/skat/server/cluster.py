@@ -50,7 +50,7 @@ def nginx_binary() -> str | None:
 #: that is stopped or hangs still has its socket accepting connections, so
 #: only this timeout notices it.
 HTTP_TIMEOUT = 5
-#: For the open-card analysis, which may think for a while.
+#: For the open-card analysis and the reviews, which may think for a while.
 ANALYSIS_TIMEOUT = 120
 #: Seconds of silence from a worker after which nginx gives up a websocket
 #: (and the handshake of a new one: the next worker gets it). The workers
@@ -182,7 +182,7 @@ http {{
             {proxy}
             proxy_read_timeout {WS_TIMEOUT}s;
         }}
-        location ~ ^/api/tables/[^/]+/deals/[0-9]+/analysis$ {{
+        location ~ ^/api/tables/[^/]+/(deals/[0-9]+/)?(analysis|review)$ {{
             {proxy}
             proxy_read_timeout {ANALYSIS_TIMEOUT}s;
         }}

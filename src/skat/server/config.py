@@ -48,6 +48,9 @@ class ServerConfig:
     search_workers: int = 2  # processes for searching computer players and hints
     analysis_threads: int = 1  # threads for open-card analyses (their own, low priority)
     analysis_queue: int = 8  # distinct analyses waiting beyond those; more: 503 BUSY
+    # seconds a list's review answers within at most (with the deals reviewed
+    # by then; the rest go on being reviewed, and the page asks again)
+    review_wait: float = 10.0
     idle_timeout: float = 6 * 3600.0  # a started table without a game event expires
     unstarted_timeout: float = 2 * 3600.0  # a table never started, idle that long, expires
     unvisited_timeout: float = 15 * 60.0  # a table nobody ever sat at expires

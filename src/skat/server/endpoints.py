@@ -255,6 +255,76 @@ async def _settled_deal(request: Request, board: bool) -> Response:
         return busy
 
 
+async def _seat_of(request: Request) -> tuple[TableState, int] | Response:
+    """A review's table and its reader's seat: the body is ``{"token"}``,
+    the seat token of the person whose decisions are reviewed (a review is
+    its seat's own: judged from that seat's view)."""
+    body = await body_of(request)
+    if isinstance(body, Response):
+        return body
+    try:
+        data = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        data = None
+    token = data.get("token") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or set(data) - {"token"} or not isinstance(token, str):
+        return json_error(ErrorCode.BAD_REQUEST, 'the body must be {"token": SEAT_TOKEN}')
+    got = await found(request)
+    if isinstance(got, Response):
+        return got
+    state = got[0]
+    if state.series is None:
+        return json_error(ErrorCode.NOT_STARTED, "the list has not started", 409)
+    seat = state.seat_of_token(token[:200])
+    if seat is None:
+        return json_error(
+            ErrorCode.BAD_TOKEN, "a review is for the person at the seat: send its seat token", 403
+        )
+    return state, seat
+
+
+def _busy(exc: Busy) -> Response:
+    busy = json_error(ErrorCode.BUSY, str(exc), 503)
+    busy.headers["Retry-After"] = str(math.ceil(exc.retry_after))
+    return busy
+
+
+async def review(request: Request) -> Response:
+    """The review of the reader's decisions in a settled deal, each judged
+    from the reader's own seat (no hindsight), with the deal's luck."""
+    got = await _seat_of(request)
+    if isinstance(got, Response):
+        return got
+    state, seat = got
+    number = request.path_params["number"]
+    series = state.series
+    assert series is not None
+    if not 1 <= number <= series.number:
+        return json_error(ErrorCode.NO_DEAL, "no such deal", 404)
+    if not series.deals[number - 1].is_terminal():
+        return json_error(ErrorCode.WRONG_PHASE, "the deal is not over", 409)
+    try:
+        answer = await _tables(request).review(state, number, seat, client_address(request))
+    except Busy as exc:
+        return _busy(exc)
+    return JSONResponse(answer, headers={"cache-control": "no-store"})
+
+
+async def list_review(request: Request) -> Response:
+    """The reader's review over the list's settled deals: luck against
+    play, deal by deal and in total, and the costliest decisions."""
+    got = await _seat_of(request)
+    if isinstance(got, Response):
+        return got
+    state, seat = got
+    wait = _config(request).review_wait
+    try:
+        answer = await _tables(request).list_review(state, seat, client_address(request), wait)
+    except Busy as exc:
+        return _busy(exc)
+    return JSONResponse(answer, headers={"cache-control": "no-store"})
+
+
 #: The largest file the analysis board takes (a list record of 48 deals is
 #: about 45 KB; the cluster's nginx takes 64 KiB bodies).
 MAX_BOARD_FILE = 64 * 1024

@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..engine.records import RecordError
 from ..players import searches
 from ..players.analysis import analyse_deal, deal_board
+from ..players.review import Reviewer, deal_review, summary
 from ..series import ListOptions, commitment, new_seed
 from ..series.files import named_deals_in, records_in
 from . import events as ev
@@ -34,13 +35,29 @@ from .metrics import Metrics
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
-from .work import AnalysisPool, SearchPool, search_worker_start
+from .work import AnalysisPool, Offload, SearchPool, search_worker_start
 
 log = logging.getLogger("skat.server")
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
+#: Reviews kept in memory: one seat's decisions in one deal each (a 36-deal
+#: list's review of one person is 36 of them, each a few KB).
+REVIEWS_KEPT = 4096
 #: The status of a stored table that cannot be loaded (logged, skipped).
 BROKEN = "broken"
 LIVE = ("open", "playing")
+
+
+_reviewer: Reviewer | None = None
+
+
+def _review(deal: Any, seat: int, number: int) -> dict[str, Any]:
+    """One seat's review of one settled deal (in the review process, called
+    from the analysis pool): its decisions judged from its own view and its
+    luck (players/review.py)."""
+    global _reviewer
+    if _reviewer is None:
+        _reviewer = Reviewer()
+    return deal_review(deal, seat, number, _reviewer).to_dict()
 
 
 def _listed(number: int, rid: str | None, deal: Any, names: list[str] | None) -> dict[str, Any]:
@@ -197,8 +214,19 @@ class Tables:
         self.search = SearchPool(config.search_workers, self._search_processes)
         # analyses: a thread of their own, bounded, identical requests merged
         self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
+        # reviews of people's decisions: a pool of their own with the same
+        # bounds and fairness (a review takes seconds: an open-card analysis
+        # never waits behind one), run in a low-priority process of their
+        # own, which the pool's thread waits for (work.Offload: a review is
+        # Python, and a thread holding the GIL would stall the event loop)
+        self.reviewing = AnalysisPool(1, config.analysis_queue)
+        self.offload = Offload(self._review_process)
         self.actors: dict[str, TableActor] = {}
         self._analyses: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        # reviews by (table, deal, seat); a list's review walks its deals one
+        # at a time, a walker per (table, seat), kept while it runs
+        self._reviews: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
+        self._walkers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._files: OrderedDict[str, FileRead] = OrderedDict()  # uploads read, by digest
         self._digests: OrderedDict[bytes, str] = OrderedDict()  # a text's own hash -> digest
         self._reading: dict[tuple[str, int], asyncio.Future[Any]] = {}  # uploads being read
@@ -234,6 +262,13 @@ class Tables:
     def _search_processes(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=self.config.search_workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=search_worker_start,
+        )
+
+    def _review_process(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=search_worker_start,
         )
@@ -625,6 +660,79 @@ class Tables:
                 self._analyses.popitem(last=False)
         return cached
 
+    async def review(
+        self, state: TableState, number: int, seat: int, owner: str | None = None
+    ) -> dict[str, Any]:
+        """The review of ``seat``'s decisions in settled deal ``number``,
+        each judged from that seat's view (players/review.py), with the
+        deal's luck against play: made in the reviews' pool (``reviewing``,
+        an `AnalysisPool`: its bounds, its fairness between addresses) in a
+        low-priority process, kept by deal and seat. Raises `work.Busy` as
+        `analysis` does."""
+        key = (state.id, number, seat)
+        cached = self._reviews.get(key)
+        if cached is None:
+            assert state.series is not None
+            deal = state.series.deals[number - 1]
+            cached = await self.reviewing.run(
+                key, self.offload.call, _review, deal, seat, number, owner=owner
+            )
+            self._reviews[key] = cached
+            while len(self._reviews) > REVIEWS_KEPT:
+                self._reviews.popitem(last=False)
+        else:
+            self._reviews.move_to_end(key)
+        return cached
+
+    async def list_review(
+        self, state: TableState, seat: int, owner: str | None = None, wait: float = 10.0
+    ) -> dict[str, Any]:
+        """``seat``'s review over the settled deals of the list so far
+        (players/review.py `summary`): each deal's luck against play, the
+        totals and the costliest decisions. The deals not yet reviewed are
+        reviewed one after another by a task of this table and seat (one
+        review in the pool at a time, so one person's list never fills it),
+        which goes on after the request: the answer comes after ``wait``
+        seconds at most, with ``complete`` false while deals remain (the
+        page asks again). Raises `work.Busy` when the pool refused the next
+        deal and nothing more is ready."""
+        series = state.series
+        assert series is not None
+        settled = [n for n in range(1, series.number + 1) if series.deals[n - 1].is_terminal()]
+        missing = [n for n in settled if (state.id, n, seat) not in self._reviews]
+        if missing:
+            walker = self._walkers.get((state.id, seat))
+            if walker is None:
+                walker = asyncio.ensure_future(self._walk(state, seat, missing, owner))
+                self._walkers[(state.id, seat)] = walker
+
+                def done(f: asyncio.Future[Any], key: tuple[str, int] = (state.id, seat)) -> None:
+                    self._walkers.pop(key, None)
+                    if not f.cancelled():
+                        f.exception()  # seen: a refusal is answered to whoever asks next
+
+                walker.add_done_callback(done)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(walker), wait)
+            if walker.done() and not walker.cancelled() and walker.exception() is not None:
+                exc = walker.exception()
+                if all((state.id, n, seat) not in self._reviews for n in missing):
+                    assert exc is not None
+                    raise exc
+        got = [self._reviews[k] for n in settled if (k := (state.id, n, seat)) in self._reviews]
+        return {
+            **summary(seat, got),
+            "settled": len(settled),
+            "reviewed": len(got),
+            "complete": len(got) == len(settled),
+        }
+
+    async def _walk(
+        self, state: TableState, seat: int, numbers: list[int], owner: str | None
+    ) -> None:
+        for n in numbers:
+            await self.review(state, n, seat, owner)
+
     async def file_board(self, text: str, number: int, owner: str | None = None) -> dict[str, Any]:
         """The analysis board of game ``number`` of an uploaded file (JSON
         game records, a list record or ISS records: `series.files`), with
@@ -725,7 +833,11 @@ class Tables:
             log.exception("releasing the leases failed (they run out by themselves)")
         self.pool.shutdown(wait=False, cancel_futures=True)
         self.search.close()
+        for walker in list(self._walkers.values()):
+            walker.cancel()
         self.analyses.close()
+        self.reviewing.close()
+        self.offload.close()
 
 
 __all__ = [

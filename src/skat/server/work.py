@@ -8,6 +8,10 @@ processes). Neither may reach another table's moves:
 - `AnalysisPool`: analyses in one thread of their own at a lower priority;
   identical requests in flight are merged; past a bound of distinct requests
   waiting, `Busy` (HTTP 503 with ``Retry-After``).
+- `Offload`: a process of its own for an analysis in pure Python, called
+  from a pool's thread (the review of a person's decisions: the server has
+  a second `AnalysisPool` for them, so that a review never waits in front
+  of an open-card analysis, with the same bounds and fairness).
 - `SearchPool`: at most ``workers`` searches at once. Waiting decisions are
   taken table by table in turn, so that one table's many requests wait
   behind each other and not in front of everyone's; each search is given
@@ -220,6 +224,52 @@ class AnalysisPool:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+class Offload:
+    """One process of its own for an analysis in pure Python (issue 48: the
+    review), called from an `AnalysisPool` thread: that thread hands the
+    call over and waits without holding the GIL, so the event loop never
+    waits behind the work (a low-priority thread that holds the GIL while
+    the machine is busy would stall it). The pool's queue, bounds and
+    fairness still decide what runs; the process is made on first use by
+    ``make`` (at low priority) and replaced, logged, when it died."""
+
+    def __init__(self, make: Callable[[], Executor]) -> None:
+        self._make = make
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+        self._closed = False
+        self.restarts = 0
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        for attempt in range(2):
+            with self._lock:
+                if self._closed:
+                    raise Busy(1, "the server is stopping")
+                if self._executor is None:
+                    self._executor = self._make()
+                executor = self._executor
+            try:
+                return executor.submit(fn, *args).result()
+            except BrokenExecutor:
+                with self._lock:
+                    if self._executor is executor:
+                        self._executor = None
+                        self.restarts += 1
+                        log.error("an analysis process died; it is replaced")
+                with contextlib.suppress(Exception):
+                    stop_processes(executor, wait=0.0)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+            self._closed = True
+        if executor is not None:
+            stop_processes(executor)
+
+
 # ------------------------------------------------------------------ searches
 @dataclass(eq=False)
 class _Job:
@@ -379,6 +429,7 @@ __all__ = [
     "AnalysisPool",
     "Busy",
     "Late",
+    "Offload",
     "SearchPool",
     "lower_priority",
     "search_worker_start",

@@ -8,6 +8,7 @@ import { app, cardHtml, cardName, cardsRow, esc, gameText, t } from "./common.js
 import { actionText } from "./log.js";
 import { verdictLines } from "./result.js";
 import { go } from "./nav.js";
+import { fetchReview, nextMarked, reviewColumn } from "./review.js";
 
 // "To the first card" and "to the last card", drawn (issue 49, finding 9:
 // the font glyphs for them were empty boxes without a symbol font).
@@ -16,10 +17,11 @@ const STEP_ICON = {
   last: '<svg class="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false"><path d="M4 4v12l9-6z" fill="currentColor"/><rect x="14.5" y="4" width="2.5" height="12" fill="currentColor"/></svg>',
 };
 
-let B = null; // { id, number, data, names, i } (a table's deal) or { file, games, ... } (a file's game)
+let B = null; // { id, number, data, names, i, review, r } (a table's deal) or { file, games, ... } (a file's game)
 
 export async function boardPage(id, number) {
-  B = { id, number, data: null, names: [], i: 0, file: null, games: [] };
+  const hm = location.hash.match(/^#m(\d+)$/); // a decision by its move: "#m3"
+  B = { id, number, data: null, names: [], i: 0, file: null, games: [], review: { state: "loading" }, r: -1, wantMove: hm ? Number(hm[1]) : null };
   const mine = B;
   app.innerHTML = `<section class="board-page"><p class="status" data-testid="board-status">${esc(t("board.loading"))}</p></section>`;
   try {
@@ -27,7 +29,7 @@ export async function boardPage(id, number) {
       fetch(`/api/tables/${id}`).then((r) => (r.ok ? r.json() : null)),
       fetch(`/api/tables/${id}/deals/${number}/board`),
     ]);
-    if (B !== mine) return; // another page since
+    if (!showing(mine)) return; // another page since
     const data = await res.json();
     if (!res.ok || !info) {
       const code = data?.error?.code;
@@ -36,16 +38,52 @@ export async function boardPage(id, number) {
     }
     B.names = info.seats.map((s) => s.name || t("table.free"));
     B.data = data;
-    if (data.skipped) {
-      app.querySelector("[data-testid=board-status]").textContent = t("board.skipped");
+    if (data.skipped) {  // no card play to step through; your bids and passes are still reviewed
+      renderBoardPage(true);
+      loadReview(mine);
       return;
     }
     const wanted = Number(location.hash.slice(1));
     B.i = Number.isInteger(wanted) && wanted >= 1 && wanted <= data.steps.length ? wanted - 1 : 0;
     renderBoardPage();
+    loadReview(mine);
   } catch {
     if (B === mine) app.querySelector("[data-testid=board-status]").textContent = t("board.none");
   }
+}
+
+// The reader's own review beside the open-card values (review.js): asked
+// for once the board shows, again after the server's Retry-After when busy.
+// "#m12" opens the board at decision 12 of the deal's moves (the list
+// review's links to a decision before the card play).
+// Still on this deal's board? (The page may have moved on while a review
+// was made: its answer must not draw the board over another page.)
+const showing = (mine) => B === mine && location.pathname === `/t/${mine.id}/deals/${mine.number}`;
+
+async function loadReview(mine) {
+  for (;;) {
+    const got = await fetchReview(mine.id, mine.number);
+    if (!showing(mine)) return;
+    B.review = got;
+    if (got.state === "ok") {
+      const ds = got.data.decisions;
+      const at = ds.findIndex((d) => (mine.wantMove !== null ? d.move === mine.wantMove : d.step === B.i + 1));
+      if (at >= 0) select(at, false);
+    }
+    renderBoardPage(!!B.data.skipped);
+    if (got.state !== "busy") return;
+    await new Promise((r) => setTimeout(r, got.retry * 1000));
+    if (!showing(mine)) return;
+  }
+}
+
+function select(k, render = true) {
+  const d = B.review?.data?.decisions?.[k];
+  if (!d) return;
+  B.r = k;
+  const steps = B.data.steps?.length || 0;
+  if (d.step && steps) B.i = Math.min(d.step, steps) - 1;
+  if (render) renderBoardPage(!!B.data.skipped);
 }
 
 // ------------------------------------------------------------ from a file
@@ -135,13 +173,15 @@ function valueText(v) {
 function renderBoardPage(skipped = false) {
   const d = B.data;
   const back = B.file ? `<a href="/board">${esc(t("board.another"))}</a>` : `<a href="/t/${esc(B.id)}" data-testid="board-back">${esc(t("board.back"))}</a>`;
+  // a table's deal without cards to step through still has your review
+  const own = B.file ? "" : `<section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, 0)}</section>`;
   if (skipped) {
-    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p></section>`;
+    app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<p class="status" data-testid="board-status">${esc(t("board.skipped"))}</p>${own}</section>`;
     return;
   }
   if (!d.steps.length) {  // the game ended before the first card: its result
     app.innerHTML = `<section class="board-page"><p>${back}</p>${gamePicker()}<h1 id="board-title">${esc(t(B.file ? "board.fileGame" : "board.title", { n: B.number, game: gameText(d.words), name: nameOf(d.declarer_seat) }))}</h1>
-      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p></section>`;
+      <p class="verdict" data-testid="board-status">${esc(t(d.won ? "board.endedWon" : "board.endedLost", { name: nameOf(d.declarer_seat), game: gameText(d.words) }))}</p>${own}</section>`;
     return;
   }
   const step = d.steps[B.i];
@@ -162,6 +202,17 @@ function renderBoardPage(skipped = false) {
     d.skat.put.length ? `${esc(t("result.skatPut"))} ${cardsRow(d.skat.put, "small")}` : "",
   ].filter(Boolean).join(" ");
   const swings = d.steps.map((s, k) => (s.swing ? k : -1)).filter((k) => k >= 0);
+  const values = `<p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}
+      ${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}</p>
+    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
+    <h3>${esc(t("board.instead"))}</h3>
+    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>`;
+  const views = B.file
+    ? `<div class="hindsight-view" data-testid="hindsight-view">${values}</div>`
+    : `<div class="board-views">
+      <section class="review-view" data-testid="review-view">${reviewColumn(B.review, B.r, B.i + 1)}</section>
+      <section class="hindsight-view" data-testid="hindsight-view"><h2>${esc(t("review.hindsight"))}</h2><p class="help">${esc(t("review.hindsightHelp"))}</p>${values}</section>
+    </div>`;
   app.innerHTML = `<section class="board-page" aria-labelledby="board-title">
     <p>${back}</p>
     ${gamePicker()}
@@ -178,17 +229,20 @@ function renderBoardPage(skipped = false) {
     </nav>
     <div class="board-table" data-testid="board-table">${table}</div>
     <div class="board-hands">${hands}</div>
-    <p class="board-move" data-testid="board-move" aria-live="polite">${esc(t("board.move", { name: nameOf(step.seat), card: cardName(step.card) }))}
-      ${esc(t("board.values", { before: valueText(step.before), after: valueText(step.after) }))}</p>
-    ${step.swing ? `<p class="swing" data-testid="board-swing">${esc(t("board.swing"))}</p>` : ""}
-    <h2>${esc(t("board.instead"))}</h2>
-    <ul class="board-alternatives" data-testid="board-alternatives">${alternatives}</ul>
+    ${views}
   </section>`;
   if (!B.file) history.replaceState(history.state, "", `/t/${B.id}/deals/${B.number}#${B.i + 1}`);
 }
 
 function move(to) {
-  if (!B || !B.data || B.data.skipped) return;
+  if (!B || !B.data) return;
+  if (to === "mistake") {
+    const k = nextMarked(B.review?.data?.decisions || [], B.r);
+    if (k >= 0) select(k);
+    document.querySelector("[data-step=mistake]")?.focus();
+    return;
+  }
+  if (B.data.skipped || !B.data.steps.length) return;
   const n = B.data.steps.length;
   let i = B.i;
   if (to === "first") i = 0;
@@ -201,6 +255,9 @@ function move(to) {
   }
   if (i !== B.i) {
     B.i = i;
+    // the reader's own decision at this card, if it is theirs
+    const mine = (B.review?.data?.decisions || []).findIndex((d) => d.step === i + 1);
+    if (mine >= 0) B.r = mine;
     renderBoardPage();
     document.querySelector(`[data-step=${to === "swing" ? "swing" : to}]`)?.focus();
   }
@@ -209,6 +266,11 @@ function move(to) {
 document.addEventListener("click", (e) => {
   const b = e.target.closest(".board-page [data-step]");
   if (b) move(b.dataset.step);
+  const r = e.target.closest(".board-page [data-review]");
+  if (r && B?.review?.data) {
+    select(Number(r.dataset.review));
+    document.querySelector(`[data-review="${r.dataset.review}"]`)?.focus();
+  }
 });
 // opened from the table in a tab of its own (issue 49, point 2: the board
 // never costs the seat): going back closes it, the table's tab is still

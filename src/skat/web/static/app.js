@@ -8,6 +8,7 @@ import { boardPage, fileBoardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
 import { homePage } from "./home.js";
+import { listReviewPage } from "./review.js";
 import { go, setRouter } from "./nav.js";
 import { optionsReady } from "./options.js";
 import { applyTheme, renderSettings } from "./settings.js";
@@ -23,6 +24,7 @@ export async function route() {
   renderSettings();
   let m;
   if ((m = path.match(/^\/t\/([\w-]+)\/deals\/(\d+)$/))) return boardPage(m[1], Number(m[2]));
+  if ((m = path.match(/^\/t\/([\w-]+)\/review$/))) return listReviewPage(m[1]);
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
   if ((m = path.match(/^\/tournament\/([\w-]+)$/))) return tournamentPage(m[1]);
   if (path === "/calculator") return calculatorPage();

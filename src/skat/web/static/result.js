@@ -127,6 +127,8 @@ export function resultSections(r, v) {
   out.push(`<p class="entries" data-testid="result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
   const verdict = analysisText(r);
   out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link" target="_blank" rel="noopener">${esc(t("board.link"))}</a></div>` : "");
+  // your decisions judged from your seat, beside the board's open cards (review.js)
+  if (T.seat !== null) out.push(`<p data-testid="review-link"><a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" target="_blank" rel="noopener">${esc(t("review.open"))}</a>${T.snap.list_over ? ` · <a href="/t/${esc(T.id)}/review" data-testid="list-review-link" target="_blank" rel="noopener">${esc(t("review.openList"))}</a>` : ""}</p>`);
   out.push(...valueSections(r));
   // the skat: as dealt, and what the declarer put away after picking it up
   const dealtSkat = v.dealt ? v.dealt[v.dealt.length - 1] : null;
@@ -304,6 +306,7 @@ export function renderSheet() {
       <tr><th colspan="4">${esc(t("sheet.place"))}</th>${tot.map((x) => `<td class="num">${x.place}</td>`).join("")}</tr></tfoot>
     </table></div>
     ${coming ? `<p data-testid="sheet-bock-coming">${esc(coming)}</p>` : ""}
+    ${T.seat !== null && sh.rows.length ? `<p><a href="/t/${esc(T.id)}/review" data-testid="sheet-review" target="_blank" rel="noopener">${esc(t("review.openList"))}</a></p>` : ""}
     <p class="help">${esc(t("sheet.auto"))}</p>
     <p class="help">${esc(t("sheet.verify"))}: <code>${esc(T.snap.table.commitment.slice(0, 16))}…</code></p>
     <p>${esc(t("sheet.downloads"))}: <a download href="/api/tables/${T.id}/list.json">JSON</a> · <a download href="/api/tables/${T.id}/sheet.csv">CSV</a> · <a href="/api/tables/${T.id}/games.iss" data-action="iss" data-testid="iss">ISS</a></p>
@@ -351,7 +354,9 @@ export function dealResultHtml(number) {
     `<p data-testid="deal-result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(nameOf(s))} ${esc(signed(e))}`).join(", ")}</p>`,
   ];
   if (r.bock_fired && r.bock_fired.length) parts.push(`<p>${esc(t("bock.fired", { why: r.bock_fired.map((k) => t(`bock.why.${k}`)).join(", ") }))}</p>`);
-  if (r.kind === "game") parts.push(`<p><a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board" target="_blank" rel="noopener">${esc(t("board.link"))}</a></p>`);
+  const review = T.seat !== null ? `<a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-review" target="_blank" rel="noopener">${esc(t("review.open"))}</a>` : "";
+  const board = r.kind === "game" ? `<a href="/t/${esc(T.id)}/deals/${number}" data-testid="deal-result-board" target="_blank" rel="noopener">${esc(t("board.link"))}</a>` : "";
+  if (board || review) parts.push(`<p>${[board, review].filter(Boolean).join(" · ")}</p>`);
   parts.push(`<button class="primary" data-action="deal-result" data-testid="deal-result-close">${esc(t("act.close"))}</button>`);
   return `<div class="modal" role="dialog" aria-modal="true" aria-labelledby="deal-result-title" data-testid="deal-result"><div class="modal-box result-box">${parts.join("")}</div></div>`;
 }
