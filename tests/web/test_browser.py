@@ -545,7 +545,7 @@ def test_calculator_and_rules_pages(clients: Callable[..., Client]) -> None:
         # the explanation is worded in the page's language (R5.4 figures)
         words = DICTS[lang]
         assert words["expl.with"].replace("{n}", "2") in out.inner_text()
-        assert f"{words['expl.game'].replace('{n}', '3')} x 24 = 72" in out.inner_text()
+        assert f"{words['expl.game'].replace('{n}', '3')} × 24 = 72" in out.inner_text()
         check_texts(page, lang, "calculator")
         for p in RULE_PAGES:
             c.goto("/rules" if p == "howto" else f"/rules/{p}")
@@ -2464,7 +2464,7 @@ def test_a_claim_that_holds_ends_the_deal_against_two_computers(
             # only the game she claimed counts: Hearts Hand with 5, game 6,
             # Hand 7 (x 10) = 70, no Schneider (80) or Schwarz (90)
             result = page.inner_text("#result")
-            assert "Hand 7 x 10 = 70" in result and "Schneider" not in result, result
+            assert "Hand 7 × 10 = 70" in result and "Schneider" not in result, result
         finally:
             errors = c.errors
             c.close()

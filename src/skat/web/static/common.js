@@ -163,7 +163,7 @@ export function explain(parts, words) {
     if (["base", "total", "bid", "charged", "value"].includes(key)) n[key] = value;
     else steps.push(t(`expl.${key}`, { n: value }));
   }
-  let text = `${steps.join(", ")} x ${n.base} = ${n.total}`;
+  let text = `${steps.join(", ")} × ${n.base} = ${n.total}`;
   if (n.bid !== undefined) text += " " + t("expl.overbid", { bid: n.bid, base: n.base, k: n.charged, value: n.value });
   return text;
 }

@@ -375,7 +375,7 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz meldt {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< bud {bid}: overbud, beregnet {base} x {k} = {value}",
+  "expl.overbid": "< bud {bid}: overbud, beregnet {base} × {k} = {value}",
   "err.code": "Ikke muligt nu ({code}).",
   "err.BAD_POINTS": "Kortpointene skal være tre hele tal fra 0 til 120, i alt 120.",
   "err.BAD_TRICKS": "Stikkene skal give 10 i alt, og en spiller uden stik har ingen kortpoint.",

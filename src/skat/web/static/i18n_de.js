@@ -375,7 +375,7 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz angesagt {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< Reizwert {bid}: überreizt, berechnet {base} x {k} = {value}",
+  "expl.overbid": "< Reizwert {bid}: überreizt, berechnet {base} × {k} = {value}",
   "err.code": "Jetzt nicht möglich ({code}).",
   "err.BAD_POINTS": "Die Augen müssen drei ganze Zahlen von 0 bis 120 sein, zusammen 120.",
   "err.BAD_TRICKS": "Die Stiche müssen zusammen 10 ergeben, und wer keinen Stich hat, hat keine Augen.",

@@ -376,7 +376,7 @@ export default {
   "expl.schwarz": "Schwarz {n}",
   "expl.schwarz_announced": "Schwarz announced {n}",
   "expl.ouvert": "Ouvert {n}",
-  "expl.overbid": "< bid {bid}: overbid, charged {base} x {k} = {value}",
+  "expl.overbid": "< bid {bid}: overbid, charged {base} × {k} = {value}",
   "err.code": "Not possible now ({code}).",
   "err.BAD_POINTS": "The card points must be three whole numbers from 0 to 120 that add up to 120.",
   "err.BAD_TRICKS": "The tricks must add up to 10, and a player without a trick has no card points.",
