@@ -189,12 +189,17 @@ uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[3]), log_level="warning")
 
 @contextlib.contextmanager
 def _serving(
-    tmp: Path, flags: list[str], config: dict[str, Any] | None = None, seed: bytes = b""
+    tmp: Path,
+    flags: list[str],
+    config: dict[str, Any] | None = None,
+    seed: bytes = b"",
+    port: int | None = None,
 ) -> Iterator[str]:
     """A real `skat serve` for the browser tests, with ``flags`` for its waits
     (or, given ``config``, the app with that `ServerConfig` under uvicorn,
-    its lists dealt from ``seed`` when one is given)."""
-    port = _free_port()
+    its lists dealt from ``seed`` when one is given); ``port`` to start it
+    again where a page expects it (the same origin keeps a seat's token)."""
+    port = port or _free_port()
     log = (tmp / "server.log").open("w")
     if config is not None:
         cmd = [sys.executable, "-c", CONFIGURED, json.dumps(config), db_for(tmp).url, str(port)]
@@ -2281,24 +2286,34 @@ def test_a_table_everyone_left_rests_and_goes_on_when_one_is_back(
 ) -> None:
     """Issue 26, point 5, and issue 49, item 1: Anna plays with computers and
     closes her tab. After the disconnect grace the table stops and says so
-    to a friend who opens the link; when Anna opens it again the table goes
-    on, for both of them."""
+    to a friend who opens the link; the server is stopped and started again
+    and the table still rests, nothing played; when Anna opens it again the
+    table goes on, for both of them."""
     config = {"bot_delay": 0.05, "grace": 1.5, "next_delay": 600.0}
-    with _serving(tmp_path, [], config) as base:
+    port = _free_port()
+    rests = "() => document.getElementById('status')?.textContent.includes('This table rests')"
+    with _serving(tmp_path, [], config, port=port) as base:
         anna, friend = Client(browser, base), Client(browser, base)
+        start_with_bots(anna)
+        url = anna.page.url
+        wait_phase(anna.page)
+        anna.page.close()  # her tab; her browser keeps her seat's token
+        friend.page.goto(url)
+        friend.page.wait_for_function(rests, timeout=15_000)
+        resting = friend.page.inner_text("#status")
+        before = json.loads(
+            urllib.request.urlopen(f"{base}/api/tables{url[url.rindex('/') :]}").read()
+        )
+    with _serving(tmp_path, [], config, port=port) as base:  # a restart on the same file
         try:
-            start_with_bots(anna)
-            url = anna.page.url
-            wait_phase(anna.page)
-            anna.page.close()  # her tab; her browser keeps her seat's token
-            friend.page.goto(url)
-            friend.page.wait_for_function(
-                "() => document.getElementById('status')?.textContent.includes('This table rests')",
-                timeout=15_000,
-            )
-            resting = friend.page.inner_text("#status")
-            time.sleep(1.0)
+            friend.page.reload()
+            friend.page.wait_for_function(rests, timeout=15_000)
+            time.sleep(2 * 1.5)  # longer than a grace: a woken table would move
             assert friend.page.inner_text("#status") == resting  # nobody plays meanwhile
+            after = json.loads(
+                urllib.request.urlopen(f"{base}/api/tables{url[url.rindex('/') :]}").read()
+            )
+            assert after["table"]["resting"] and after["version"] == before["version"]
             anna.page = anna.context.new_page()
             anna.page.goto(url)
             anna.page.wait_for_selector("#hand .card", timeout=15_000)
