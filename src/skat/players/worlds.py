@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from math import comb
 from typing import Any
@@ -491,6 +491,32 @@ def seat_view(
     )
 
 
+def _choices_made(
+    know: Knowledge, world: World
+) -> Iterator[tuple[int, int, int, int, tuple[tuple[int, int], ...], list[int], int]]:
+    """The cards the other seats played where they had a choice, the last
+    first, in ``world``: (its index in ``know.plays``, the position, the
+    card, the tricks completed before it, the (seat, card) pairs of its
+    trick before it, every position's hand just before it, its legal cards
+    as a mask). A caller may stop at any card."""
+    assert know.game is not None
+    suit_of = SUIT_OF[know.game]
+    eff = EFFECTIVE[know.game]
+    hands = list(world.hands)
+    for i in range(len(know.plays) - 1, -1, -1):
+        p, card, n, before = know.plays[i]
+        hands[p] |= 1 << card  # the hand before this card
+        if p == know.me:
+            continue
+        legal = hands[p]
+        if before:
+            follow = legal & suit_of[eff[before[0][1]]]
+            if follow:
+                legal = follow
+        if legal & (legal - 1):  # a choice
+            yield i, p, card, n, before, hands, legal
+
+
 def play_fit(know: Knowledge, world: World, miss: float) -> float:
     """How well the cards the other seats played fit ``world``: a factor of
     ``miss`` for every card that `heuristic`'s card play, given that seat's
@@ -503,26 +529,12 @@ def play_fit(know: Knowledge, world: World, miss: float) -> float:
     c = view.contract if view is not None else None
     if view is None or c is None or know.game is None:
         return 1.0
-    suit_of = SUIT_OF[know.game]
-    eff = EFFECTIVE[know.game]
     d = know.declarer
-    hands = list(world.hands)
     w = 1.0
     choices = know._choices
     readings = know._readings
-    for i in range(len(know.plays) - 1, -1, -1):
-        p, card, n, before = know.plays[i]
-        hands[p] |= 1 << card  # the hand before this card
-        if p == know.me:
-            continue
+    for i, p, card, n, before, hands, legal in _choices_made(know, world):
         hand = hands[p]
-        legal = hand
-        if before:
-            follow = hand & suit_of[eff[before[0][1]]]
-            if follow:
-                legal = follow
-        if legal & (legal - 1) == 0:
-            continue  # no choice
         skat = world.skat if p == d and not know.hand_game else -1
         open_cards = hands[d] if c.ouvert and p != d and d >= 0 else -1
         key = (i, hand, skat, open_cards)
@@ -560,24 +572,12 @@ def model_fit(know: Knowledge, world: World, model: SeatModel, uniform: float) -
         gone.append(gone[-1] | sum(1 << int(c) for c in t.cards))
     suits = SUIT_OF[know.game]
     eff = EFFECTIVE[know.game]
-    hands = list(world.hands)
     # a card's score depends on the public moment and its own suit's cards
     # only (`seatmodel.features`): cached by them, shared by the worlds
     scores = know._model_scores
     w = 1.0
-    for i in range(len(know.plays) - 1, -1, -1):
-        p, card, n, before = know.plays[i]
-        hands[p] |= 1 << card  # the hand before this card
-        if p == know.me:
-            continue
+    for i, p, card, n, before, hands, legal in _choices_made(know, world):
         hand = hands[p]
-        legal = hand
-        if before:
-            follow = hand & suits[eff[before[0][1]]]
-            if follow:
-                legal = follow
-        if legal & (legal - 1) == 0:
-            continue  # no choice
         skat = world.skat if p == d and not know.hand_game else 0
         got: dict[int, float] = {}
         m: Moment | None = None
