@@ -70,7 +70,7 @@ def played_deal(deck: Sequence[Card], dealer: int, names: Sequence[str], seed: i
 
 def examples_of(deal: Deal) -> list[Example]:
     """The card plays of a finished deal with a choice, as examples."""
-    fresh = Deal(list(deal.deck), rules=deal.rules, dealer=deal.dealer)
+    fresh = deal.fresh()
     out: list[Example] = []
     for seat, action in deal.history:
         if isinstance(action, Play) and fresh.phase is Phase.PLAY:

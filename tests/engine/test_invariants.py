@@ -453,6 +453,12 @@ def test_settlement_invariants(config: str, deck: list[Card], seed: int, policy:
     else:
         assert r.kind == "game"
         check_game_result(deal, r)
+    # `Deal.fresh`: the same deal from its first action replays to the same result
+    again = deal.fresh()
+    assert not again.history and again.forced_ramsch == deal.forced_ramsch
+    for who, action in deal.history:
+        again.apply(action, who)
+    assert again.result == r
 
 
 @pytest.mark.parametrize("config", slow_beyond_first(CONFIG_IDS))

@@ -123,13 +123,7 @@ def review_leaks(answer: object, deal: Deal, seat: int) -> list[str]:
     def walk(x: object) -> None:
         if isinstance(x, dict):
             if {"move", "action", "best"} <= x.keys():
-                fresh = Deal(
-                    deal.deck,
-                    rules=deal.rules,
-                    dealer=deal.dealer,
-                    ramsch=deal.forced_ramsch,
-                    bock_factor=deal.bock_factor,
-                )
+                fresh = deal.fresh()
                 for who, action in deal.history[: x["move"]]:
                     fresh.apply(action, who)
                 allowed = may_know(fresh, seat)

@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from bench.strength.train_seatmodel import examples_of, played_deal, train
 
-from skat.engine import Card, Deal, GameType, Phase, Play
+from skat.engine import Card, GameType, Phase, Play
 from skat.players.arena import make_decks
 from skat.players.seatmodel import FEATURES, Moment, SeatModel, default, features
 from skat.players.worlds import Inference, Knowledge, Sampler, World, model_fit
@@ -68,7 +68,7 @@ def test_a_moment_is_read_from_a_seats_view() -> None:
     are the engine's (R4.2)."""
     deck = make_decks(1, 3)[0]
     deal = played_deal(deck, 0, ["heuristic"] * 3, 3)
-    fresh = Deal(list(deal.deck), rules=deal.rules, dealer=deal.dealer)
+    fresh = deal.fresh()
     checked = 0
     for seat, action in deal.history:
         if isinstance(action, Play) and fresh.phase is Phase.PLAY:
@@ -117,7 +117,7 @@ def test_the_inference_reads_the_cards_played_by_the_model() -> None:
         deal = played_deal(deck, 1, ["heuristic"] * 3, number)
         if deal.contract is not None and deal.contract.game != GameType.NULL:
             break
-    fresh = Deal(list(deal.deck), rules=deal.rules, dealer=deal.dealer)
+    fresh = deal.fresh()
     views = []
     for seat, action in deal.history:
         if isinstance(action, Play) and fresh.phase is Phase.PLAY:

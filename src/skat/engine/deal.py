@@ -233,6 +233,17 @@ class Deal(DealState):
         """Table seat of a position (0 forehand, 1 middlehand, 2 rearhand)."""
         return self._seats[position]
 
+    def fresh(self) -> Deal:
+        """The same deal again from its first action: the same deck, rules,
+        dealer, compulsory Ramsch and Bock factor (for replays)."""
+        return Deal(
+            self.deck,
+            rules=self.rules,
+            dealer=self.dealer,
+            ramsch=self.forced_ramsch,
+            bock_factor=self.bock_factor,
+        )
+
     def is_terminal(self) -> bool:
         return self._phase is Phase.DONE
 

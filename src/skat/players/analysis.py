@@ -138,13 +138,7 @@ def _outcome(pos: Position, target: tuple[str, int]) -> bool:
 
 def _start(deal: Deal) -> tuple[Deal, int]:
     """A fresh replay of ``deal`` up to its play phase; the index of the next action."""
-    fresh = Deal(
-        deal.deck,
-        rules=deal.rules,
-        dealer=deal.dealer,
-        ramsch=deal.forced_ramsch,
-        bock_factor=deal.bock_factor,
-    )
+    fresh = deal.fresh()
     history = deal.history
     i = 0
     while i < len(history) and fresh.phase not in (Phase.PLAY, Phase.KONTRA):

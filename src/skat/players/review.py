@@ -163,13 +163,7 @@ class Reviewer:
             raise ValueError("the deal is not over")
         if not 0 <= seat < deal.players:
             raise ValueError(f"seat {seat} is not at this table")
-        fresh = Deal(
-            deal.deck,
-            rules=deal.rules,
-            dealer=deal.dealer,
-            ramsch=deal.forced_ramsch,
-            bock_factor=deal.bock_factor,
-        )
+        fresh = deal.fresh()
         out: list[Judged] = []
         cards = 0
         for move, (who, action) in enumerate(deal.history):
