@@ -19,7 +19,8 @@ players against one opponent is measured without the luck of the cards.
 A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
 against the defaults on the same deals (``evaluator=FILE``: `evaluator_prior`
-with the hand evaluator of a file `train_handeval` wrote);
+with the hand evaluator of a file `train_handeval` wrote; ``seat_model=FILE``:
+``play_model`` with the seat model of a file `train_seatmodel` wrote);
 ``club@worlds=6,budget=0.02`` (also ``floor``, ``margin``, ``evaluator=FILE``)
 the same for the casual level.
 """
@@ -73,17 +74,19 @@ def variant(name: str) -> None:
     if kind not in ("search", "club"):
         raise SystemExit(f"only search and club take settings: {name}")
     raw = dict(part.split("=", 1) for part in spec.split(","))
-    settings: dict[str, Any] = {k: v if k == "evaluator" else _setting(v) for k, v in raw.items()}
+    files = ("evaluator", "seat_model")
+    settings: dict[str, Any] = {k: v if k in files else _setting(v) for k, v in raw.items()}
     if kind == "club":
         _club(name, settings)
         return
     evaluator = _evaluator(settings.pop("evaluator", None))
+    seat_model = _seat_model(settings.pop("seat_model", None))
     if "contest" in settings and settings["contest"] is None:
         settings["contest"] = ()  # not lowered: the bidding before 2026-12-05
     SearchPlayer(None, **settings)  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:
-        return SearchPlayer(rng, evaluator=evaluator, **settings)
+        return SearchPlayer(rng, evaluator=evaluator, seat_model=seat_model, **settings)
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
 
@@ -95,6 +98,16 @@ def _evaluator(path: object) -> Any:
     from skat.players.handeval import Evaluator
 
     return Evaluator(json.loads(Path(str(path)).read_text()))
+
+
+def _seat_model(path: object) -> Any:
+    """The seat model of a file `train_seatmodel` wrote (None: the shipped
+    one), read by ``play_model=True``."""
+    if path is None:
+        return None
+    from skat.players.seatmodel import SeatModel
+
+    return SeatModel(json.loads(Path(str(path)).read_text()))
 
 
 def _club(name: str, settings: dict[str, Any]) -> None:

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from skat.engine import Deal
+
 LEVELS = ("novice", "club", "search")
 
 
@@ -59,16 +61,13 @@ class Tally:
         return mean, 1.96 * math.sqrt(var)
 
 
-def review_one(args: tuple[str, int, int, int, int | None]) -> Tally:
-    """Play deal ``number`` of ``seed`` with ``level`` in one seat and review it."""
+def played(level: str, number: int, seed: int) -> tuple[Deal, int]:
+    """Deal ``number`` of ``seed``'s arena decks played with ``level`` in seat
+    ``number`` mod 3 beside two `heuristic` players: the deal and the seat."""
     from bench.strength.compat import make_player
-    from skat.engine import Deal
     from skat.players.arena import make_decks
     from skat.players.loop import play_deal
-    from skat.players.review import REVIEW_DISCARD_WORLDS, Reviewer
-    from skat.players.search import SearchSettings
 
-    level, number, seed, review_seed, worlds = args
     deck = make_decks(number, seed)[number - 1]
     seat = number % 3
     players = [
@@ -77,6 +76,16 @@ def review_one(args: tuple[str, int, int, int, int | None]) -> Tally:
     ]
     deal = Deal(deck, dealer=(number - 1) % 3)
     play_deal(deal, players)
+    return deal, seat
+
+
+def review_one(args: tuple[str, int, int, int, int | None]) -> Tally:
+    """Play deal ``number`` of ``seed`` with ``level`` in one seat and review it."""
+    from skat.players.review import REVIEW_DISCARD_WORLDS, Reviewer
+    from skat.players.search import SearchSettings
+
+    level, number, seed, review_seed, worlds = args
+    deal, seat = played(level, number, seed)
     start = time.process_time()
     settings = None
     if worlds is not None:

@@ -43,7 +43,9 @@ def test_script_imports_and_prints_its_help(name: str) -> None:
     assert "usage:" in out.getvalue()
 
 
-def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_arena_variants_set_what_they_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """``club@...`` and ``search@...`` name lab players with those settings
     (the strength log's runs depend on it); a wrong key fails at once. The
     variants go to a copy of the lab's registry, gone after the test."""
@@ -87,6 +89,18 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch) -> N
     variant("search@forty=0.5")
     half = make_player("search@forty=0.5", lab=True)
     assert isinstance(half, SearchPlayer) and half.settings.forty == 0.5
+    # issue 53, point 4: another seat model's file read by play_model
+    from skat.players import seatmodel
+
+    model_file = tmp_path / "seats.json"
+    shipped = seatmodel.default()
+    model_file.write_text(json.dumps(dict(shipped.data)))
+    name = f"search@play_model=True,seat_model={model_file}"
+    variant(name)
+    reads = make_player(name, lab=True)
+    assert isinstance(reads, SearchPlayer) and reads.settings.play_model
+    assert reads.seat_model is not None and reads.seat_model is not shipped
+    assert reads.seat_model.w1 == shipped.w1
     with pytest.raises(TypeError):
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):

@@ -44,11 +44,15 @@ class SearchPlayer(BasePlayer):
         settings: SearchSettings | None = None,
         *,
         evaluator: Evaluator | None = None,
+        seat_model: seatmodel.SeatModel | None = None,
         **changes: Any,
     ) -> None:
         super().__init__(rng)
         self.settings = replace(settings or SearchSettings(), **changes)
         self.evaluator = evaluator or default_evaluator()
+        # the model of the other seats read with ``play_model`` (the shipped
+        # one unless the lab gives another)
+        self.seat_model = seat_model
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         # every decision draws its worlds from its own stream, seeded by the
         # player's seed and what the seat sees (the history's length, its
@@ -72,7 +76,7 @@ class SearchPlayer(BasePlayer):
         """How the worlds are weighted: by the auction, and in card play by
         the cards played too."""
         s = self.settings
-        model = seatmodel.default() if play and s.play_model else None
+        model = (self.seat_model or seatmodel.default()) if play and s.play_model else None
         return Inference(
             s.bid_miss, s.pass_miss, s.play_miss if play else None, s.exact, play_model=model
         )
