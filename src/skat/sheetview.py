@@ -7,7 +7,7 @@ import csv
 import io
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -100,6 +100,32 @@ def _ramsch_points(r: SheetRow) -> str:
     return "/".join(str(p) for p in r.ramsch_points)
 
 
+def _who(
+    series: Series, names_from: Mapping[int, Sequence[str]] | None
+) -> tuple[Callable[[int], Sequence[str]], list[str]]:
+    """Who played each seat at each deal (``names_from``: deal number ->
+    names by seat from that deal on), and each seat's column heading naming
+    everyone who played it ("Bruno / Ben")."""
+    changes = sorted((names_from or {1: series.names}).items())
+
+    def names_at(number: int) -> Sequence[str]:
+        found = [names for first, names in changes if first <= number]
+        return found[-1] if found else series.names
+
+    columns = [
+        " / ".join(dict.fromkeys(names[seat] for _, names in changes))
+        for seat in range(len(series.names))
+    ]
+    return names_at, columns
+
+
+def _computer_for(
+    computer_moves: Mapping[int, Sequence[int]] | None, number: int, names: Sequence[str]
+) -> str:
+    """Whom a computer made moves for in deal ``number`` ("Anna / Ben")."""
+    return " / ".join(names[x] for x in sorted(set((computer_moves or {}).get(number, ()))))
+
+
 def sheet_csv(
     series: Series,
     names_from: Mapping[int, Sequence[str]] | None = None,
@@ -113,16 +139,7 @@ def sheet_csv(
     that deal (absent, timed out or gone; issue 49, item 1)."""
     out = io.StringIO()
     w = _SafeWriter(out)
-    changes = sorted((names_from or {1: series.names}).items())
-
-    def names_at(number: int) -> Sequence[str]:
-        found = [names for first, names in changes if first <= number]
-        return found[-1] if found else series.names
-
-    columns = [
-        " / ".join(dict.fromkeys(names[seat] for _, names in changes))
-        for seat in range(len(series.names))
-    ]
+    names_at, columns = _who(series, names_from)
     scoring = series.options.scoring
     w.writerow(
         ["deal", "dealer", "kind", "game", "matadors", "bid", "points", "tricks", "value"]
@@ -142,32 +159,43 @@ def sheet_csv(
                 r.declarer_tricks if r.kind == "game" else "",
             ]
             + [r.value or "", _markers(r)]
-            + [" / ".join(names[x] for x in sorted(set((computer_moves or {}).get(r.number, ()))))]
+            + [_computer_for(computer_moves, r.number, names)]
             + list(entries)
             + running
         )
     return out.getvalue()
 
 
-def print_sheet(series: Series, console: Console | None = None) -> None:
+def print_sheet(
+    series: Series,
+    console: Console | None = None,
+    names_from: Mapping[int, Sequence[str]] | None = None,
+    computer_moves: Mapping[int, Sequence[int]] | None = None,
+) -> None:
+    """The sheet as a table; ``names_from`` and ``computer_moves`` as in
+    `sheet_csv` (who played each deal, whom a computer made moves for: the
+    column "Computer for" shows when a computer did)."""
     if console is None:
         # A sheet is wide: give it room when printed to a file or a pipe.
         console = Console() if sys.stdout.isatty() else Console(width=160)
-    names = series.names
+    names_at, columns = _who(series, names_from)
     scoring = series.options.scoring
     title = "Seeger-Fabian list" if scoring == "seeger_fabian" else "Plain list"
     table = Table(title=f"{title}: {len(series.rows)} of {series.options.deals_per_list} deals")
-    for col in ("No", "Dealer", "Game", "Matadors", "Bid", "Points", "Value", ""):
+    marked = any(computer_moves.values()) if computer_moves else False
+    headings = ["No", "Dealer", "Game", "Matadors", "Bid", "Points", "Value", ""]
+    for col in headings + (["Computer for"] if marked else []):
         table.add_column(
             col, justify="right" if col in ("No", "Bid", "Points", "Value") else "left"
         )
-    for n in names:
+    for n in columns:
         table.add_column(n, justify="right")
-    running = [0] * len(names)
+    running = [0] * len(columns)
     for r in series.rows:
         entries = r.entries(scoring)
         running = [a + b for a, b in zip(running, entries, strict=True)]
         cells = [f"{e:+d} = {t}" if e else f"{t}" for e, t in zip(entries, running, strict=True)]
+        names = list(names_at(r.number))
         table.add_row(
             str(r.number),
             names[r.dealer],
@@ -177,10 +205,11 @@ def print_sheet(series: Series, console: Console | None = None) -> None:
             f"{r.declarer_points}" if r.kind == "game" else "",
             str(r.value) if r.kind == "game" else "",
             _markers(r),
+            *([_computer_for(computer_moves, r.number, names)] if marked else []),
             *cells,
         )
     console.print(table)
-    _print_footer(series.totals(), names, series.options.players, scoring, console)
+    _print_footer(series.totals(), columns, series.options.players, scoring, console)
 
 
 def _print_footer(

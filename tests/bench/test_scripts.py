@@ -43,9 +43,7 @@ def test_script_imports_and_prints_its_help(name: str) -> None:
     assert "usage:" in out.getvalue()
 
 
-def test_arena_variants_set_what_they_name(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``club@...`` and ``search@...`` name lab players with those settings
     (the strength log's runs depend on it); a wrong key fails at once. The
     variants go to a copy of the lab's registry, gone after the test."""

@@ -943,6 +943,13 @@ def test_a_seat_left_is_the_computers_from_that_deal_in_every_download(tmp_path:
     assert (
         out.output.splitlines() == sheet_csv(st.series, st.names_from(), st.auto_moves).splitlines()
     )
+    # and without --csv: the table names who played and whom the computer
+    # played for in deal 2 (the column shows only when a computer did)
+    out = CliRunner().invoke(main, ["sheet", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "Computer for" in out.output
+    (deal2,) = [line for line in out.output.splitlines() if line.lstrip("│ ").startswith("2 ")]
+    assert deal2.count("Computer (for Anna)") == 2, deal2  # the declarer and the mark
     path.write_text(json.dumps({**record, "computer_moves": {"2": [999]}}))
     out = CliRunner().invoke(main, ["sheet", "--csv", str(path)])
     assert out.exit_code == 1 and "malformed computer_moves" in out.output

@@ -222,7 +222,7 @@ def sheet_cmd(path: str, as_csv: bool, as_json: bool) -> None:
     elif as_csv:
         click.echo(sheet_csv(series, names_from or None, computer_moves), nl=False)
     else:
-        print_sheet(series)
+        print_sheet(series, None, names_from or None, computer_moves)
 
 
 @main.command("verify")
