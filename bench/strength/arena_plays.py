@@ -20,7 +20,9 @@ A name ``search@key=value,...`` is ``search`` with those `SearchPlayer`
 settings (``search@play_miss=0.1,worlds=32``), to measure one change
 against the defaults on the same deals (``evaluator=FILE``: `evaluator_prior`
 with the hand evaluator of a file `train_handeval` wrote; ``seat_model=FILE``:
-``play_model`` with the seat model of a file `train_seatmodel` wrote);
+``play_model`` with the seat model of a file `train_seatmodel` wrote;
+``bid_model=True,bid_model_file=FILE``: the auction read by the bid model of
+a file `train_bidmodel` wrote);
 ``club@worlds=6,budget=0.02`` (also ``floor``, ``margin``, ``evaluator=FILE``)
 the same for the casual level.
 """
@@ -74,19 +76,22 @@ def variant(name: str) -> None:
     if kind not in ("search", "club"):
         raise SystemExit(f"only search and club take settings: {name}")
     raw = dict(part.split("=", 1) for part in spec.split(","))
-    files = ("evaluator", "seat_model")
+    files = ("evaluator", "seat_model", "bid_model_file")
     settings: dict[str, Any] = {k: v if k in files else _setting(v) for k, v in raw.items()}
     if kind == "club":
         _club(name, settings)
         return
     evaluator = _evaluator(settings.pop("evaluator", None))
     seat_model = _seat_model(settings.pop("seat_model", None))
+    bid_model = _bid_model(settings.pop("bid_model_file", None))
     if "contest" in settings and settings["contest"] is None:
         settings["contest"] = ()  # not lowered: the bidding before 2026-12-05
     SearchPlayer(None, **settings)  # a wrong key fails here, at once
 
     def make(rng: Any) -> SearchPlayer:
-        return SearchPlayer(rng, evaluator=evaluator, seat_model=seat_model, **settings)
+        return SearchPlayer(
+            rng, evaluator=evaluator, seat_model=seat_model, bids=bid_model, **settings
+        )
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
 
@@ -108,6 +113,16 @@ def _seat_model(path: object) -> Any:
     from skat.players.seatmodel import SeatModel
 
     return SeatModel(json.loads(Path(str(path)).read_text()))
+
+
+def _bid_model(path: object) -> Any:
+    """The bid model of a file `train_bidmodel` wrote (None: the shipped
+    one), read by ``bid_model=True``."""
+    if path is None:
+        return None
+    from skat.players.bidmodel import load
+
+    return load(str(path))
 
 
 def _club(name: str, settings: dict[str, Any]) -> None:

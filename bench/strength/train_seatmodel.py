@@ -26,9 +26,10 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -37,6 +38,8 @@ from skat.players.arena import make_decks
 from skat.players.loop import play_deal
 from skat.players.seatmodel import FEATURES, Moment, features
 from skat.series import ListOptions
+
+T = TypeVar("T")
 
 #: One example: the legal cards' feature rows and the index of the card played.
 Example = tuple[list[list[float]], int]
@@ -84,34 +87,61 @@ def examples_of(deal: Deal) -> list[Example]:
     return out
 
 
-def _chunk(args: tuple[int, int, int, tuple[str, ...]]) -> list[tuple[int, list[Example]]]:
+def draw_names(seed: int, number: int, population: Sequence[str]) -> list[str]:
+    """The players of deal ``number``: one member of the population drawn
+    for the deal, ``xskat`` in all three seats or three others drawn per seat."""
+    rng = random.Random(f"{seed}/{number}")
+    pick = rng.choice(population)
+    if pick == "xskat":
+        return ["xskat"] * 3
+    return [rng.choice([p for p in population if p != "xskat"] or [pick]) for _ in range(3)]
+
+
+Chunk = tuple[int, int, int, tuple[str, ...]]  # seed, first and last deal, population
+
+
+def _chunk(
+    play: Callable[[Sequence[Card], int, Sequence[str], int], Deal],
+    read: Callable[[Deal], list[T]],
+    args: Chunk,
+) -> list[tuple[int, list[T]]]:
     seed, lo, hi, population = args
     decks = make_decks(hi, seed)
     out = []
     for number in range(lo + 1, hi + 1):
-        rng = random.Random(f"{seed}/{number}")
-        pick = rng.choice(population)
-        names = (
-            ["xskat"] * 3
-            if pick == "xskat"
-            else [rng.choice([p for p in population if p != "xskat"] or [pick]) for _ in range(3)]
-        )
-        deal = played_deal(decks[number - 1], (number - 1) % 3, names, seed * 100_003 + number)
-        out.append((number, examples_of(deal)))
+        names = draw_names(seed, number, population)
+        deal = play(decks[number - 1], (number - 1) % 3, names, seed * 100_003 + number)
+        out.append((number, read(deal)))
     return out
+
+
+def over_population(
+    play: Callable[[Sequence[Card], int, Sequence[str], int], Deal],
+    read: Callable[[Deal], list[T]],
+    deals: int,
+    seed: int,
+    jobs: int,
+    population: Sequence[str],
+) -> list[tuple[int, list[T]]]:
+    """Deals 1..``deals`` of ``seed`` played by ``play`` (deck, dealer, the
+    players' names by `draw_names`, a seed), each read into examples by
+    ``read``, in chunks on ``jobs`` processes: (deal number, its examples)
+    in the deals' order."""
+    step = max(1, deals // (8 * max(1, jobs)))
+    chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
+    work = partial(_chunk, play, read)
+    if jobs <= 1:
+        results = [work(c) for c in chunks]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(work, chunks))
+    return [row for part in results for row in part]
 
 
 def generate(
     deals: int, seed: int, jobs: int, population: Sequence[str]
 ) -> list[tuple[int, list[Example]]]:
-    step = max(1, deals // (8 * max(1, jobs)))
-    chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
-    if jobs <= 1:
-        results = [_chunk(c) for c in chunks]
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_chunk, chunks))
-    return [row for part in results for row in part]
+    return over_population(played_deal, examples_of, deals, seed, jobs, population)
 
 
 def pack(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -231,6 +261,18 @@ def train(
     }
 
 
+def write_model(data: dict[str, Any], out: str) -> None:
+    """A trained model to ``out`` (``-``: standard output), its report to
+    standard error."""
+    text = json.dumps(data, indent=1) + "\n"
+    if out == "-":
+        sys.stdout.write(text)
+    else:
+        with open(out, "w") as f:
+            f.write(text)
+        print(json.dumps(data["report"]), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=2000)
@@ -245,13 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not population or args.deals < 1 or args.hidden < 1:
         ap.error("give a population, at least one deal and one hidden unit")
     data = train(args.deals, args.seed, args.jobs, population, args.hidden, args.epochs)
-    text = json.dumps(data, indent=1) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        with open(args.out, "w") as f:
-            f.write(text)
-        print(json.dumps(data["report"]), file=sys.stderr)
+    write_model(data, args.out)
     return 0
 
 

@@ -99,6 +99,16 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch, tmp_
     assert isinstance(reads, SearchPlayer) and reads.settings.play_model
     assert reads.seat_model is not None and reads.seat_model is not shipped
     assert reads.seat_model.w1 == shipped.w1
+    # and the auction read by another bid model's file
+    from skat.players import bidmodel
+
+    bids_file = tmp_path / "bids.json"
+    bids_file.write_text(json.dumps(dict(bidmodel.default().data)))
+    name = f"search@bid_model=True,bid_model_file={bids_file}"
+    variant(name)
+    bidding = make_player(name, lab=True)
+    assert isinstance(bidding, SearchPlayer) and bidding.settings.bid_model
+    assert bidding.bids is not None and bidding.bids is not bidmodel.default()
     with pytest.raises(TypeError):
         variant("club@no_such_setting=1")
     with pytest.raises(TypeError):

@@ -37,6 +37,7 @@ from typing import Any
 from ..engine import BID_VALUES, CardSet, GameType, Phase, Trick, View
 from ..engine.cards import ALL_CARDS, JACKS, mask_indices, mask_points
 from ..engine.game import EFFECTIVE, SUIT_OF, TRUMPS
+from .bidmodel import BidModel
 from .cardplay import CardPlay
 from .seatmodel import Moment, SeatModel
 from .solver import Position
@@ -320,7 +321,20 @@ class Sampler:
         pool = [self.sample(rng) for _ in range(max(n, count))]
         # late in a deal most of the pool are repeats (at three cards a hand,
         # 60% of it): each world is judged once
-        of = {x: likelihood(self.know, x, inf.bid_miss, inf.pass_miss, inf.exact) for x in pool}
+        bids = inf.bid_model
+        of = {
+            x: likelihood(
+                self.know,
+                x,
+                inf.bid_miss,
+                inf.pass_miss,
+                inf.exact,
+                bids,
+                inf.bid_uniform,
+                inf.bid_rule,
+            )
+            for x in pool
+        }
         if inf.play_model is not None and self.know.plays:
             model, uniform = inf.play_model, inf.model_uniform
             of = {x: w * model_fit(self.know, x, model, uniform) for x, w in of.items()}
@@ -360,6 +374,12 @@ def _multinomial(n: int, split: tuple[int, ...]) -> int:
 #: (soft, since other players bid differently from `heuristic`).
 BID_MISS = 0.2
 PASS_MISS = 0.3
+#: With the bid model (`likelihood`): the share of a seat's weight whatever
+#: its cards, and the share of bidders who bid by the rule. Chosen on the
+#: auctions of XSkat's, `heuristic`'s and `search`'s bidders: the true hands'
+#: weight against uniform worlds' (docs/lab/strength-log.md).
+BID_UNIFORM = 0.05
+BID_RULE = 0.3
 
 
 @dataclass(frozen=True)
@@ -379,6 +399,11 @@ class Inference:
     # with this share of uniform play mixed in
     play_model: SeatModel | None = None
     model_uniform: float = 0.2
+    # the auction read by a mixture of the rule and the learned bid model
+    # instead (`likelihood`)
+    bid_model: BidModel | None = None
+    bid_uniform: float = BID_UNIFORM
+    bid_rule: float = BID_RULE
 
 
 def bid_limit(hand10: int) -> int:
@@ -404,6 +429,9 @@ def likelihood(
     bid_miss: float = BID_MISS,
     pass_miss: float = PASS_MISS,
     exact: bool = False,
+    bid_model: BidModel | None = None,
+    bid_uniform: float = BID_UNIFORM,
+    bid_rule: float = BID_RULE,
 ) -> float:
     """How well the hidden hands of ``world`` fit the auction and the game chosen.
 
@@ -416,7 +444,13 @@ def likelihood(
     best game `heuristic` sees in the hand, or with ``exact`` its own bidding
     rule (`heuristic.bid_limit`: only games whose expectation beats passing,
     the forehand's Grand bonus). The limits are kept (`_LIMITS`): the same
-    ten cards come back in world after world of a deal."""
+    ten cards come back in world after world of a deal.
+
+    With ``bid_model`` (`bidmodel`, issue 53, point 4) a seat's bids and pass
+    weigh the world as a mixture of bidders instead of by the rule's
+    factors: ``bid_rule`` where the cards fit the rule, the rest by the
+    model's chance of what the seat did with those ten cards, and
+    ``bid_uniform`` whatever the cards."""
     w = 1.0
 
     def limit_of(p: int, ten: int) -> int:
@@ -436,15 +470,28 @@ def likelihood(
         if ten.bit_count() != 10:
             continue
         limit: int | None = None
+        factor = 1.0  # the rule's
+        fits = True  # the seat did what the rule says of these cards
         if know.named[p]:
             limit = limit_of(p, ten)
             if limit < know.named[p]:
-                w *= bid_miss
+                factor *= bid_miss
+                fits = False
         if know.passed_at[p] >= 0 and p != know.declarer:
             if limit is None:
                 limit = limit_of(p, ten)
             if limit >= _next_bid(know.passed_at[p]):
-                w *= pass_miss
+                factor *= pass_miss
+                fits = False
+        if bid_model is not None:
+            # a mixture of bidders: ``bid_rule`` of them bid by the rule, the
+            # rest by the model, beside ``bid_uniform`` of the weight
+            # whatever the cards (in place of the rule's factors)
+            passed = know.passed_at[p] if p != know.declarer else -1
+            chance = bid_model.chance(ten, p, know.named[p], passed)
+            by_rule = bid_rule if fits else 0.0
+            factor = bid_uniform + by_rule + (1 - bid_uniform - bid_rule) * chance
+        w *= factor
         if p == know.declarer and know.game is not None:
             w *= _game_fit(know.game, ten)
     return w

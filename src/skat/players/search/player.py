@@ -9,7 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from ...engine import Action, Announce, Contract, GameType, Kontra, NoKontra, NoRe, Phase, Re, View
-from .. import seatmodel
+from .. import bidmodel, seatmodel
 from ..base import BasePlayer
 from ..handeval import Evaluator
 from ..handeval import default as default_evaluator
@@ -45,6 +45,7 @@ class SearchPlayer(BasePlayer):
         *,
         evaluator: Evaluator | None = None,
         seat_model: seatmodel.SeatModel | None = None,
+        bids: bidmodel.BidModel | None = None,
         **changes: Any,
     ) -> None:
         super().__init__(rng)
@@ -53,6 +54,7 @@ class SearchPlayer(BasePlayer):
         # the model of the other seats read with ``play_model`` (the shipped
         # one unless the lab gives another)
         self.seat_model = seat_model
+        self.bids = bids  # the same for the bid model of ``bid_model``
         self.fallback = HeuristicPlayer(random.Random(self.rng.getrandbits(64)))
         # every decision draws its worlds from its own stream, seeded by the
         # player's seed and what the seat sees (the history's length, its
@@ -77,8 +79,14 @@ class SearchPlayer(BasePlayer):
         the cards played too."""
         s = self.settings
         model = (self.seat_model or seatmodel.default()) if play and s.play_model else None
+        bids = (self.bids or bidmodel.default()) if s.bid_model else None
         return Inference(
-            s.bid_miss, s.pass_miss, s.play_miss if play else None, s.exact, play_model=model
+            s.bid_miss,
+            s.pass_miss,
+            s.play_miss if play else None,
+            s.exact,
+            play_model=model,
+            bid_model=bids,
         )
 
     def choose(self, view: View) -> Action:

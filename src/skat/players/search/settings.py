@@ -114,6 +114,9 @@ class SearchSettings:
     #: The cards the other seats played read by the learned seat model
     #: (`seatmodel`, `worlds.model_fit`) instead of by `heuristic`'s rule.
     play_model: bool = False
+    #: The other seats' bids and passes read by the learned bid model
+    #: (`bidmodel`, `worlds.likelihood`) instead of by `heuristic`'s rule.
+    bid_model: bool = False
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:
