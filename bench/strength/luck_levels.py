@@ -3,7 +3,10 @@
 "over 1,000 arena deals, the luck part explains most of the variance of raw
 results and the play part ranks the levels correctly").
 
-    nice .venv/bin/python -m bench.strength.luck_levels --deals 1000 --jobs 2
+    nice .venv/bin/python -m bench.strength.luck_levels --deals 1000 --jobs 2 --out luck.json
+
+(``--out`` keeps the rows: a later run with more deals or other levels
+plays only what the file lacks.)
 
 Each level (``novice`` = beginner, ``club`` = casual, ``search`` = strong)
 plays the same arena deals in the same seat (deal n: seat n mod 3) beside
@@ -20,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import statistics
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bench.strength.review_levels import LEVELS, played
 
@@ -64,16 +69,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument(
+        "--out", help="keep each level's rows in this JSON file, and reuse those it has"
+    )
     args = parser.parse_args(argv)
     levels = args.levels.split(",")
+    kept: dict[str, list[Row]] = {}
+    if args.out and Path(args.out).exists():
+        kept = {k: [tuple(r) for r in v] for k, v in json.loads(Path(args.out).read_text()).items()}
     rows: dict[str, list[Row]] = {}
     for level in levels:
-        work = [(level, n, args.seed) for n in range(1, args.deals + 1)]
+        rows[level] = list(kept.get(level, []))[: args.deals]
+        work = [(level, n, args.seed) for n in range(len(rows[level]) + 1, args.deals + 1)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
-                rows[level] = list(pool.map(luck_one, work, chunksize=4))
+                rows[level] += pool.map(luck_one, work, chunksize=4)
         else:
-            rows[level] = [luck_one(w) for w in work]
+            rows[level] += [luck_one(w) for w in work]
+        if args.out:
+            kept[level] = rows[level]
+            Path(args.out).write_text(json.dumps(kept))
         dealt, promised, made = (list(x) for x in zip(*rows[level], strict=True))
         share, r2 = explained(promised, made)
         share_dealt, r2_dealt = explained(dealt, made)
@@ -86,8 +101,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             flush=True,
         )
     for a, b in itertools.pairwise(levels):
+        n = min(len(rows[a]), len(rows[b]))
         diff = [
-            (mb - pb) - (ma - pa) for (_, pa, ma), (_, pb, mb) in zip(rows[a], rows[b], strict=True)
+            (mb - pb) - (ma - pa)
+            for (_, pa, ma), (_, pb, mb) in zip(rows[a][:n], rows[b][:n], strict=True)
         ]
         print(f"{b} - {a}, play, paired by deal: {mean_ci(diff)}", flush=True)
 
