@@ -157,9 +157,13 @@ class Human:
         await self.ws.send(json.dumps(hello))
         self.acted = None  # an act not acknowledged before a crash may be lost: act again
 
-    async def sit(self) -> None:
+    async def sit(self, profile: str | None = None) -> None:
+        """Sit down (with the key of a profile, issue 48, when given)."""
         assert self.ws is not None
-        await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
+        sit = {"type": "sit", "name": self.name}
+        if profile is not None:
+            sit["profile"] = profile
+        await self.ws.send(json.dumps(sit))
         deadline = time.monotonic() + 5
         while self.token is None and time.monotonic() < deadline:
             m = json.loads(await asyncio.wait_for(self.ws.recv(), 5))
