@@ -52,7 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "--bot-delay", "0.05", "--next-delay", "600", "--next-delay-people", "600",
             "--solo-next", "wait", "--grace", "120",
             "--open-tables-per-address", "1000", "--tables-per-address", "1000",
-            "--tournaments-per-address", "1000",
+            "--tournaments-per-address", "1000", "--profiles-per-address", "1000",
         ],
     )  # fmt: skip
     s.start()
