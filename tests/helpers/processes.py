@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -99,6 +100,20 @@ class Server:
     def get(self, path: str) -> Any:
         with urllib.request.urlopen(f"{self.http}{path}", timeout=5) as r:
             return json.load(r)
+
+    def answer(self, path: str, body: Any, timeout: float = 60) -> tuple[int, Any]:
+        """POST ``body`` as JSON: the status and the JSON answer, a refusal's too."""
+        req = urllib.request.Request(
+            f"{self.http}{path}",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         req = urllib.request.Request(

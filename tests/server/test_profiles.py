@@ -11,8 +11,6 @@ import asyncio
 import json
 import random
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +35,14 @@ def _mine(client: Any, key: str) -> dict[str, Any]:
     r = client.post("/api/profile", json={"key": key})
     assert r.status_code == 200, r.text
     return dict(r.json())
+
+
+def _sit(client: Any, table_id: str, name: str, key: str) -> Peer:
+    """``name`` sits down at the table with the profile's key."""
+    peer = Peer(client, table_id, name).connect()
+    peer.send(type="sit", name=name, profile=key)
+    peer.wait_for(lambda m: m["type"] == "seated")
+    return peer
 
 
 def test_a_profile_is_made_read_by_its_key_and_bad_keys_get_a_clear_error(
@@ -91,9 +97,7 @@ def test_a_seat_is_linked_to_the_profile_and_no_table_message_holds_its_key(
     with serve(tmp_path) as (_, client, db):
         made = _make(client)
         t = new_table(client)
-        anna = Peer(client, t["id"], "Anna").connect()
-        anna.send(type="sit", name="Anna", profile=made["key"])
-        anna.wait_for(lambda m: m["type"] == "seated")
+        anna = _sit(client, t["id"], "Anna", made["key"])
         ben = join(client, t["id"], "Ben")
         # a malformed key is refused with its reason; the seat is not taken
         cem = Peer(client, t["id"], "Cem").connect()
@@ -122,9 +126,7 @@ def test_a_finished_list_shows_its_figures_and_the_next_list_joins_the_profile(
     with serve(tmp_path) as (_, client, _db):
         made = _make(client)
         t = new_table(client, rounds=None, deals=1, bot="heuristic")
-        anna = Peer(client, t["id"], "Anna").connect()
-        anna.send(type="sit", name="Anna", profile=made["key"])
-        anna.wait_for(lambda m: m["type"] == "seated")
+        anna = _sit(client, t["id"], "Anna", made["key"])
         anna.send(type="fill", creator=t["creator"])
         pump([anna], lambda: anna.list_over, random.Random(3))
         mine = _mine(client, made["key"])
@@ -180,9 +182,7 @@ def test_deleting_by_the_key_answers_and_the_key_is_then_unknown(tmp_path: Path)
     with serve(tmp_path) as (_, client, db):
         made = _make(client)
         t = new_table(client)
-        anna = Peer(client, t["id"], "Anna").connect()
-        anna.send(type="sit", name="Anna", profile=made["key"])
-        anna.wait_for(lambda m: m["type"] == "seated")
+        anna = _sit(client, t["id"], "Anna", made["key"])
         _mine(client, made["key"])
         assert db.rows("SELECT count(*) FROM skat_profile_lists") == [(1,)]
         r = client.post("/api/profile/delete", json={"key": made["key"]})
@@ -196,20 +196,6 @@ def test_deleting_by_the_key_answers_and_the_key_is_then_unknown(tmp_path: Path)
 
 
 # --------------------------------------------------------- a real server
-def _post(server: Server, path: str, body: Any) -> tuple[int, Any]:
-    req = urllib.request.Request(
-        f"{server.http}{path}",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
-
-
 @pytest.mark.slow
 def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
     tmp_path: Path,
@@ -218,7 +204,7 @@ def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
     server = Server(free_port(), db, tmp_path / "server.log")
     server.start()
     try:
-        status, made = _post(server, "/api/profiles", {})
+        status, made = server.answer("/api/profiles", {})
         assert status == 201
         t = server.post("/api/tables", {"deals": 1, "bot": "heuristic"})
         anna = Human("Anna", random.Random(5))
@@ -231,7 +217,7 @@ def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
         asyncio.run(sit())
         server.kill()  # SIGKILL: the link was stored before the seat was answered
         server.start()
-        status, mine = _post(server, "/api/profile", {"key": made["key"]})
+        status, mine = server.answer("/api/profile", {"key": made["key"]})
         assert status == 200 and [x["table"] for x in mine["lists"]] == [t["id"]]
 
         async def finish() -> str:
@@ -246,7 +232,7 @@ def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
         assert asyncio.run(finish()) == "over"
         deadline = time.monotonic() + 240
         while True:  # the review is asked for by reading the profile, and kept once done
-            status, mine = _post(server, "/api/profile", {"key": made["key"]})
+            status, mine = server.answer("/api/profile", {"key": made["key"]})
             if mine["lists"][0]["review_state"] == "reviewed":
                 break
             assert time.monotonic() < deadline, mine["lists"][0]
@@ -255,7 +241,7 @@ def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
         assert before["lists"][0]["figures"]["over"] and before["stats"]["review"]["lists"] == 1
         server.kill()
         server.start()
-        status, after = _post(server, "/api/profile", {"key": made["key"]})
+        status, after = server.answer("/api/profile", {"key": made["key"]})
         assert status == 200 and after == before  # kept: neither replayed nor reviewed again
         assert db.rows("SELECT count(*) FROM skat_profile_lists WHERE review IS NOT NULL") == [(1,)]
     finally:

@@ -15,9 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.helpers.browser import DESKTOP, PHONE, Client, play_deal
-from tests.helpers.processes import Server, free_port
-from tests.helpers.stores import db_for
+from tests.helpers.browser import DESKTOP, PHONE, Client, page_server, play_deal
 
 try:
     from playwright.sync_api import Browser, Page
@@ -37,25 +35,8 @@ CREATE_JS = """async (opts) => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("profile")
-    s = Server(
-        port=free_port(),
-        db=db_for(tmp),
-        log=tmp / "server.log",
-        extra=[
-            "--bot-delay", "0.05", "--next-delay", "600", "--next-delay-people", "600",
-            "--solo-next", "wait", "--grace", "120",
-            "--open-tables-per-address", "1000", "--tables-per-address", "1000",
-            "--profiles-per-address", "1000",
-        ],
-    )  # fmt: skip
-    s.start()
-    try:
-        yield s.http
-    finally:
-        if s.proc is not None:
-            s.proc.terminate()
-            s.proc.wait(timeout=10)
+    with page_server(tmp_path_factory.mktemp("profile")) as base:
+        yield base
 
 
 def _lang(page: Page, lang: str) -> None:

@@ -5,13 +5,12 @@ owner's answers hold it, once, when it is made."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .endpoints import body_of, client_address, json_error
+from .endpoints import body_of, client_address, json_error, object_body
 from .errors import ErrorCode
 from .profiles import ProfileError, Profiles
 
@@ -26,22 +25,8 @@ def _refused(exc: ProfileError) -> Response:
 
 
 async def _fields(request: Request, allowed: dict[str, type]) -> dict[str, Any] | Response:
-    """The body as a JSON object of exactly ``allowed``'s fields and types."""
-    body = await body_of(request)
-    if isinstance(body, Response):
-        return body
-    try:
-        data = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        data = None
     want = ", ".join(f'"{k}"' for k in allowed)
-    if (
-        not isinstance(data, dict)
-        or set(data) != set(allowed)
-        or any(not isinstance(data[k], kind) for k, kind in allowed.items())
-    ):
-        return json_error(ErrorCode.BAD_REQUEST, f"the body must be a JSON object of {want}")
-    return data
+    return await object_body(request, allowed, f"the body must be a JSON object of {want}")
 
 
 _NO_STORE = {"cache-control": "no-store"}

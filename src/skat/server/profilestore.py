@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import Table, delete, func, select, update
 
 from .schema import profile_lists_t, profile_tournaments_t, profiles_t
 from .storebase import StoreBase
@@ -92,27 +92,38 @@ class ProfileRows(StoreBase):
             ).first()
         return None if row is None else _profile(row)
 
-    async def link_list(self, key_hash: str, table_id: str, seat: int, name: str) -> bool:
-        """Link the profile whose key hashes to ``key_hash`` to ``seat`` of
-        ``table_id`` (a person sat down with it); False: no such profile."""
+    async def _link(
+        self,
+        key_hash: str,
+        linked: Table,
+        where: dict[str, str],
+        values: dict[str, Any],
+        name: str | None = None,
+    ) -> bool:
+        """In one transaction: the profile whose key hashes to ``key_hash``
+        gets the row ``where`` + ``values`` of ``linked`` (in place of one
+        with the same ``where``) and, given, the ``name`` it plays under;
+        False: no profile has that key."""
         async with self._begin() as conn:
             pid = await conn.scalar(
                 select(profiles_t.c.id).where(profiles_t.c.key_hash == key_hash)
             )
             if pid is None:
                 return False
-            await conn.execute(
-                delete(profile_lists_t).where(
-                    profile_lists_t.c.profile_id == pid, profile_lists_t.c.table_id == table_id
+            same = [linked.c[k] == v for k, v in where.items()]
+            await conn.execute(delete(linked).where(linked.c.profile_id == pid, *same))
+            await conn.execute(linked.insert().values(profile_id=pid, **where, **values))
+            if name is not None:
+                await conn.execute(
+                    update(profiles_t).where(profiles_t.c.id == pid).values(name=name)
                 )
-            )
-            await conn.execute(
-                profile_lists_t.insert().values(
-                    profile_id=pid, table_id=table_id, seat=seat, at=time.time()
-                )
-            )
-            await conn.execute(update(profiles_t).where(profiles_t.c.id == pid).values(name=name))
         return True
+
+    async def link_list(self, key_hash: str, table_id: str, seat: int, name: str) -> bool:
+        """Link the profile whose key hashes to ``key_hash`` to ``seat`` of
+        ``table_id`` (a person sat down with it); False: no such profile."""
+        values = {"seat": seat, "at": time.time()}
+        return await self._link(key_hash, profile_lists_t, {"table_id": table_id}, values, name)
 
     async def carry_links(self, old_table: str, new_table: str) -> None:
         """The profiles at ``old_table`` sit at the same seats of ``new_table``
@@ -153,24 +164,10 @@ class ProfileRows(StoreBase):
                 )
 
     async def link_tournament(self, key_hash: str, tournament_id: str, name: str) -> bool:
-        async with self._begin() as conn:
-            pid = await conn.scalar(
-                select(profiles_t.c.id).where(profiles_t.c.key_hash == key_hash)
-            )
-            if pid is None:
-                return False
-            await conn.execute(
-                delete(profile_tournaments_t).where(
-                    profile_tournaments_t.c.profile_id == pid,
-                    profile_tournaments_t.c.tournament_id == tournament_id,
-                )
-            )
-            await conn.execute(
-                profile_tournaments_t.insert().values(
-                    profile_id=pid, tournament_id=tournament_id, name=name, at=time.time()
-                )
-            )
-        return True
+        """Link the profile to a tournament it entered under ``name``."""
+        where = {"tournament_id": tournament_id}
+        values = {"name": name, "at": time.time()}
+        return await self._link(key_hash, profile_tournaments_t, where, values)
 
     async def profile_lists(self, profile_id: str) -> list[ProfileList]:
         """The profile's lists, oldest first."""
