@@ -145,6 +145,38 @@ def test_a_finished_list_shows_its_figures_and_the_next_list_joins_the_profile(
         assert {x["table"] for x in mine["lists"]} == {t["id"], moved["event"]["table"]}
 
 
+def test_a_tournament_entered_with_the_key_and_its_table_are_the_profiles(
+    tmp_path: Path,
+) -> None:
+    with serve(tmp_path) as (_, client, db):
+        made = _make(client)
+        r = client.post("/api/tournaments", json={"name": "Club night", "rounds": 1})
+        tour = r.json()
+        r = client.post(
+            f"/api/tournaments/{tour['id']}/entrants", json={"name": "Anna", "profile": made["key"]}
+        )
+        assert r.status_code == 201 and set(r.json()) == {"name", "token"}
+        r = client.post(
+            f"/api/tournaments/{tour['id']}/series", json={"organiser": tour["organiser"]}
+        )
+        assert r.status_code == 201, r.text
+        mine = _mine(client, made["key"])
+        (entered,) = mine["tournaments"]
+        assert (entered["id"], entered["name"], entered["title"]) == (
+            tour["id"],
+            "Anna",
+            "Club night",
+        )
+        seats = client.get(f"/api/tournaments/{tour['id']}").json()["series"][0]["tables"][0]
+        names = [s["name"] for s in seats["seats"]]
+        assert [(x["table"], x["seat"]) for x in mine["lists"]] == [
+            (seats["id"], names.index("Anna"))
+        ]
+        # the tournament keeps nothing of the profile
+        doc = db.rows("SELECT doc FROM skat_tournaments")[0][0]
+        assert made["key"] not in doc and made["id"] not in doc
+
+
 @pytest.mark.parametrize("kind", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def test_deleting_a_profile_deletes_every_row_of_it(
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
