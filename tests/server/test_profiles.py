@@ -271,6 +271,9 @@ def test_a_profile_survives_a_sigkill_and_a_restart_with_its_list_and_review(
             time.sleep(1)
         before = mine
         assert before["lists"][0]["figures"]["over"] and before["stats"]["review"]["lists"] == 1
+        k = before["stats"]["skill"]  # the skill figure over the one reviewed list (point 4)
+        assert k["lists"] == 1 and k["like"] in ("beginner", "casual", "strong")
+        assert k["low"] < k["rating"] < k["high"] and k["rd"] < 350
         server.kill()
         server.start()
         status, after = server.answer("/api/profile", {"key": made["key"]})

@@ -111,6 +111,7 @@ def test_a_finished_list_is_in_the_profile_and_a_second_device_opens_it_by_its_s
         # the review comes: the page asks again until it is there, then shows its chart
         page.wait_for_selector("[data-testid=profile-chart] svg", timeout=180_000)
         assert page.locator("[data-testid=profile-luck]").count() == 1
+        assert "±" in page.inner_text("[data-testid=profile-skill]")  # with its uncertainty
         _words_shown(page, f"{lang}: the profile reviewed")
         # a second device: the secret link opens the same profile there
         other.page.goto(secret)
@@ -146,6 +147,7 @@ def test_another_person_at_the_table_reads_neither_the_profile_nor_its_key(
         anna.page.wait_for_selector("[data-testid=fill]")
         url = anna.page.url
         table_id = url.rsplit("/", 1)[1]
+        anna.page.wait_for_function(f"() => !!localStorage.getItem('skat.token.{table_id}')")
         key = _key_of(anna.page)
         mine = _profile(server, key)
         pid = str(mine["id"])

@@ -21,6 +21,7 @@ import secrets
 import time
 from typing import Any
 
+from ..players.rating import skill
 from ..series.figures import combined, list_figures
 from .errors import ErrorCode
 from .profilestore import ProfileList, StoredProfile
@@ -157,6 +158,15 @@ class Profiles:
                 if r["decisions"]
             ],
         }
+        # the skill figure (issue 48, point 4): Glicko-2 over the reviewed
+        # lists, oldest first, from play quality and luck-adjusted results
+        stats["skill"] = skill(
+            [
+                {**x["review"], "deals": x["figures"]["settled"]}
+                for x in shown
+                if x.get("review") and x.get("figures")
+            ]
+        )
         stats["luck"] = {
             "promised": round(sum(r["promised"] for _, r in reviews), 1),
             "made": sum(r["made"] for _, r in reviews),

@@ -721,5 +721,9 @@ export default {
   "profile.makePublic": "Gør offentlig",
   "profile.makePrivate": "Gør privat",
   "profile.delete": "Slet profil",
-  "profile.confirmDelete": "Slet denne profil og alt, hvad den gemmer? Dine lister bliver ved deres borde."
+  "profile.confirmDelete": "Slet denne profil og alt, hvad den gemmer? Dine lister bliver ved deres borde.",
+  "profile.skill": "Spillestyrke {rating} ± {twice} (95 %: {low} til {high}; vurderede lister: {n}): du spiller omtrent som computerspillerne „{level}“",
+  "profile.skillNone": "Spillestyrke: efter din første vurderede liste.",
+  "profile.skillLevels": "Computerniveauerne efter samme mål: {levels}.",
+  "profile.skillHelp": "Glicko-2, ud fra hvor godt du besluttede (vurderingen) og dine resultater uden kortheldet, aldrig ud fra de rå point; ± er to afvigelser."
 };

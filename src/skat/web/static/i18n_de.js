@@ -722,5 +722,9 @@ export default {
   "profile.makePublic": "Öffentlich machen",
   "profile.makePrivate": "Privat machen",
   "profile.delete": "Profil löschen",
-  "profile.confirmDelete": "Dieses Profil und alles, was es aufbewahrt, löschen? Deine Listen bleiben an ihren Tischen."
+  "profile.confirmDelete": "Dieses Profil und alles, was es aufbewahrt, löschen? Deine Listen bleiben an ihren Tischen.",
+  "profile.skill": "Spielstärke {rating} ± {twice} (95 %: {low} bis {high}; bewertete Listen: {n}): du spielst etwa wie die Computerspieler „{level}“",
+  "profile.skillNone": "Spielstärke: nach deiner ersten bewerteten Liste.",
+  "profile.skillLevels": "Die Computerstufen nach demselben Maß: {levels}.",
+  "profile.skillHelp": "Glicko-2, aus der Güte deiner Entscheidungen (der Bewertung) und deinen Ergebnissen ohne das Kartenglück, nie aus den bloßen Punkten; ± sind zwei Abweichungen."
 };

@@ -722,5 +722,9 @@ export default {
   "profile.makePublic": "Make public",
   "profile.makePrivate": "Make private",
   "profile.delete": "Delete profile",
-  "profile.confirmDelete": "Delete this profile and everything it keeps? Your lists stay at their tables."
+  "profile.confirmDelete": "Delete this profile and everything it keeps? Your lists stay at their tables.",
+  "profile.skill": "Skill figure {rating} ± {twice} (95%: {low} to {high}; reviewed lists: {n}): you play about like the computer players at “{level}”",
+  "profile.skillNone": "Skill figure: after your first reviewed list.",
+  "profile.skillLevels": "The computer levels by the same measure: {levels}.",
+  "profile.skillHelp": "Glicko-2, from how well you decided (the review) and your results apart from the cards, never from raw points; ± is two deviations."
 };

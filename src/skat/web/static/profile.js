@@ -7,6 +7,7 @@
 // (/p, or /p/ID for a profile its owner made public) lists the lists and
 // tournaments with their results and the figures over them.
 import { app, esc, fmt, gameText, store, t } from "./common.js";
+import { levelWord } from "./options.js";
 
 const KEY = "skat.profile.key";
 const FRESH = "skat.profile.fresh"; // "1": the secret link has not been shown yet
@@ -143,12 +144,22 @@ function profileHtml(d, owner) {
     parts.push(`<p data-testid="profile-luck">${esc(t("profile.luck", { promised: fmt(Math.round(s.luck.promised)), made: fmt(s.luck.made), play: fmt(Math.round(s.luck.play)) }))}</p>`);
     parts.push(chart(r.trend));
   }
+  parts.push(skillHtml(s.skill));
   parts.push(`<h2>${esc(t("profile.listsTitle"))}</h2>`);
   parts.push(d.lists.length ? `<ul class="profile-lists" data-testid="profile-lists">${d.lists.map((x) => listHtml(x, owner)).join("")}</ul>` : `<p>${esc(t("profile.noLists"))}</p>`);
   if (d.tournaments.length) {
     parts.push(`<h2>${esc(t("profile.tournamentsTitle"))}</h2><ul class="profile-lists" data-testid="profile-tournaments">${d.tournaments.map(tournamentHtml).join("")}</ul>`);
   }
   return parts.join("\n");
+}
+
+// The skill figure (Glicko-2 over the reviewed lists) with its 95% interval,
+// and the computer levels placed by the same measure.
+function skillHtml(k) {
+  if (!k || !k.lists) return `<p data-testid="profile-skill">${esc(t("profile.skillNone"))}</p>`;
+  const levels = Object.entries(k.levels).map(([name, r]) => `${levelWord(name)} ${r}`).join(" · ");
+  return `<p data-testid="profile-skill"><b>${esc(t("profile.skill", { rating: k.rating, twice: 2 * k.rd, low: k.low, high: k.high, n: k.lists, level: levelWord(k.like) }))}</b></p>
+    <p class="help">${esc(t("profile.skillLevels", { levels }))} ${esc(t("profile.skillHelp"))}</p>`;
 }
 
 function ownerHtml(d) {
