@@ -107,6 +107,11 @@ def test_a_seat_is_linked_to_the_profile_and_no_table_message_holds_its_key(
         mine = _mine(client, made["key"])
         assert [(x["table"], x["seat"]) for x in mine["lists"]] == [(t["id"], anna.seat)]
         assert mine["name"] == "Anna" and mine["lists"][0]["review_state"] == "not_reviewed"
+        # made public, others read its lists without the tables' links
+        client.post("/api/profile/public", json={"key": made["key"], "public": True})
+        seen = client.get(f"/api/profiles/{made['id']}").json()
+        assert seen["name"] == "Anna" and len(seen["lists"]) == 1
+        assert t["id"] not in json.dumps(seen) and made["key"] not in json.dumps(seen)
         # nothing any connection at the table was sent holds the key or the id
         for peer in (anna, ben, cem):
             peer.drain()

@@ -99,12 +99,18 @@ class Profiles:
         return found
 
     async def public(self, profile_id: str, owner: str | None) -> dict[str, Any]:
-        """A profile its owner made public (others read no more than this);
-        a private one is answered as none at all."""
+        """A profile its owner made public (others read no more than this:
+        its lists without their tables' links, which would let a reader
+        watch or sit at a table still in play); a private one is answered
+        as none at all."""
         found = await self.store.profile(profile_id) if ID_RE.fullmatch(profile_id) else None
         if found is None or not found.public:
             raise ProfileError(ErrorCode.NO_PROFILE, "no such public profile", 404)
-        return await self.render(found, owner)
+        out = await self.render(found, owner)
+        out["lists"] = [
+            {k: v for k, v in x.items() if k not in ("table", "url", "seat")} for x in out["lists"]
+        ]
+        return out
 
     async def link_entry(self, key: str, tournament_id: str, name: str) -> None:
         with contextlib.suppress(ProfileError):
