@@ -385,7 +385,7 @@ def test_the_http_tables_give_every_route() -> None:
         if path.startswith("/static") or path.startswith("/ws/"):
             continue
         path = re.sub(r"\{(\w+)(:\w+)?\}", lambda g: "{" + g.group(1) + "}", path)
-        routes.add(re.sub(r"\{(table_id|tournament_id)\}", "{id}", path))
+        routes.add(re.sub(r"\{(table_id|tournament_id|profile_id)\}", "{id}", path))
     downloads = {"/api/tables/{id}/list.json", "/api/tables/{id}/sheet.csv"}
     downloads.add("/api/tables/{id}/games.iss")
     documented = _documented_routes(_page("protocol.md"))

@@ -11,7 +11,10 @@ one seat (deal n: seat n mod 3) beside two `heuristic` players; the review
 judges that seat's decisions. Per level: the share of each verdict, the
 mean loss per decision with a 95% interval (clustered by deal: the
 decisions of one deal are not independent) and the review's CPU per
-decision.
+decision. With ``--skill N`` the deals are also taken as lists of N deals
+and each level gets the profile's skill figure over them (issue 48, point
+4; `skat.players.rating`: Glicko-2 from the review's losses and the luck
+against play), the same measure a person's profile shows.
 """
 
 from __future__ import annotations
@@ -35,12 +38,14 @@ class Tally:
 
     verdicts: dict[str, int] = field(default_factory=dict)
     per_deal: list[tuple[float, int]] = field(default_factory=list)
+    plays: list[float] = field(default_factory=list)  # luck against play: the play part
     cpu: float = 0.0
 
     def merge(self, other: Tally) -> None:
         for k, v in other.verdicts.items():
             self.verdicts[k] = self.verdicts.get(k, 0) + v
         self.per_deal += other.per_deal
+        self.plays += other.plays
         self.cpu += other.cpu
 
     @property
@@ -81,6 +86,7 @@ def played(level: str, number: int, seed: int) -> tuple[Deal, int]:
 
 def review_one(args: tuple[str, int, int, int, int | None]) -> Tally:
     """Play deal ``number`` of ``seed`` with ``level`` in one seat and review it."""
+    from skat.players.luck import promise
     from skat.players.review import REVIEW_DISCARD_WORLDS, Reviewer
     from skat.players.search import SearchSettings
 
@@ -90,8 +96,10 @@ def review_one(args: tuple[str, int, int, int, int | None]) -> Tally:
     settings = None
     if worlds is not None:
         settings = SearchSettings(worlds=worlds, discard_worlds=REVIEW_DISCARD_WORLDS)
-    judged = Reviewer(settings, seed=review_seed).review(deal, seat, number)
+    reviewer = Reviewer(settings, seed=review_seed)
+    judged = reviewer.review(deal, seat, number)
     tally = Tally(cpu=time.process_time() - start)
+    tally.plays.append(promise(deal, seat, number, reviewer.evaluator).play)
     for j in judged:
         tally.verdicts[j.verdict] = tally.verdicts.get(j.verdict, 0) + 1
     tally.per_deal.append((sum(j.loss for j in judged), len(judged)))
@@ -108,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--worlds", type=int, help="the review's card worlds (default REVIEW_WORLDS)"
     )
     parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument(
+        "--skill", type=int, default=0, help="deals a list: each level's skill figure over them"
+    )
     args = parser.parse_args(argv)
     from skat.players.review import VERDICTS
 
@@ -134,6 +145,31 @@ def main(argv: Sequence[str] | None = None) -> None:
             f"review CPU {1000 * tally.cpu / max(n, 1):.0f} ms a decision",
             flush=True,
         )
+        if args.skill:
+            print(f"  skill over lists of {args.skill}: {skill_line(tally, args.skill)}")
+
+
+def skill_line(tally: Tally, size: int) -> str:
+    """The profile's skill figure of a level's deals taken as lists of ``size``."""
+    from skat.players.rating import skill
+
+    lists = []
+    for i in range(0, len(tally.per_deal) - size + 1, size):
+        part = tally.per_deal[i : i + size]
+        n = sum(m for _, m in part)
+        lists.append(
+            {
+                "average_loss": sum(loss for loss, _ in part) / n if n else 0.0,
+                "decisions": n,
+                "play": sum(tally.plays[i : i + size]),
+                "deals": size,
+            }
+        )
+    k = skill(lists)
+    return (
+        f"{k['rating']} ± {2 * k['rd']} ({k['low']} .. {k['high']}) over {k['lists']} lists,"
+        f" nearest level {k['like']}"
+    )
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def test_the_tunables_are_the_documented_ones() -> None:
         "--tables-per-address", "--open-tables-per-address", "--strong-tables-per-address",
         "--max-open-tables", "--send-timeout", "--send-queue", "--worker", "--lease-ttl",
         "--tournaments-per-address", "--tournament-tables", "--connect-burst",
-        "--entries-per-address",
+        "--entries-per-address", "--profiles-per-address",
         "--db-pool-size", "--db-max-overflow", "--db-pool-timeout", "--db-sqlite-sync",
     ]  # fmt: skip
 

@@ -8,14 +8,18 @@ The `browser` fixture is in tests/conftest.py.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.helpers.processes import Server, free_port
+from tests.helpers.stores import db_for
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -180,3 +184,28 @@ def start_with_bots(c: Client, name: str = "Anna") -> None:
     c.page.click("[data-testid=play]")
     c.page.wait_for_url(re.compile(r"/t/[\w-]+$"))
     c.page.wait_for_selector("#hand .card", timeout=15_000)
+
+
+@contextlib.contextmanager
+def page_server(tmp: Path) -> Iterator[str]:
+    """A real `skat serve` for a module's browser tests, its address: quick
+    computer players, a result that waits for Next, and the limits per
+    client address lifted (every test's pages come from 127.0.0.1)."""
+    s = Server(
+        port=free_port(),
+        db=db_for(tmp),
+        log=tmp / "server.log",
+        extra=[
+            "--bot-delay", "0.05", "--next-delay", "600", "--next-delay-people", "600",
+            "--solo-next", "wait", "--grace", "120",
+            "--open-tables-per-address", "1000", "--tables-per-address", "1000",
+            "--tournaments-per-address", "1000", "--profiles-per-address", "1000",
+        ],
+    )  # fmt: skip
+    s.start()
+    try:
+        yield s.http
+    finally:
+        if s.proc is not None:
+            s.proc.terminate()
+            s.proc.wait(timeout=10)

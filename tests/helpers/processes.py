@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -100,6 +101,20 @@ class Server:
         with urllib.request.urlopen(f"{self.http}{path}", timeout=5) as r:
             return json.load(r)
 
+    def answer(self, path: str, body: Any, timeout: float = 60) -> tuple[int, Any]:
+        """POST ``body`` as JSON: the status and the JSON answer, a refusal's too."""
+        req = urllib.request.Request(
+            f"{self.http}{path}",
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+            method="POST",
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                return r.status, json.load(r)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
+
     def post(self, path: str, body: dict[str, Any]) -> Any:
         req = urllib.request.Request(
             f"{self.http}{path}",
@@ -157,9 +172,13 @@ class Human:
         await self.ws.send(json.dumps(hello))
         self.acted = None  # an act not acknowledged before a crash may be lost: act again
 
-    async def sit(self) -> None:
+    async def sit(self, profile: str | None = None) -> None:
+        """Sit down (with the key of a profile, issue 48, when given)."""
         assert self.ws is not None
-        await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
+        sit = {"type": "sit", "name": self.name}
+        if profile is not None:
+            sit["profile"] = profile
+        await self.ws.send(json.dumps(sit))
         deadline = time.monotonic() + 5
         while self.token is None and time.monotonic() < deadline:
             m = json.loads(await asyncio.wait_for(self.ws.recv(), 5))

@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -40,17 +38,7 @@ HAND = "CK CQ CJ C8 C7 SA ST SQ S8 S7"
 
 
 def _post(server: Server, path: str, body: Any) -> tuple[int, Any]:
-    req = urllib.request.Request(
-        f"{server.http}{path}",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+    return server.answer(path, body)
 
 
 async def _play(server: Server, tid: str, creator: str, lead: str) -> dict[str, Any]:

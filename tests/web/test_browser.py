@@ -215,6 +215,7 @@ def _serving(
             "--open-tables-per-address", "1000",  # every test's tables come from 127.0.0.1
             "--tables-per-address", "1000",
             "--tournaments-per-address", "1000",
+            "--profiles-per-address", "1000",  # each new browser context makes one
             "--log-level", "warning",
         ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

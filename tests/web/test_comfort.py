@@ -25,13 +25,12 @@ from tests.helpers.browser import (
     HAND_JS,
     PHONE,
     Client,
+    page_server,
     play_deal,
     start_with_bots,
     wait_phase,
 )
 from tests.helpers.paths import ROOT
-from tests.helpers.processes import Server, free_port
-from tests.helpers.stores import db_for
 
 try:
     from playwright.sync_api import Browser, Page
@@ -43,25 +42,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("comfort")
-    s = Server(
-        port=free_port(),
-        db=db_for(tmp),
-        log=tmp / "server.log",
-        extra=[
-            "--bot-delay", "0.05", "--next-delay", "600", "--next-delay-people", "600",
-            "--solo-next", "wait", "--grace", "120",
-            "--open-tables-per-address", "1000", "--tables-per-address", "1000",
-            "--tournaments-per-address", "1000",
-        ],
-    )  # fmt: skip
-    s.start()
-    try:
-        yield s.http
-    finally:
-        if s.proc is not None:
-            s.proc.terminate()
-            s.proc.wait(timeout=10)
+    with page_server(tmp_path_factory.mktemp("comfort")) as base:
+        yield base
 
 
 @pytest.fixture

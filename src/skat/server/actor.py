@@ -270,7 +270,7 @@ class TableActor:
         match msg:
             case p.Hello(token=token, last_version=last):
                 await self._hello(conn, token, last)
-            case p.Sit(name=name, seat=seat):
+            case p.Sit(name=name, seat=seat, profile=profile):
                 if conn.seat is not None or conn.pending is not None:
                     raise CommandError(ErrorCode.ALREADY_SEATED, "you have a seat at this table")
                 token = new_token()
@@ -289,6 +289,8 @@ class TableActor:
                 except BaseException:
                     conn.seat = conn.token = conn.pending = None
                     raise
+                if profile is not None:  # linked before the seat is answered
+                    await self._link_profile(profile, sat.seat, sat.name)
                 await conn.send(
                     m.Seated(seat=sat.seat, token=token, version=st.version, from_next_deal=later)
                 )
@@ -505,6 +507,17 @@ class TableActor:
                 conn.seat, conn.token = None, None
                 lost.append((conn, seat))
         return lost
+
+    async def _link_profile(self, key: str, seat: int, name: str) -> None:
+        """Link the sitter's profile (issue 48) to ``seat``: a row of the
+        profiles' own, never the table's (no table message holds a key or a
+        profile's id). A link that cannot be stored costs the person nothing
+        but the list's place in their profile: logged, never refused."""
+        try:
+            if not await self.store.link_list(hash_token(key), self.state.id, seat, name):
+                log.info("table %s: a seat came with an unknown profile key", self.state.id)
+        except Exception:
+            log.exception("table %s: the profile's link was not stored", self.state.id)
 
     async def _hello(self, conn: Conn, token: str | None, last: int | None) -> None:
         st = self.state

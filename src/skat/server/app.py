@@ -23,11 +23,13 @@ from starlette.staticfiles import StaticFiles
 from .. import __version__
 from ..players.solver import IMPLEMENTATION as SOLVER_CORE
 from . import endpoints
+from . import profile_endpoints as pe
 from . import tournament_endpoints as te
 from .config import ServerConfig
 from .conn import AddressBuckets
 from .metrics import Metrics
 from .offer import offered
+from .profiles import Profiles
 from .registry import Tables
 from .store import Store, StoreConfig, StoreFailed, shown_url
 from .tournaments import Tournaments
@@ -198,6 +200,13 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/me", te.me, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/withdraw", te.withdraw, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/entry", te.entry, methods=["POST"]),
+        Route("/p", e.table_page),
+        Route("/p/{profile_id}", e.table_page),
+        Route("/api/profiles", pe.create, methods=["POST"]),
+        Route("/api/profiles/{profile_id}", pe.public),
+        Route("/api/profile", pe.mine, methods=["POST"]),
+        Route("/api/profile/public", pe.publish, methods=["POST"]),
+        Route("/api/profile/delete", pe.delete, methods=["POST"]),
     ]
     static = WEB / "static"
     version = static_version(static) if static.exists() else "none"
@@ -220,6 +229,7 @@ def create_app(
     app.state.metrics = metrics  # served by `skat serve --metrics` (metrics.serve_metrics)
     app.state.tables = tables
     app.state.tournaments = Tournaments(tables, store, config)
+    app.state.profiles = Profiles(tables, store, app.state.tournaments)
     app.state.options = offered(config)  # the same for every request
     app.state.lobby_memo = {}  # the lobby, asked of the store at most once a second
     # uploads to the analysis board, per client address (endpoints.file_board)

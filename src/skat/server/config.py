@@ -116,6 +116,11 @@ class ServerConfig:
     entries_per_address: int = tunable(  # entries by a tournament's shared link, one address
         20, "Entries to one tournament by its shared link from one client address.", low=1
     )
+    profiles_per_address: int = tunable(  # profiles one client address may create per hour
+        20,
+        "Profiles (names kept without signing up) one client address may create per hour.",
+        low=1,
+    )
     entry_rate: float = 0.5  # entries by shared links per second per address (sustained)
     entry_burst: float = 10.0
     tournament_timeout: float = 3 * 24 * 3600.0  # an unfinished tournament expires (seconds)

@@ -255,10 +255,11 @@ async def _settled_deal(request: Request, board: bool) -> Response:
         return busy
 
 
-async def _seat_of(request: Request) -> tuple[TableState, int] | Response:
-    """A review's table and its reader's seat: the body is ``{"token"}``,
-    the seat token of the person whose decisions are reviewed (a review is
-    its seat's own: judged from that seat's view)."""
+async def object_body(
+    request: Request, fields: dict[str, type], usage: str
+) -> dict[str, Any] | Response:
+    """The body as a JSON object of exactly ``fields``, each of its type;
+    else the refusal (400 BAD_REQUEST saying ``usage``, or `body_of`'s)."""
     body = await body_of(request)
     if isinstance(body, Response):
         return body
@@ -266,9 +267,23 @@ async def _seat_of(request: Request) -> tuple[TableState, int] | Response:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):
         data = None
-    token = data.get("token") if isinstance(data, dict) else None
-    if not isinstance(data, dict) or set(data) - {"token"} or not isinstance(token, str):
-        return json_error(ErrorCode.BAD_REQUEST, 'the body must be {"token": SEAT_TOKEN}')
+    if (
+        not isinstance(data, dict)
+        or set(data) != set(fields)
+        or any(not isinstance(data[k], kind) for k, kind in fields.items())
+    ):
+        return json_error(ErrorCode.BAD_REQUEST, usage)
+    return data
+
+
+async def _seat_of(request: Request) -> tuple[TableState, int] | Response:
+    """A review's table and its reader's seat: the body is ``{"token"}``,
+    the seat token of the person whose decisions are reviewed (a review is
+    its seat's own: judged from that seat's view)."""
+    data = await object_body(request, {"token": str}, 'the body must be {"token": SEAT_TOKEN}')
+    if isinstance(data, Response):
+        return data
+    token: str = data["token"]
     got = await found(request)
     if isinstance(got, Response):
         return got

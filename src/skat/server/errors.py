@@ -61,6 +61,10 @@ class ErrorCode(StrEnum):
     NO_ENTRANT = "NO_ENTRANT"  # a withdrawal names nobody entered (or a wrong token)
     TOO_MANY_ENTRIES = "TOO_MANY_ENTRIES"  # entries from one address (or too fast)
     TOURNAMENT_BROKEN = "TOURNAMENT_BROKEN"  # a stored tournament that cannot be read (logged)
+    # profiles (HTTP)
+    BAD_KEY = "BAD_KEY"  # a profile key that is none (its form is wrong)
+    NO_PROFILE = "NO_PROFILE"  # no profile has this key (or id; or it is private), or deleted
+    TOO_MANY_PROFILES = "TOO_MANY_PROFILES"  # profiles created from one address per hour
 
 
 class CommandError(ValueError):

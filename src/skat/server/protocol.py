@@ -10,7 +10,7 @@ goes out are text again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -32,9 +32,16 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     last_version: int | None = None
 
 
+#: A profile's key as the browser keeps it (server/profiles.py: 32 URL-safe characters).
+ProfileKey = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{32}$")]
+
+
 class Sit(msgspec.Struct, tag="sit", forbid_unknown_fields=True):
     name: str
     seat: int | None = None
+    #: the key of the sitter's profile (issue 48): the seat is linked to the
+    #: profile in the profiles' rows; the table keeps nothing of it
+    profile: ProfileKey | None = None
 
 
 class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):

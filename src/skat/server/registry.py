@@ -618,6 +618,10 @@ class Tables:
         rows.append((old.id, old.version + 1, *ev.to_row(again)))
         stored.status = state.status
         await self.store.create_table(stored, rows, own=True, origin_of=old.id)
+        try:  # the same people's profiles hold the new list too (issue 48)
+            await self.store.carry_links(old.id, state.id)
+        except Exception:
+            log.exception("table %s: its profiles' links were not carried over", state.id)
         async with self._locked(state.id):
             self._start(state)
         return again

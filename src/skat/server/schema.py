@@ -126,6 +126,52 @@ tournaments_t = Table(
 )
 
 
+# Profiles (issue 48, point 3): a name a person keeps without signing up.
+# The key the person's browser holds is stored only as its SHA-256 hash (as
+# seat tokens are); ``address`` is a hash of the creating client's address
+# (the limit per address); ``public`` 1 when its owner lets others read it.
+profiles_t = Table(
+    "skat_profiles",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("key_hash", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("name", String(64), nullable=True),  # the name it last sat down with
+    Column("public", Integer, nullable=False),
+    Column("address", String(64), nullable=True),
+    Index("skat_profiles_by_key", "key_hash", unique=True),
+    Index("skat_profiles_by_address", "address", "created_at"),
+)
+
+
+# A profile's lists: the table and the seat its person sat at (linked when
+# they sat down with the profile's key), and what the profile shows of the
+# list once it is over (``figures``, JSON) and once it is reviewed
+# (``review``, JSON): kept, so that a finished list is not replayed again.
+profile_lists_t = Table(
+    "skat_profile_lists",
+    metadata,
+    Column("profile_id", String(32), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("figures", Text, nullable=True),
+    Column("review", Text, nullable=True),
+    Index("skat_profile_lists_by_table", "table_id"),
+)
+
+
+# A profile's tournaments: entered with the profile's key, under ``name``.
+profile_tournaments_t = Table(
+    "skat_profile_tournaments",
+    metadata,
+    Column("profile_id", String(32), primary_key=True),
+    Column("tournament_id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
 # The schema version of the database: one row (absent in databases of version 1).
 schema_t = Table("skat_schema", metadata, Column("version", Integer, nullable=False))
 
@@ -159,7 +205,13 @@ def _v6(conn: Connection) -> None:
     tournaments_t.create(conn)
 
 
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6)
+def _v7(conn: Connection) -> None:
+    profiles_t.create(conn)
+    profile_lists_t.create(conn)
+    profile_tournaments_t.create(conn)
+
+
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_v1, _v2, _v3, _v4, _v5, _v6, _v7)
 
 
 SCHEMA_VERSION = len(MIGRATIONS)

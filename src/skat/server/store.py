@@ -41,6 +41,7 @@ from .database import (
 from .leases import Leases
 from .listings import Listings
 from .metrics import Metrics
+from .profilestore import ProfileRows
 from .schema import (
     MIGRATION_LOCK,
     Activity,
@@ -65,7 +66,7 @@ from .sqlitewriter import SqliteWriter
 from .storebase import insert_table
 
 
-class Store(Leases, Listings):
+class Store(Leases, Listings, ProfileRows):
     """The event store of all tables."""
 
     def __init__(

@@ -123,7 +123,18 @@ async def standings_csv(request: Request) -> Response:
 
 async def enter(request: Request) -> Response:
     address = client_address(request)
-    out = await _answer(request, lambda t, tid, data: t.enter(tid, data, address))
+    profiles = request.app.state.profiles
+
+    async def entered(t: Tournaments, tid: str, data: Any) -> tuple[str, str]:
+        # the entrant's profile key (issue 48), if sent: the tournament and
+        # its tables are the profile's; the tournament keeps nothing of it
+        key = data.pop("profile", None) if isinstance(data, dict) else None
+        name, token = await t.enter(tid, data, address)
+        if key is not None:
+            await profiles.link_entry(key, tid, name)
+        return name, token
+
+    out = await _answer(request, entered)
     if isinstance(out, Response):
         return out
     name, token = out

@@ -8,6 +8,7 @@ import { boardPage, fileBoardPage } from "./analysis.js";
 import { calculatorPage } from "./calculator.js";
 import { RULES, RULE_PAGES, announceTimer, app, applyStaticTexts, cardsRow, esc, lang, setLang, store, t } from "./common.js";
 import { homePage } from "./home.js";
+import { profilePage } from "./profile.js";
 import { listReviewPage } from "./review.js";
 import { go, setRouter } from "./nav.js";
 import { optionsReady } from "./options.js";
@@ -27,6 +28,8 @@ export async function route() {
   if ((m = path.match(/^\/t\/([\w-]+)\/review$/))) return listReviewPage(m[1]);
   if ((m = path.match(/^\/t\/([\w-]+)$/))) return tablePage(m[1]);
   if ((m = path.match(/^\/tournament\/([\w-]+)$/))) return tournamentPage(m[1]);
+  if (path === "/p") return profilePage(null);
+  if ((m = path.match(/^\/p\/([\w-]+)$/))) return profilePage(m[1]);
   if (path === "/calculator") return calculatorPage();
   if (path === "/board") return fileBoardPage();
   if (path === "/rules") return rulesPage("howto", true);

@@ -4,6 +4,7 @@ import { backSvg } from "./cards.js";
 import { GAMES, cardHtml, cardName, cardsRow, esc, explain, gameText, store, t } from "./common.js";
 import { actionText, claimLevel, hintText, renderLog } from "./log.js";
 import { OPTIONS, levelWord, optionWords, rulesItems, valueWord } from "./options.js";
+import { ensureProfile, withProfile } from "./profile.js";
 import { bockToCome, renderChat, renderResult, renderSheet } from "./result.js";
 import { playSound } from "./sound.js";
 import { T, seatName, send, setStatus, setting } from "./state.js";
@@ -120,7 +121,8 @@ export function renderJoin() {
       const seat = e.submitter?.dataset.seat;
       if (!name) { document.getElementById("sit-name").focus(); return; }
       store.set("skat.name", name);
-      send(seat !== undefined ? { type: "sit", name, seat: Number(seat) } : { type: "sit", name });
+      // the first time this browser plays, its profile is made (issue 48)
+      ensureProfile().then(() => send(withProfile(seat !== undefined ? { type: "sit", name, seat: Number(seat) } : { type: "sit", name })));
     });
   }
   const share = document.getElementById("share-label");

@@ -3,6 +3,7 @@
 import { app, esc, lang, store, t } from "./common.js";
 import { fillYourTables, yourTablesSection } from "./mine.js";
 import { go } from "./nav.js";
+import { ensureProfile } from "./profile.js";
 import { OPTIONS, formOptions, optionRow, optionsReady, remembered, showNeeded, valueWord } from "./options.js";
 import { bindTournamentForm, tournamentForm } from "./tournament.js";
 
@@ -20,6 +21,7 @@ export async function homePage() {
     <h1>${esc(t("home.title"))}</h1>
     <p class="lead">${esc(t("home.lead"))}</p>
     ${yourTablesSection()}
+    <p class="profile-link"><a href="/p" data-testid="profile-link">${esc(t("home.profile"))}</a></p>
     <form id="play-form" class="play-form">
       <label for="name">${esc(t("home.name"))}</label>
       <input id="name" name="name" maxlength="24" autocomplete="nickname" placeholder="${esc(t("home.namePlaceholder"))}" value="${esc(name)}">
@@ -55,7 +57,7 @@ export async function homePage() {
     const b = e.target.closest("[data-join]");
     if (!b || !readName()) return;
     store.set(`skat.join.${b.dataset.join}`, "sit");  // the table page sits down at once
-    go(`/t/${b.dataset.join}`);
+    ensureProfile().then(() => go(`/t/${b.dataset.join}`));
   });
   refreshLobby();
   fillYourTables();
@@ -139,6 +141,7 @@ function renderLobby(el, tables, tournaments) {
 
 export async function createTable(opts, autofill) {
   opts = { ...opts, lang };  // the lobby says in which language a table was made
+  await ensureProfile();  // the first time this browser plays (issue 48): the table page sits with it
   const res = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(opts) });
   const data = await res.json();
   if (!res.ok) {

@@ -7,6 +7,7 @@ import { REACTIONS, app, errorText, esc, lang, store, t } from "./common.js";
 import { onHandKey, onTableClick, onTableKey } from "./input.js";
 import { dealLines, noteEvent } from "./log.js";
 import { rememberSeat, tournamentOf } from "./mine.js";
+import { withProfile } from "./profile.js";
 import { playSound } from "./sound.js";
 import { reactionIcon, reactionLabel, renderTimer } from "./result.js";
 import { T, connect, follow, openTable, send, setStatus, watchSocket } from "./state.js";
@@ -199,7 +200,7 @@ export function autoJoin() {
   if (T.seat === null && (join === "fill" || join === "sit") && T.snap.table.status === "open") {
     const name = store.get("skat.name", "");
     if (name) {
-      send({ type: "sit", name });
+      send(withProfile({ type: "sit", name }));
       if (join === "sit") store.set(`skat.join.${T.id}`, "done");
     }
   }

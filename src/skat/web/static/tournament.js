@@ -8,6 +8,7 @@ import { app, errorText, esc, fmt, lang, store, t } from "./common.js";
 import { rememberTournament } from "./mine.js";
 import { go } from "./nav.js";
 import { OPTIONS, formOptions, optionRow, remembered, rulesItems, showNeeded } from "./options.js";
+import { ensureProfile, withProfile } from "./profile.js";
 
 // while tables play the standings follow within a second (the server keeps
 // a view half a second); between series and before, less often
@@ -282,7 +283,8 @@ function bind() {
     const name = document.getElementById("enter-name").value.trim();
     if (!name) { say(t("home.needName")); return; }
     store.set("skat.name", name);
-    const { ok, data } = await post(`${base}/entrants`, { name });
+    await ensureProfile();  // the tournament is the entrant's profile's too (issue 48)
+    const { ok, data } = await post(`${base}/entrants`, withProfile({ name }));
     if (!ok) { say(refusal(data)); return; }
     store.set(entrantKey(id), data.token);
     shown.me = null;
