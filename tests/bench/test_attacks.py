@@ -23,7 +23,7 @@ def test_the_upload_attack_runs_beside_its_baseline(capsys: pytest.CaptureFixtur
     for window in ("baseline", "attack"):
         assert result[window]["people_samples"] > 0, out
     found = result["found"]
-    assert found["games_in_file"] > 80  # 63 KiB of game records, as the finding's
+    assert found["file_kib"] > 60 and found["games_in_file"] > 50  # 63 KiB of game records
     assert "429 RATE_LIMITED" in found["answers"], found
     assert set(found["answers"]) <= {"404 NO_DEAL", "503 BUSY", "429 RATE_LIMITED"}, found
     assert set(found["bystander_boards"]) == {"200"}, found
