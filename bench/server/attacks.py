@@ -23,8 +23,13 @@ strangers on the internet. Beside the attack play:
 
 After ``--warmup`` a baseline of ``--seconds``, then ``--seconds`` while the
 attack runs in a process of its own (``--attack-child``, so that its work
-is not this generator's), from one address ``ATTACKER`` unless it is an
-attack of many addresses. The attacks (issue 54's findings by number):
+is not this generator's; at niceness ``--attacker-nice``: an attacker's CPU
+is its own machine's, here it comes after the server's and the measured
+clients', and its share is printed), from one address ``ATTACKER`` unless
+it is an attack of many addresses. Every answer and message the attack
+receives is scanned for the secrets its preparation made (seat tokens, a
+creator's and an organiser's secrets, entrants' tokens). The attacks
+(issue 54's findings by number):
 
 ``upload`` (1)         20 at once: POST /api/board?game=9999, 63 KiB of game
                        records each, every file distinct; a bystander's
@@ -33,14 +38,16 @@ attack of many addresses. The attacks (issue 54's findings by number):
                        drawn (the first closed): 10 pages poll its view
                        every 0.5 s
 ``tournament-tables`` (3) tournaments of 200 entrants (strong, then
-                       casual) drawn from one address, then tables asked for
+                       casual) drawn from one address (each draw timed), then
+                       tables asked for
 ``claim`` (5)          the declarer at 3 tables sends ``claim`` every 0.25 s
 ``lobby`` (6)          12 addresses x 10 public tables sat at, 20 x 5 public
                        tournaments, the lobby polled: the bystander's table
                        and tournament listed?
 ``entries`` (7)        200 entries to a bystander's public tournament
 ``wake`` (8)           a resting table: its computers' seats asked for every
-                       0.5 s; the game events it made meanwhile
+                       0.5 s; the game events it made meanwhile, and any
+                       hand shown to the stranger
 ``storm`` (9)          30 loops of hello-and-close to a finished 36-deal table
 ``analysis-10`` (9)    10 addresses x 6 clients ask the analyses of that
                        table's 36 deals in a loop (answers cached)
@@ -130,6 +137,20 @@ Row = tuple[str, str]
 
 
 # ------------------------------------------------------------------ requests
+#: In the attack's process: the secrets (seat tokens, creators' and
+#: organisers' secrets) its prep made, and how often one was in an answer
+#: or a message the attack received.
+SECRETS: list[str] = []
+SEEN: Counter[str] = Counter()
+
+
+def scan(text: bytes | str) -> None:
+    raw = text.encode() if isinstance(text, str) else text
+    for secret in SECRETS:
+        if secret.encode() in raw:
+            SEEN[secret[:4] + "..."] += 1
+
+
 def request(
     port: int,
     method: str,
@@ -146,6 +167,7 @@ def request(
         conn.request(method, path, body=data, headers=headers)
         r = conn.getresponse()
         text = r.read()
+        scan(text)
         try:
             return r.status, json.loads(text)
         except ValueError:
@@ -376,9 +398,11 @@ def prep_tournament_view(port: int, args: argparse.Namespace) -> dict[str, Any]:
     body = {"name": "Club", "rounds": 1, "series": 2}
     t = ok(port, "POST", "/api/tournaments", body, ATTACKER)
     tid, organiser = t["id"], t["organiser"]
+    secrets = [organiser]
     for i in range(args.entrants):
         entry = {"name": f"Player {i:03d}", "organiser": organiser}
-        ok(port, "POST", f"/api/tournaments/{tid}/entrants", entry, ATTACKER)
+        made = ok(port, "POST", f"/api/tournaments/{tid}/entrants", entry, ATTACKER)
+        secrets.append(made["token"])
 
     def resting(number: int) -> bool:
         view = ok(port, "GET", f"/api/tournaments/{tid}", source=ATTACKER)
@@ -390,7 +414,8 @@ def prep_tournament_view(port: int, args: argparse.Namespace) -> dict[str, Any]:
         if number == 1:
             ok(port, "POST", f"/api/tournaments/{tid}/close", {"organiser": organiser}, ATTACKER)
     view = ok(port, "GET", f"/api/tournaments/{tid}", source=ATTACKER)
-    return {"tournament": tid, "tables": sum(len(s["tables"]) for s in view["series"])}
+    tables = sum(len(s["tables"]) for s in view["series"])
+    return {"tournament": tid, "tables": tables, "secrets": secrets}
 
 
 def finished_table(port: int) -> dict[str, Any]:
@@ -401,6 +426,8 @@ def finished_table(port: int) -> dict[str, Any]:
 
     def over() -> bool:
         return bool(ok(port, "GET", f"/api/tables/{made['id']}")["table"]["status"] == "finished")
+
+    token: list[str] = []
 
     async def play() -> None:
         rng = random.Random(1)
@@ -418,6 +445,7 @@ def finished_table(port: int) -> dict[str, Any]:
                     continue
                 if m.get("type") == "seated":
                     seat = int(m["seat"])
+                    token.append(m["token"])
                     await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
                 state = m.get("state") if m.get("type") == "event" else m
                 view = m.get("view") or (state or {}).get("view")
@@ -428,26 +456,31 @@ def finished_table(port: int) -> dict[str, Any]:
 
     asyncio.run(play())
     wait_for("the 36 deals are played", over, 30)
-    return {"table": made["id"], "deals": 36}
+    return {"table": made["id"], "deals": 36, "secrets": [made["creator"], *token]}
 
 
 def prep_lobby(port: int, args: argparse.Namespace) -> dict[str, Any]:
-    mine = ok(port, "POST", "/api/tables", {"public": True}, BYSTANDER)["id"]
-    ours = ok(port, "POST", "/api/tournaments", {"name": "Ours", "public": True}, BYSTANDER)["id"]
+    table = ok(port, "POST", "/api/tables", {"public": True}, BYSTANDER)
+    mine = table["id"]
+    body = {"name": "Ours", "public": True}
+    tournament = ok(port, "POST", "/api/tournaments", body, BYSTANDER)
+    secrets = [table["creator"], tournament["organiser"]]
 
     async def sit() -> None:
         async with await ws_from(ws_url(port, mine), BYSTANDER) as ws:
             await ws.send('{"type":"hello"}')
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
-            await asyncio.sleep(0.5)
+            while (m := json.loads(await ws.recv())).get("type") != "seated":
+                pass
+            secrets.append(m["token"])
 
     asyncio.run(sit())
-    return {"table": mine, "tournament": ours}
+    return {"table": mine, "tournament": tournament["id"], "secrets": secrets}
 
 
 def prep_entries(port: int, args: argparse.Namespace) -> dict[str, Any]:
     t = ok(port, "POST", "/api/tournaments", {"name": "Open", "public": True}, BYSTANDER)
-    return {"tournament": t["id"]}
+    return {"tournament": t["id"], "secrets": [t["organiser"]]}
 
 
 def prep_wake(port: int, args: argparse.Namespace) -> dict[str, Any]:
@@ -455,12 +488,15 @@ def prep_wake(port: int, args: argparse.Namespace) -> dict[str, Any]:
     source = "127.0.12.6"
     made = ok(port, "POST", "/api/tables", {"rounds": ROUNDS}, source)
 
+    secrets = [made["creator"]]
+
     async def play_and_go() -> None:
         async with await ws_from(ws_url(port, made["id"]), source) as ws:
             await ws.send('{"type":"hello"}')
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
-            while json.loads(await ws.recv()).get("type") != "seated":
+            while (m := json.loads(await ws.recv())).get("type") != "seated":
                 pass
+            secrets.append(m["token"])
             await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
             await asyncio.sleep(1.0)
 
@@ -470,7 +506,7 @@ def prep_wake(port: int, args: argparse.Namespace) -> dict[str, Any]:
         return bool(ok(port, "GET", f"/api/tables/{made['id']}")["table"].get("resting"))
 
     wait_for("the left table rests", resting, 60)
-    return {"table": made["id"]}
+    return {"table": made["id"], "secrets": secrets}
 
 
 PREP: dict[str, Callable[[int, argparse.Namespace], dict[str, Any]]] = {
@@ -601,9 +637,11 @@ async def attack_tournament_tables(
             for i in range(200):
                 entry = {"name": f"Player {i:03d}", "organiser": t["organiser"]}
                 ok(port, "POST", f"/api/tournaments/{t['id']}/entrants", entry, ATTACKER)
+            began = time.perf_counter()
             status, data = request(port, "POST", f"/api/tournaments/{t['id']}/series",
                                    {"organiser": t["organiser"]}, ATTACKER)  # fmt: skip
             draws[level] = code_of(status, data)
+            draws[f"{level}_s"] = f"{time.perf_counter() - began:.3f}"
         tables = Counter(
             code_of(*request(port, "POST", "/api/tables", {"level": "strong"}, ATTACKER))
             for _ in range(5)
@@ -802,7 +840,7 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
     task = asyncio.create_task(watch())
     print("ready", flush=True)
     until = Until(seconds)
-    n = 0
+    n = hands = 0
     while until:
         with contextlib.suppress(OSError, ConnectionClosed, WebSocketException, TimeoutError):
             async with await ws_from(url, ATTACKER) as ws:
@@ -810,7 +848,13 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
                 await ws.send(json.dumps({"type": "sit", "name": f"Mallory{n}", "seat": 1 + n % 2}))
                 end = time.monotonic() + 2
                 while time.monotonic() < end:
-                    m = json.loads(await asyncio.wait_for(ws.recv(), end - time.monotonic()))
+                    raw = await asyncio.wait_for(ws.recv(), end - time.monotonic())
+                    scan(raw)
+                    m = json.loads(raw)
+                    got = m.get("state") if m.get("type") == "event" else m
+                    view = m.get("view") or (got or {}).get("view")
+                    if isinstance(view, dict) and view.get("hand"):
+                        hands += 1  # a hand shown to a stranger who holds no seat yet
                     if m.get("type") in ("seated", "error"):
                         answers[m["type"] if m["type"] == "seated" else str(m.get("code"))] += 1
                         break
@@ -826,7 +870,8 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
         "events": dict(events),
         "game_events": game,
         "still_resting": bool(info["table"].get("resting")),
-        "held": game == 0,
+        "hands_shown": hands,
+        "held": game == 0 and hands == 0,
     }
 
 
@@ -845,6 +890,7 @@ async def attack_storm(port: int, seconds: float, state: dict[str, Any]) -> dict
                     with contextlib.suppress(ConnectionClosed):
                         await ws.send('{"type":"hello"}')
                     raw = await asyncio.wait_for(ws.recv(), 10)
+                    scan(raw)
                     received += len(raw)
                     m = json.loads(raw)
                     outcome[
@@ -889,6 +935,7 @@ async def attack_analysis_10(port: int, seconds: float, state: dict[str, Any]) -
             try:
                 r = await client.get(f"/api/tables/{state['table']}/deals/{n}/analysis")
                 codes[str(r.status_code)] += 1
+                scan(r.content)
             except httpx.HTTPError as exc:
                 codes[type(exc).__name__] += 1
 
@@ -948,8 +995,13 @@ CHILDREN: dict[str, Callable[[int, float, dict[str, Any]], Awaitable[dict[str, A
 
 def attack_child(args: argparse.Namespace) -> None:
     import concurrent.futures
+    import resource
 
+    # the attacker's own CPU would be another machine's: here it comes after
+    # the server's and the measured clients' (its figures are printed)
+    os.nice(args.attacker_nice)
     state = json.loads(Path(args.state).read_text())
+    SECRETS.extend(state.get("secrets", []))
 
     async def run() -> dict[str, Any]:
         asyncio.get_running_loop().set_default_executor(
@@ -957,18 +1009,26 @@ def attack_child(args: argparse.Namespace) -> None:
         )
         return await CHILDREN[args.attack_child](args.port, args.seconds, state)
 
-    print(json.dumps(asyncio.run(run()), default=str), flush=True)
+    out = asyncio.run(run())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    out["attacker_cpu"] = f"{(usage.ru_utime + usage.ru_stime) / args.seconds:.0%}"
+    out["secrets_scanned"] = len(SECRETS)
+    out["secrets_seen"] = dict(SEEN)
+    if SEEN:
+        out["held"] = False
+    print(json.dumps(out, default=str), flush=True)
 
 
 # ---------------------------------------------------------------- running
 async def start_attack(
-    name: str, port: int, seconds: float, state: dict[str, Any], folder: Path
+    name: str, port: int, args: argparse.Namespace, state: dict[str, Any], folder: Path
 ) -> asyncio.subprocess.Process:
     path = folder / "state.json"
     path.write_text(json.dumps(state))
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bench.server.attacks", "--attack-child", name,
-        "--port", str(port), "--seconds", str(seconds), "--state", str(path),
+        "--port", str(port), "--seconds", str(args.seconds), "--state", str(path),
+        "--attacker-nice", str(args.attacker_nice),
         stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[2],
     )  # fmt: skip
     assert proc.stdout is not None
@@ -991,7 +1051,7 @@ async def run_attack(name: str, args: argparse.Namespace, folder: Path) -> dict[
         await measured.start()
         await asyncio.sleep(args.warmup)
         rows, base = await measured.window("baseline", args.seconds)
-        proc = await start_attack(name, server.port, args.seconds, state, folder)
+        proc = await start_attack(name, server.port, args, state, folder)
         attack_rows, loud = await measured.window("attack", args.seconds)
         out, _ = await asyncio.wait_for(proc.communicate(), args.seconds + 180)
         found = json.loads(out.decode().strip().splitlines()[-1])
@@ -1042,6 +1102,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--people-tables", type=int, default=10, help="tables of three people")
     parser.add_argument("--computer-tables", type=int, default=3, help="a person, two computers")
     parser.add_argument("--entrants", type=int, default=160, help="tournament-view: entrants")
+    parser.add_argument(
+        "--attacker-nice", type=int, default=10, help="the attack process's niceness (0: none)"
+    )
     parser.add_argument("--attack-child", choices=ATTACKS, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--state", help=argparse.SUPPRESS)
