@@ -243,6 +243,44 @@ def test_one_requester_cannot_hold_the_whole_analysis_bound() -> None:
     asyncio.run(main())
 
 
+def test_a_flood_that_keeps_asking_never_pushes_a_bystanders_analysis_out() -> None:
+    """Issue 54, finding 13, as bench/server/attacks.py's `pool` attack found
+    it after the first fix: nine addresses keep the bound full, and each one
+    refused asks again at once; the bystander's analysis, queued among them,
+    was the one pushed out (503) after a few rounds, nearly every time."""
+    gate = threading.Event()
+
+    def analyse(n: int) -> int:
+        gate.wait(10)
+        return n
+
+    async def main() -> None:
+        pool = AnalysisPool(threads=1, waiting=8, per_owner=2)
+        asked = 0
+
+        def ask(owner: str) -> asyncio.Future[Any]:
+            nonlocal asked
+            asked += 1
+            return asyncio.ensure_future(pool.run(("t", asked), analyse, asked, owner=owner))
+
+        flood = {f"a{k}": ask(f"a{k}") for k in range(9)}  # the bound: 1 running, 8 queued
+        await asyncio.sleep(0.05)
+        mine = ask("bystander")
+        await asyncio.sleep(0.01)
+        for _ in range(40):  # every refused address asks again
+            for owner, f in list(flood.items()):
+                if f.done() and isinstance(f.exception(), Busy):
+                    flood[owner] = ask(owner)
+            await asyncio.sleep(0.01)
+        assert not mine.done(), mine
+        gate.set()
+        assert await mine == 10
+        await asyncio.gather(*flood.values(), return_exceptions=True)
+        pool.close()
+
+    asyncio.run(main())
+
+
 def test_closing_the_pool_ends_its_processes_even_mid_search() -> None:
     """The search processes end with the server: an idle one and one in the
     middle of a long search are both gone after `close` (before, idle

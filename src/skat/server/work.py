@@ -110,6 +110,7 @@ class AnalysisPool:
         self._queues: OrderedDict[Hashable, deque[_Analysis]] = OrderedDict()  # by requester
         self._running = 0
         self._served: dict[Hashable, int] = {}  # requester -> when it was last served
+        self._asked: dict[Hashable, int] = {}  # requester -> distinct analyses asked
         self._turn = 0
         self._tasks: set[asyncio.Task[None]] = set()
         self._seconds = 1.0  # a running mean of one analysis's time, for Retry-After
@@ -136,7 +137,15 @@ class AnalysisPool:
         queued = [o for o, q in self._queues.items() if q]
         if not queued:
             return False
-        most = max(queued, key=self._in_flight_of)
+        # of those with the most in flight, the one served most recently,
+        # then the one that asked most: a bystander is not the one that gives
+        # way to a flood's next request (the queues of requesters that keep
+        # the pool full come and go, so the queues' order picked the
+        # bystander's, which stays: refused nearly every time)
+        most = max(
+            queued,
+            key=lambda o: (self._in_flight_of(o), self._served.get(o, -1), self._asked.get(o, 0)),
+        )
         if self._in_flight_of(most) <= mine:
             return False
         job = self._queues[most].pop()
@@ -160,6 +169,9 @@ class AnalysisPool:
             self.merged += 1
         else:
             who: Hashable = ("anyone", key) if owner is None else owner
+            self._asked[who] = self._asked.get(who, 0) + 1
+            while len(self._asked) > 4096:  # the fewest are forgotten
+                del self._asked[min(self._asked, key=self._asked.__getitem__)]
             if owner is not None and self._in_flight_of(who) >= self.per_owner:
                 raise self._busy()
             if len(self._inflight) >= self.limit and (owner is None or not self._make_room(who)):
