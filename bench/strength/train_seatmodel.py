@@ -26,7 +26,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -68,12 +68,17 @@ def played_deal(deck: Sequence[Card], dealer: int, names: Sequence[str], seed: i
     return deal
 
 
-def examples_of(deal: Deal) -> list[Example]:
-    """The card plays of a finished deal with a choice, as examples."""
+def examples_of(deal: Deal, seats: Collection[int] | None = None) -> list[Example]:
+    """The card plays of a finished deal with a choice, as examples (of
+    ``seats`` only when given: `train_cardpolicy` learns one seat's play)."""
     fresh = deal.fresh()
     out: list[Example] = []
     for seat, action in deal.history:
-        if isinstance(action, Play) and fresh.phase is Phase.PLAY:
+        if (
+            isinstance(action, Play)
+            and fresh.phase is Phase.PLAY
+            and (seats is None or seat in seats)
+        ):
             view = fresh.view(seat)
             if view.contract is not None and view.contract.game != GameType.RAMSCH:
                 m = Moment.from_view(view)
@@ -101,16 +106,23 @@ def _chunk(args: tuple[int, int, int, tuple[str, ...]]) -> list[tuple[int, list[
     return out
 
 
+#: Plays the deals numbered ``lo + 1 .. hi`` of (seed, lo, hi, population):
+#: per deal its number and its examples.
+Chunk = Callable[[tuple[int, int, int, tuple[str, ...]]], list[tuple[int, list[Example]]]]
+
+
 def generate(
-    deals: int, seed: int, jobs: int, population: Sequence[str]
+    deals: int, seed: int, jobs: int, population: Sequence[str], chunk: Chunk = _chunk
 ) -> list[tuple[int, list[Example]]]:
+    """The examples of ``deals`` deals, played by ``chunk`` (the seat model's
+    by default) in ``jobs`` processes; the same for any number of jobs."""
     step = max(1, deals // (8 * max(1, jobs)))
     chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
     if jobs <= 1:
-        results = [_chunk(c) for c in chunks]
+        results = [chunk(c) for c in chunks]
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_chunk, chunks))
+            results = list(pool.map(chunk, chunks))
     return [row for part in results for row in part]
 
 
@@ -198,36 +210,59 @@ def uniform_loglik(mask: np.ndarray) -> float:
     return float(np.mean(-np.log(mask.sum(axis=1))))
 
 
-def train(
-    deals: int, seed: int, jobs: int, population: Sequence[str], hidden: int, epochs: int
-) -> dict[str, Any]:
+def accuracy(
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, y: np.ndarray
+) -> float:
+    """The share of examples whose card played is the model's likeliest."""
+    _, p = _forward(params, x, mask)
+    return float(np.mean(p.argmax(axis=1) == y))
+
+
+def fitted(
+    rows: Sequence[tuple[int, list[Example]]], seed: int, hidden: int, epochs: int, made: float
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The model fitted to ``rows`` (the deals of every tenth number held
+    out) as the shipped file's weights, and its report (``made``: the
+    seconds the deals took)."""
     start = time.perf_counter()
-    rows = generate(deals, seed, jobs, population)
     train_ex = [e for number, ex in rows if number % 10 for e in ex]
     held = [e for number, ex in rows if not number % 10 for e in ex]
-    made = time.perf_counter() - start
     x, mask, y = pack(train_ex)
     params = fit(x, mask, y, hidden, seed, epochs)
     report: dict[str, Any] = {
         "examples": len(train_ex),
         "held_out": len(held),
         "seconds_play": round(made, 1),
-        "seconds_fit": round(time.perf_counter() - start - made, 1),
+        "seconds_fit": round(time.perf_counter() - start, 1),
         "train_loglik": round(loglik(params, x, mask, y), 4),
         "train_uniform": round(uniform_loglik(mask), 4),
+        "train_top": round(accuracy(params, x, mask, y), 4),
     }
     if held:
         hx, hm, hy = pack(held)
         report["held_loglik"] = round(loglik(params, hx, hm, hy), 4)
         report["held_uniform"] = round(uniform_loglik(hm), 4)
-    return {
-        "command": "python -m bench.strength.train_seatmodel " + " ".join(sys.argv[1:]),
-        "population": list(population),
+        report["held_top"] = round(accuracy(params, hx, hm, hy), 4)
+    weights = {
         "features": list(FEATURES),
-        "report": report,
         "w1": np.round(params["w1"], 6).tolist(),
         "b1": np.round(params["b1"], 6).tolist(),
         "w2": np.round(params["w2"], 6).tolist(),
+    }
+    return weights, report
+
+
+def train(
+    deals: int, seed: int, jobs: int, population: Sequence[str], hidden: int, epochs: int
+) -> dict[str, Any]:
+    start = time.perf_counter()
+    rows = generate(deals, seed, jobs, population)
+    weights, report = fitted(rows, seed, hidden, epochs, time.perf_counter() - start)
+    return {
+        "command": "python -m bench.strength.train_seatmodel " + " ".join(sys.argv[1:]),
+        "population": list(population),
+        "report": report,
+        **weights,
     }
 
 
