@@ -20,7 +20,6 @@ The same arguments give the same weights.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -29,7 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from bench.strength.train_seatmodel import _player, over_population, write_model
+from bench.strength.train_seatmodel import (
+    _player,
+    over_population,
+    population_parser,
+    write_model,
+)
 from skat.engine import Card, Deal, Phase
 from skat.players.bidmodel import FEATURES, LADDER, features, observation
 from skat.players.worlds import Knowledge
@@ -183,13 +187,8 @@ def train(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--population", default="heuristic,club,search,xskat")
+    ap = population_parser(__doc__, 2000, "heuristic,club,search,xskat")
     ap.add_argument("--steps", type=int, default=3000)
-    ap.add_argument("--out", default="-")
     args = ap.parse_args(argv)
     population = [p for p in args.population.split(",") if p]
     if not population or args.deals < 1 or args.steps < 1:

@@ -26,7 +26,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
@@ -71,12 +71,17 @@ def played_deal(deck: Sequence[Card], dealer: int, names: Sequence[str], seed: i
     return deal
 
 
-def examples_of(deal: Deal) -> list[Example]:
-    """The card plays of a finished deal with a choice, as examples."""
+def examples_of(deal: Deal, seats: Collection[int] | None = None) -> list[Example]:
+    """The card plays of a finished deal with a choice, as examples (of
+    ``seats`` only when given: `train_cardpolicy` learns one seat's play)."""
     fresh = deal.fresh()
     out: list[Example] = []
     for seat, action in deal.history:
-        if isinstance(action, Play) and fresh.phase is Phase.PLAY:
+        if (
+            isinstance(action, Play)
+            and fresh.phase is Phase.PLAY
+            and (seats is None or seat in seats)
+        ):
             view = fresh.view(seat)
             if view.contract is not None and view.contract.game != GameType.RAMSCH:
                 m = Moment.from_view(view)
@@ -115,6 +120,26 @@ def _chunk(
     return out
 
 
+def over_chunks(
+    work: Callable[[Chunk], list[tuple[int, list[T]]]],
+    deals: int,
+    seed: int,
+    jobs: int,
+    population: Sequence[str],
+) -> list[tuple[int, list[T]]]:
+    """``work`` over deals 1..``deals`` of ``seed`` in chunks on ``jobs``
+    processes: (deal number, its examples) in the deals' order, the same for
+    any number of jobs."""
+    step = max(1, deals // (8 * max(1, jobs)))
+    chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
+    if jobs <= 1:
+        results = [work(c) for c in chunks]
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(work, chunks))
+    return [row for part in results for row in part]
+
+
 def over_population(
     play: Callable[[Sequence[Card], int, Sequence[str], int], Deal],
     read: Callable[[Deal], list[T]],
@@ -125,23 +150,22 @@ def over_population(
 ) -> list[tuple[int, list[T]]]:
     """Deals 1..``deals`` of ``seed`` played by ``play`` (deck, dealer, the
     players' names by `draw_names`, a seed), each read into examples by
-    ``read``, in chunks on ``jobs`` processes: (deal number, its examples)
-    in the deals' order."""
-    step = max(1, deals // (8 * max(1, jobs)))
-    chunks = [(seed, lo, min(deals, lo + step), tuple(population)) for lo in range(0, deals, step)]
-    work = partial(_chunk, play, read)
-    if jobs <= 1:
-        results = [work(c) for c in chunks]
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(work, chunks))
-    return [row for part in results for row in part]
+    ``read`` (`over_chunks`)."""
+    return over_chunks(partial(_chunk, play, read), deals, seed, jobs, population)
 
 
 def generate(
-    deals: int, seed: int, jobs: int, population: Sequence[str]
+    deals: int,
+    seed: int,
+    jobs: int,
+    population: Sequence[str],
+    chunk: Callable[[Chunk], list[tuple[int, list[Example]]]] | None = None,
 ) -> list[tuple[int, list[Example]]]:
-    return over_population(played_deal, examples_of, deals, seed, jobs, population)
+    """The examples of ``deals`` deals, played by ``chunk`` (the seat model's
+    by default: `played_deal`, every seat's cards) in ``jobs`` processes."""
+    if chunk is None:
+        return over_population(played_deal, examples_of, deals, seed, jobs, population)
+    return over_chunks(chunk, deals, seed, jobs, population)
 
 
 def pack(examples: Sequence[Example]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -228,37 +252,72 @@ def uniform_loglik(mask: np.ndarray) -> float:
     return float(np.mean(-np.log(mask.sum(axis=1))))
 
 
-def train(
-    deals: int, seed: int, jobs: int, population: Sequence[str], hidden: int, epochs: int
-) -> dict[str, Any]:
+def accuracy(
+    params: dict[str, np.ndarray], x: np.ndarray, mask: np.ndarray, y: np.ndarray
+) -> float:
+    """The share of examples whose card played is the model's likeliest."""
+    _, p = _forward(params, x, mask)
+    return float(np.mean(p.argmax(axis=1) == y))
+
+
+def fitted(
+    rows: Sequence[tuple[int, list[Example]]], seed: int, hidden: int, epochs: int, made: float
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The model fitted to ``rows`` (the deals of every tenth number held
+    out) as the shipped file's weights, and its report (``made``: the
+    seconds the deals took)."""
     start = time.perf_counter()
-    rows = generate(deals, seed, jobs, population)
     train_ex = [e for number, ex in rows if number % 10 for e in ex]
     held = [e for number, ex in rows if not number % 10 for e in ex]
-    made = time.perf_counter() - start
     x, mask, y = pack(train_ex)
     params = fit(x, mask, y, hidden, seed, epochs)
     report: dict[str, Any] = {
         "examples": len(train_ex),
         "held_out": len(held),
         "seconds_play": round(made, 1),
-        "seconds_fit": round(time.perf_counter() - start - made, 1),
+        "seconds_fit": round(time.perf_counter() - start, 1),
         "train_loglik": round(loglik(params, x, mask, y), 4),
         "train_uniform": round(uniform_loglik(mask), 4),
+        "train_top": round(accuracy(params, x, mask, y), 4),
     }
     if held:
         hx, hm, hy = pack(held)
         report["held_loglik"] = round(loglik(params, hx, hm, hy), 4)
         report["held_uniform"] = round(uniform_loglik(hm), 4)
-    return {
-        "command": "python -m bench.strength.train_seatmodel " + " ".join(sys.argv[1:]),
-        "population": list(population),
+        report["held_top"] = round(accuracy(params, hx, hm, hy), 4)
+    weights = {
         "features": list(FEATURES),
-        "report": report,
         "w1": np.round(params["w1"], 6).tolist(),
         "b1": np.round(params["b1"], 6).tolist(),
         "w2": np.round(params["w2"], 6).tolist(),
     }
+    return weights, report
+
+
+def train(
+    deals: int, seed: int, jobs: int, population: Sequence[str], hidden: int, epochs: int
+) -> dict[str, Any]:
+    start = time.perf_counter()
+    rows = generate(deals, seed, jobs, population)
+    weights, report = fitted(rows, seed, hidden, epochs, time.perf_counter() - start)
+    return {
+        "command": "python -m bench.strength.train_seatmodel " + " ".join(sys.argv[1:]),
+        "population": list(population),
+        "report": report,
+        **weights,
+    }
+
+
+def population_parser(doc: str, deals: int, population: str) -> argparse.ArgumentParser:
+    """The options every trainer of a population takes: ``--deals``,
+    ``--seed``, ``--jobs``, ``--population`` and ``--out``."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=deals)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--population", default=population)
+    ap.add_argument("--out", default="-")
+    return ap
 
 
 def write_model(data: dict[str, Any], out: str) -> None:
@@ -274,14 +333,9 @@ def write_model(data: dict[str, Any], out: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--population", default="heuristic,club,xskat")
+    ap = population_parser(__doc__, 2000, "heuristic,club,xskat")
     ap.add_argument("--hidden", type=int, default=12)
     ap.add_argument("--epochs", type=int, default=30)
-    ap.add_argument("--out", default="-")
     args = ap.parse_args(argv)
     population = [p for p in args.population.split(",") if p]
     if not population or args.deals < 1 or args.hidden < 1:

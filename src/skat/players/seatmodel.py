@@ -219,7 +219,19 @@ class SeatModel:
 
 
 @cache
-def default() -> SeatModel:
-    """The shipped model (``data/seatmodel.json``)."""
-    text = resources.files("skat.players").joinpath("data/seatmodel.json").read_text()
+def load(name: str) -> SeatModel:
+    """A network of this kind shipped in ``data/`` under ``name``."""
+    text = resources.files("skat.players").joinpath(f"data/{name}").read_text()
     return SeatModel(json.loads(text))
+
+
+def default() -> SeatModel:
+    """The shipped model of the other seats (``data/seatmodel.json``)."""
+    return load("seatmodel.json")
+
+
+def card_policy() -> SeatModel:
+    """`club`'s card policy, the same network trained on `search`'s own card
+    choices (``data/cardpolicy.json``, `bench/strength/train_cardpolicy.py`;
+    issue 53, point 5): how likely the strong level plays each legal card."""
+    return load("cardpolicy.json")

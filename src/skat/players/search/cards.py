@@ -9,8 +9,9 @@ engine's own `value_game`: the declarer maximises his expected entry; the
 defenders, as a team, maximise their bonus minus the declarer's entry. Ties
 go to the card with the best open-card points over the first worlds (the
 declarer's most, the defenders' least: a real opponent errs, and every
-point taken makes his errors costlier), then to `heuristic`'s card. Null:
-`null_wins`. Kontra and Re are read from the same worlds.
+point taken makes his errors costlier), then to `heuristic`'s card (with
+the lab setting ``policy``, to the learned card policy's: `by_policy`).
+Null: `null_wins`. Kontra and Re are read from the same worlds.
 """
 
 from __future__ import annotations
@@ -189,8 +190,9 @@ def play(d: Decision, inference: Inference) -> Action | None:
     # pass 2: Schneider and Schwarz for the cards still in the running
     scores = entries(s, running, d.clock, refine=len(running) > 1)
     top = max(scores.values())
-    tied = [card for card in running if scores[card] >= top - 1e-9]
     st = d.settings
+    slack = 1e-9 + (st.policy or 0.0) * total
+    tied = [card for card in running if scores[card] >= top - slack]
     if len(tied) > 1 and st.traps and decided(wins, total, me_declarer, st.decided):
         chance = reply_model(view) if st.play_model else None
         tied = by_traps(
@@ -202,8 +204,21 @@ def play(d: Decision, inference: Inference) -> Action | None:
         tied = by_points(
             tied, heads[: st.tiebreak_worlds], me_declarer, d.solver, d.clock, s.first_of
         )
-    choice = tied[0] if len(tied) == 1 else CardPlay(view).choose(tied)
+    if len(tied) == 1:
+        choice = tied[0]
+    elif st.policy is not None:
+        choice = by_policy(view, tied)
+    else:
+        choice = CardPlay(view).choose(tied)
     return next(a for a in plays if a.card == choice)
+
+
+def by_policy(view: View, tied: Sequence[int]) -> int:
+    """Of ``tied`` (legal cards of ``view``'s seat), the one the learned card
+    policy (`seatmodel.card_policy`: what `search` plays, learned from its
+    choices) finds likeliest; the first in card order of equals."""
+    probs = seatmodel.card_policy().probabilities(seatmodel.Moment.from_view(view), tied)
+    return max(sorted(tied), key=lambda card: probs[card])
 
 
 def by_points(

@@ -117,12 +117,20 @@ class SearchSettings:
     #: The other seats' bids and passes read by the learned bid model
     #: (`bidmodel`, `worlds.likelihood`) instead of by `heuristic`'s rule.
     bid_model: bool = False
+    #: The learned card policy (`seatmodel.card_policy`, trained on `search`'s
+    #: card choices): cards within this many points (per world) of the best
+    #: expected entry count as tied, and the cards still tied after the
+    #: points tie-break go to the policy's likeliest instead of `heuristic`'s
+    #: card (None: not used; 0.0: only exact ties).
+    policy: float | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:
             raise ValueError("worlds, discard_worlds and pool must be at least 1")
         if self.time_budget is not None and self.time_budget <= 0:
             raise ValueError("time_budget must be positive (or None)")
+        if self.policy is not None and self.policy < 0:
+            raise ValueError("policy must be at least 0 (or None)")
         # curves given as lists (from a command line) are kept as tuples
         object.__setattr__(self, "win_curve", tuple(tuple(p) for p in self.win_curve))
         object.__setattr__(self, "contest", tuple(tuple(p) for p in self.contest))
