@@ -365,6 +365,8 @@ static int gen_moves(const Search *s, int p, int *out) {
                 sc = takes ? 40 - pts : (sure ? 100 + pts : 100 - pts);
             } else if (takes) {
                 sc = can_beat(G, h3, led, c) ? 150 + pts : 200 + pts;
+            } else if (!declarer && (p + 1) % 3 != s->decl && can_beat(G, h3, led, best)) {
+                sc = 100 + pts; /* a defender after the declarer: the partner may take it */
             } else {
                 sc = 100 - pts;
             }
