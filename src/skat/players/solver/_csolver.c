@@ -363,10 +363,15 @@ static int gen_moves(const Search *s, int p, int *out) {
             if (friend_wins) {
                 int sure = !can_beat(G, h3, led, best);
                 sc = takes ? 40 - pts : (sure ? 100 + pts : 100 - pts);
+            } else if (!declarer && (p + 1) % 3 != s->decl) {
+                /* a defender after the declarer: smear when the partner
+                 * can take the trick, else take it, else throw low */
+                if (!takes && can_beat(G, h3, led, best))
+                    sc = 250 + pts;
+                else
+                    sc = takes ? 200 + pts : 100 - pts;
             } else if (takes) {
                 sc = can_beat(G, h3, led, c) ? 150 + pts : 200 + pts;
-            } else if (!declarer && (p + 1) % 3 != s->decl && can_beat(G, h3, led, best)) {
-                sc = 100 + pts; /* a defender after the declarer: the partner may take it */
             } else {
                 sc = 100 - pts;
             }

@@ -219,10 +219,15 @@ class _Search:
                         sc = 40 - pts
                     else:
                         sc = 100 - pts if _can_beat(g, third, led, best) else 100 + pts
+                elif not declarer and o1 != self.declarer:
+                    # a defender after the declarer: smear when the partner
+                    # can take the trick, else take it, else throw low
+                    if keys[c] <= keys[best] and _can_beat(g, third, led, best):
+                        sc = 250 + pts
+                    else:
+                        sc = 200 + pts if keys[c] > keys[best] else 100 - pts
                 elif keys[c] > keys[best]:
                     sc = 150 + pts if _can_beat(g, third, led, c) else 200 + pts
-                elif not declarer and o1 != self.declarer and _can_beat(g, third, led, best):
-                    sc = 100 + pts  # a defender after the declarer: the partner may take it
                 else:
                     sc = 100 - pts
             elif friend_wins:
