@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat.engine import Deal, GameType, deck_from_hands
-from skat.engine.cards import CardSet
+from skat.engine.cards import CardSet, mask_points
 from skat.engine.game import TRUMPS
 from skat.players import solver
 from skat.players.solver import Position
@@ -208,6 +208,52 @@ def test_c_and_python_cores_agree_on_random_positions() -> None:
     for _ in range(100):
         pos = _random_position(rng)
         assert c.card_values(pos) == pysolver.card_values(pos), pos
+
+
+# The declarer's best points in 30 whole games from trick 1 (every hand
+# open), as the compiled core of 314dde9 gave them. The pure-Python core
+# takes seconds a game, so these pin the compiled core's answers at full
+# size: a change of its move order, table or bounds must leave each the same.
+WHOLE_GAME_POINTS = [30, 30, 28, 71, 35, 40, 45, 28, 23, 69, 42, 86, 68, 27, 69]
+WHOLE_GAME_POINTS += [56, 48, 23, 61, 22, 37, 13, 27, 41, 25, 47, 31, 44, 10, 32]
+
+
+def _whole_games(n: int, seed: int) -> list[Position]:
+    """Random deals before trick 1, the declarer the hand with the most trumps."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        cards = rng.sample(range(32), 32)
+        hands = [sum(1 << c for c in cards[10 * i : 10 * i + 10]) for i in range(3)]
+        game = rng.choice([*SUITS_AND_GRAND, GameType.GRAND])
+        declarer = max(range(3), key=lambda i: (hands[i] & TRUMPS[game]).bit_count())
+        skat = sum(1 << c for c in cards[30:])
+        out.append(
+            Position(
+                game,
+                (hands[0], hands[1], hands[2]),
+                declarer,
+                rng.randrange(3),
+                (),
+                mask_points(skat),
+            )
+        )
+    return out
+
+
+@pytest.mark.skipif(_csolver is None, reason=C_MISSING)
+def test_whole_games_keep_the_values_of_the_search_before() -> None:
+    from skat.players.solver.api import make_api
+
+    assert _csolver is not None
+    c = make_api(_csolver.test, _csolver.exact)
+    games = _whole_games(30, 52)
+    for pos, points in zip(games, WHOLE_GAME_POINTS, strict=True):
+        _csolver.clear()
+        assert c.best_points(pos) == points, pos
+        for threshold in (31, 61, 90):
+            _csolver.clear()
+            assert c.reaches(pos, threshold) == (points >= threshold), (pos, threshold)
 
 
 @pytest.mark.skipif(_csolver is None, reason=C_MISSING)

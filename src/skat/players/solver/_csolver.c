@@ -21,6 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 enum { POINTS_MODE = 0, ALL_MODE = 1, NULL_MODE = 2 };
 #define NGAMES 6
@@ -96,6 +99,22 @@ static void tt_free(void *p) {
 
 static void tt_make_key(void) { pthread_key_create(&tt_key, tt_free); }
 
+/* The entries, zeroed; on Linux in huge pages where the kernel gives them
+ * (2 MB pages: the probes, scattered over the table, then miss the TLB far
+ * less often). */
+static Entry *tt_alloc(void) {
+    size_t bytes = (size_t)TT_SIZE * sizeof(Entry);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = NULL;
+    if (posix_memalign(&p, 1u << 21, bytes) != 0) return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    memset(p, 0, bytes);
+    return (Entry *)p;
+#else
+    return (Entry *)calloc(TT_SIZE, sizeof(Entry));
+#endif
+}
+
 /* The calling thread's table, set up for this context; NULL if out of memory. */
 static Table *tt_get(int game, int decl, int mode) {
     pthread_once(&tt_once, tt_make_key);
@@ -103,7 +122,7 @@ static Table *tt_get(int game, int decl, int mode) {
     if (!t) {
         t = (Table *)calloc(1, sizeof(Table));
         if (!t) return NULL;
-        t->e = (Entry *)calloc(TT_SIZE, sizeof(Entry));
+        t->e = tt_alloc();
         if (!t->e) {
             free(t);
             return NULL;
@@ -303,13 +322,14 @@ static int gen_moves(const Search *s, int p, int *out) {
             if ((own >> u & 1) && (!by_points || G->pts[u] == G->pts[c])) continue;
         }
         int pts = G->pts[c], sc;
+        int takes = nt && beats(G, c, best); /* takes the trick so far */
         if (s->mode == NULL_MODE) {
             if (!nt) {
                 sc = c; /* lead low cards */
             } else if (declarer) {
-                sc = beats(G, c, best) ? 50 - c : 100 - c; /* stay under with the highest */
+                sc = takes ? 50 - c : 100 - c; /* stay under with the highest */
             } else {
-                sc = beats(G, c, best) ? c : 100 - c;
+                sc = takes ? c : 100 - c;
             }
         } else if (!nt) {
             int o1 = (p + 1) % 3, o2 = (p + 2) % 3;
@@ -342,19 +362,31 @@ static int gen_moves(const Search *s, int p, int *out) {
             int led = G->group[s->trick[0]];
             if (friend_wins) {
                 int sure = !can_beat(G, h3, led, best);
-                sc = beats(G, c, best) ? 40 - pts : (sure ? 100 + pts : 100 - pts);
-            } else if (beats(G, c, best)) {
+                sc = takes ? 40 - pts : (sure ? 100 + pts : 100 - pts);
+            } else if (!declarer && (p + 1) % 3 != s->decl) {
+                /* a defender after the declarer: smear when the partner
+                 * can take the trick, else take it, else throw low */
+                if (!takes && can_beat(G, h3, led, best))
+                    sc = 250 + pts;
+                else
+                    sc = takes ? 200 + pts : 100 - pts;
+            } else if (takes) {
                 sc = can_beat(G, h3, led, c) ? 150 + pts : 200 + pts;
             } else {
                 sc = 100 - pts;
             }
         } else if (friend_wins) { /* third hand: smear points on the own side's trick */
-            sc = beats(G, c, best) ? 40 - pts : 100 + pts;
-        } else if (beats(G, c, best)) {
+            sc = takes ? 40 - pts : 100 + pts;
+        } else if (takes) {
             sc = 200 + pts; /* take the trick, with the most points */
         } else {
             sc = 100 - pts;
         }
+        /* among cards of one score: leading or taking the trick, the weakest
+         * first (the higher ones may take a later trick); else, and in Null,
+         * the strongest */
+        int weaker_first = s->mode != NULL_MODE && (!nt || takes);
+        sc = sc * 32 + (weaker_first ? c : 31 - c);
         int i = n++;
         while (i > 0 && score[i - 1] < sc) {
             score[i] = score[i - 1];

@@ -169,7 +169,7 @@ class _Search:
             friend_wins = (winner == self.declarer) == declarer
         trumps = SUIT_OF[g][4] if g != GameType.NULL else 0
         o1, o2 = _NEXT[p], _NEXT[_NEXT[p]]
-        scored: list[tuple[int, int]] = []
+        scored: list[tuple[int, int, int]] = []
         for c in range(32):
             if not hand >> c & 1:
                 continue
@@ -219,6 +219,13 @@ class _Search:
                         sc = 40 - pts
                     else:
                         sc = 100 - pts if _can_beat(g, third, led, best) else 100 + pts
+                elif not declarer and o1 != self.declarer:
+                    # a defender after the declarer: smear when the partner
+                    # can take the trick, else take it, else throw low
+                    if keys[c] <= keys[best] and _can_beat(g, third, led, best):
+                        sc = 250 + pts
+                    else:
+                        sc = 200 + pts if keys[c] > keys[best] else 100 - pts
                 elif keys[c] > keys[best]:
                     sc = 150 + pts if _can_beat(g, third, led, c) else 200 + pts
                 else:
@@ -229,9 +236,14 @@ class _Search:
                 sc = 200 + pts
             else:
                 sc = 100 - pts
-            scored.append((-sc, c))
+            # among cards of one score: leading or taking the trick, the
+            # weakest first (the higher ones may take a later trick); else,
+            # and in Null, the strongest
+            takes = bool(trick) and keys[c] > keys[best]
+            weaker_first = mode != NULL_MODE and (not trick or takes)
+            scored.append((-sc, strength if weaker_first else -strength, c))
         scored.sort()
-        return [c for _, c in scored]
+        return [c for _, _, c in scored]
 
     def _node(self, leader: int, alpha: int, beta: int, first: int = -1) -> int:
         """Fail-soft alpha-beta below one card play; sets `best_move`."""
