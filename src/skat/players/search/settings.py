@@ -54,7 +54,7 @@ HARD_LIMIT = 4 / 3
 class SearchSettings:
     """How the strong player searches. The defaults are the product's
     ``strong`` level; ``club`` (the casual level) plays its cards with
-    ``worlds=16, time_budget=0.015, early_tiebreak_worlds=None``."""
+    ``worlds=16, time_budget=0.015, early_tiebreak_worlds=None, bid_model=False``."""
 
     #: Worlds per card decision (half of them at nine or ten cards in hand,
     #: three quarters at seven or eight, where the solves are longest).
@@ -114,9 +114,10 @@ class SearchSettings:
     #: The cards the other seats played read by the learned seat model
     #: (`seatmodel`, `worlds.model_fit`) instead of by `heuristic`'s rule.
     play_model: bool = False
-    #: The other seats' bids and passes read by the learned bid model
-    #: (`bidmodel`, `worlds.likelihood`) instead of by `heuristic`'s rule.
-    bid_model: bool = False
+    #: The other seats' bids and passes read by a mixture of `heuristic`'s
+    #: rule and the learned bid model (`bidmodel`, `worlds.likelihood`;
+    #: False: by the rule's factors alone, ``bid_miss`` and ``pass_miss``).
+    bid_model: bool = True
     #: The learned card policy (`seatmodel.card_policy`, trained on `search`'s
     #: card choices): cards within this many points (per world) of the best
     #: expected entry count as tied, and the cards still tied after the
