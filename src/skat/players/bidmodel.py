@@ -64,10 +64,12 @@ _ACES = sum(1 << int(Card.parse(s + "A")) for s in "CSHD")
 _TENS = sum(1 << int(Card.parse(s + "T")) for s in "CSHD")
 
 
-def features(ten: int, position: int) -> list[float]:
+def features(ten: int, position: int, limit: int | None = None) -> list[float]:
     """The features of ten cards held in ``position`` (0 forehand, 1
-    middlehand, 2 rearhand)."""
-    limit = bid_limit(ten, position == 0)
+    middlehand, 2 rearhand); ``limit``: their `strength.bid_limit` in that
+    position when the caller has it."""
+    if limit is None:
+        limit = bid_limit(ten, position == 0)
     jacks = (ten & JACKS).bit_count()
     held = [bool(ten >> b & 1) for b in _JACK_BITS]
     run = 1
@@ -145,13 +147,14 @@ class BidModel:
         self.data = data
         self._z: dict[tuple[int, int], float] = {}
 
-    def z(self, ten: int, position: int) -> float:
+    def z(self, ten: int, position: int, limit: int | None = None) -> float:
         key = (ten, position)
         got = self._z.get(key)
         if got is None:
             if len(self._z) > 200_000:
                 self._z.clear()
-            got = sum(w * x for w, x in zip(self.w, features(ten, position), strict=True))
+            row = features(ten, position, limit)
+            got = sum(w * x for w, x in zip(self.w, row, strict=True))
             self._z[key] = got
         return got
 
@@ -161,11 +164,14 @@ class BidModel:
             return 1.0
         return _sigmoid(self.z(ten, position) - self.t[step(value)])
 
-    def chance(self, ten: int, position: int, named: int, passed_at: int) -> float:
+    def chance(
+        self, ten: int, position: int, named: int, passed_at: int, limit: int | None = None
+    ) -> float:
         """The chance of what a seat did: bid or held ``named`` (0: nothing)
-        and passed at ``passed_at`` (-1: did not pass); `observation`."""
+        and passed at ``passed_at`` (-1: did not pass); `observation`
+        (``limit`` as in `features`)."""
         lo, hi = observation(named, passed_at)
-        z = self.z(ten, position)
+        z = self.z(ten, position, limit)
         up = 1.0 if lo < 0 else _sigmoid(z - self.t[lo])
         down = 0.0 if hi < 0 else _sigmoid(z - self.t[hi])
         return max(0.0, up - down)

@@ -488,7 +488,9 @@ def likelihood(
             # rest by the model, beside ``bid_uniform`` of the weight
             # whatever the cards (in place of the rule's factors)
             passed = know.passed_at[p] if p != know.declarer else -1
-            chance = bid_model.chance(ten, p, know.named[p], passed)
+            if exact and limit is None:
+                limit = limit_of(p, ten)  # the model's first feature, kept per ten cards
+            chance = bid_model.chance(ten, p, know.named[p], passed, limit if exact else None)
             by_rule = bid_rule if fits else 0.0
             factor = bid_uniform + by_rule + (1 - bid_uniform - bid_rule) * chance
         w *= factor
