@@ -5,7 +5,7 @@ records of ../shared and the browser (Chromium through Playwright)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -15,6 +15,8 @@ from tests.helpers.paths import ISS_FILE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+    from tests.helpers.browser import Client
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -70,3 +72,23 @@ def browser() -> Iterator[Browser]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def clients(browser: Browser, server: str) -> Iterator[Callable[..., Client]]:
+    """New pages at the module's ``server`` fixture (``clients(PHONE)``),
+    closed after the test, which fails on any uncaught error in them."""
+    from tests.helpers.browser import DESKTOP, Client
+
+    made: list[Client] = []
+
+    def make(viewport: dict[str, int] = DESKTOP) -> Client:
+        c = Client(browser, server, viewport)
+        made.append(c)
+        return c
+
+    yield make
+    errors = [e for c in made for e in c.errors]
+    for c in made:
+        c.close()
+    assert not errors, f"uncaught errors in the page: {errors}"

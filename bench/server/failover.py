@@ -18,104 +18,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import json
 import random
 import statistics
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
-
+from bench.server.cluster_attack import Person, post
 from skat.server.cluster import Cluster
 from skat.server.services import Postgres
 from skat.server.store import Store
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        f"{base}{path}",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return dict(json.load(r))
-
-
-class Player:
-    """One human client: plays a legal action whenever it is its turn."""
-
-    def __init__(self, url: str, rng: random.Random) -> None:
-        self.url, self.rng = url, rng
-        self.token: str | None = None
-        self.seat: int | None = None
-        self.ws: ClientConnection | None = None
-        self.accepted: list[float] = []  # when each of its moves was acknowledged
-        self.version = 0
-
-    async def join(self, creator: str | None = None) -> None:
-        while True:
-            try:
-                self.ws = await connect(self.url, open_timeout=5)
-                hello: dict[str, Any] = {"type": "hello", "last_version": self.version}
-                if self.token:
-                    hello["token"] = self.token
-                with contextlib.suppress(ConnectionClosed):
-                    await self.ws.send(json.dumps(hello))
-                m = json.loads(await asyncio.wait_for(self.ws.recv(), 5))
-                if m["type"] == "welcome":
-                    break
-            except (OSError, ConnectionClosed, TimeoutError):
-                pass
-            await asyncio.sleep(0.3)
-        if self.token is None:
-            await self.ws.send(json.dumps({"type": "sit", "name": "Anna"}))
-            while self.token is None:
-                m = json.loads(await self.ws.recv())
-                if m["type"] == "seated":
-                    self.token, self.seat = m["token"], m["seat"]
-            await self.ws.send(json.dumps({"type": "fill", "creator": creator}))
-
-    async def play(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            assert self.ws is not None
-            try:
-                m = json.loads(await asyncio.wait_for(self.ws.recv(), 0.5))
-            except TimeoutError:
-                continue
-            except ConnectionClosed:
-                await self.join()
-                continue
-            if isinstance(m.get("version"), int):
-                self.version = max(self.version, m["version"])
-            if m["type"] == "event" and m["event"].get("kind") == "act":
-                if m["event"]["seat"] == self.seat:
-                    self.accepted.append(time.monotonic())
-            state = m.get("state") if m["type"] == "event" else m if m["type"] == "state" else None
-            view = m.get("view") or (state or {}).get("view")
-            if view and view["turn"] == self.seat and view["legal"]:
-                await asyncio.sleep(self.rng.uniform(0.1, 0.4))  # a quick person
-                action = self.rng.choice(view["legal"])
-                with contextlib.suppress(ConnectionClosed):
-                    await self.ws.send(
-                        json.dumps({"type": "act", "action": action, "version": m["version"]})
-                    )
-
-
 async def scenario(cluster: Cluster, db_url: str, tables: int, settle: float) -> list[float]:
     base = cluster.address
     ws_base = base.replace("http", "ws")
-    players: dict[str, Player] = {}
+    players: dict[str, Person] = {}
     for i in range(tables):
         made = post(base, "/api/tables", {"rounds": 12, "players": 3})
-        p = Player(f"{ws_base}/ws/{made['id']}", random.Random(i))
+        p = Person(f"{ws_base}/ws/{made['id']}", random.Random(i))
         await p.join(made["creator"])
         players[made["id"]] = p
     stop = asyncio.Event()
@@ -132,7 +55,7 @@ async def scenario(cluster: Cluster, db_url: str, tables: int, settle: float) ->
     while len(times) < len(moved) and time.monotonic() < deadline:
         await asyncio.sleep(0.1)
         for t in moved:
-            after = [a for a in players[t].accepted if a > killed_at]
+            after = [a for a in players[t].acked_at if a > killed_at]
             if t not in times and after:
                 times[t] = after[0] - killed_at
     stop.set()

@@ -64,7 +64,7 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
-from bench.server.failover import post
+from bench.server.cluster_attack import post
 from bench.server.flood import cpu_of, server_env
 from bench.server.load import (
     CONNECT_PARALLEL,

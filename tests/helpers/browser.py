@@ -209,3 +209,9 @@ def page_server(tmp: Path) -> Iterator[str]:
         if s.proc is not None:
             s.proc.terminate()
             s.proc.wait(timeout=10)
+
+
+def select_lang(page: Page, lang: str) -> None:
+    """Switch the page's language with the header's picker."""
+    page.select_option("#lang", lang)
+    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")

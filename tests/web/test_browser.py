@@ -38,6 +38,7 @@ from tests.helpers.browser import (
     act,
     phase,
     play_deal,
+    select_lang,
     start_with_bots,
     wait_phase,
 )
@@ -244,28 +245,7 @@ def _serving(
         log.close()
 
 
-@pytest.fixture
-def clients(browser: Browser, server: str) -> Iterator[Callable[..., Client]]:
-    made: list[Client] = []
-
-    def make(viewport: dict[str, int] = DESKTOP) -> Client:
-        c = Client(browser, server, viewport)
-        made.append(c)
-        return c
-
-    yield make
-    errors = [e for c in made for e in c.errors]
-    for c in made:
-        c.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
-
-
 # ------------------------------------------------------------------- driving
-def select_lang(page: Page, lang: str) -> None:
-    page.select_option("#lang", lang)
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
-
-
 def check_texts(page: Page, lang: str, where: str) -> None:
     """No missing key anywhere on screen; no English UI word in de/da."""
     assert page.evaluate("document.documentElement.lang") == lang, where

@@ -21,19 +21,19 @@ import pytest
 
 from tests.helpers.browser import (
     DEAL_TIMEOUT,
-    DESKTOP,
     HAND_JS,
     PHONE,
     Client,
     page_server,
     play_deal,
+    select_lang,
     start_with_bots,
     wait_phase,
 )
 from tests.helpers.paths import ROOT
 
 try:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Page
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("playwright (Python) is not installed", allow_module_level=True)
 
@@ -44,27 +44,6 @@ pytestmark = pytest.mark.browser
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with page_server(tmp_path_factory.mktemp("comfort")) as base:
         yield base
-
-
-@pytest.fixture
-def clients(browser: Browser, server: str) -> Iterator[Callable[..., Client]]:
-    made: list[Client] = []
-
-    def make(viewport: dict[str, int] = DESKTOP) -> Client:
-        c = Client(browser, server, viewport)
-        made.append(c)
-        return c
-
-    yield make
-    errors = [e for c in made for e in c.errors]
-    for c in made:
-        c.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
-
-
-def select_lang(page: Page, lang: str) -> None:
-    page.select_option("#lang", lang)
-    page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
 
 
 # ------------------------------------------------------------- your tables
