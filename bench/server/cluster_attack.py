@@ -62,14 +62,15 @@ WORKER_ARGS = (
 )  # fmt: skip
 
 
-def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+def post(base: str, path: str, body: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+    """A JSON POST to the server at ``base``; its JSON answer."""
     req = urllib.request.Request(
         f"{base}{path}",
         data=json.dumps(body).encode(),
         headers={"content-type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(req, timeout=10) as r:
+    with urllib.request.urlopen(req, timeout=timeout) as r:
         return dict(json.load(r))
 
 

@@ -29,31 +29,20 @@ import os
 import random
 import tempfile
 import time
-import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
 
+from bench.server.cluster_attack import post
 from bench.server.flood import CpuMeter
 from bench.server.load import Client, Server, Stats, Table, choose, pct
 
 
-def _post(http: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    req = urllib.request.Request(
-        f"{http}{path}",
-        data=json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(req, timeout=120) as r:
-        return dict(json.load(r))
-
-
 async def play_list(server: Server, deals: int, bot: str) -> tuple[str, str]:
     """A person's list against two computers, to its end: (table, token)."""
-    made = _post(server.http, "/api/tables", {"players": 3, "deals": deals, "bot": bot})
+    made = post(server.http, "/api/tables", {"players": 3, "deals": deals, "bot": bot}, 120)
     tid, creator = str(made["id"]), str(made["creator"])
     rng = random.Random(1)
     token = ""
@@ -126,7 +115,7 @@ async def run(args: argparse.Namespace, server: Server) -> dict[str, Any]:
     while True:
         asks += 1
         got = await loop.run_in_executor(
-            None, _post, server.http, f"/api/tables/{tid}/review", {"token": token}
+            None, post, server.http, f"/api/tables/{tid}/review", {"token": token}, 120
         )
         if got["complete"]:
             break
