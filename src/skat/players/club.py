@@ -121,9 +121,8 @@ class ClubPlayer(HeuristicPlayer):
             self.forty,
         )
         if game is not None:
-            target = Contract(game, hand=True)
             for a in legal:
-                if isinstance(a, Announce) and a.contract == target:
+                if isinstance(a, Announce) and a.contract == game:
                     return a
         return next(a for a in legal if isinstance(a, Pickup))
 

@@ -32,9 +32,9 @@ from functools import cache
 from importlib import resources
 
 from ..engine.cards import JACKS, POINTS, mask_cards
-from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, GameType, Rules
+from ..engine.game import BASE_VALUE, NULL_VALUES, TRUMPS, Contract, GameType, Rules
 from ..engine.values import matadors
-from .strength import null_profile
+from .strength import cold_null, null_profile
 
 STAGES = ("pickup", "hand", "counted")
 KINDS = ("suit", "grand", "null")
@@ -288,6 +288,8 @@ def contested(chances: Chances, shown: int, shifts: Sequence[tuple[int, float]])
 
 
 # ------------------------------------------------ decisions before the card play
+#: Null Ouvert Hand's value (R5.5), bid to and played with a cold Null hand.
+OUVERT_HAND = NULL_VALUES[True, True]
 BID_FLOOR = 0.0  # expected result a game must promise for a bid (passing scores 0)
 HAND_MARGIN = 5.0  # how much more a Hand game must promise than picking up
 
@@ -360,7 +362,7 @@ def bid_limit(
     (pickup or Hand) whose expected result is above ``floor``; 0 to pass.
     ``shown``: the highest value another seat bid or held, which lowers the
     chances by ``shifts`` (see `contested`)."""
-    best = 0
+    best = OUVERT_HAND if cold_null(hand, position == 0) else 0
     for stage in ("pickup", "hand"):
         for score, _game, value in options(
             evaluator, hand, position, stage, 0, shown, shifts, rules, forty
@@ -378,16 +380,27 @@ def hand_game(
     margin: float,
     rules: Rules | None = None,
     forty: float = FORTY,
-) -> GameType | None:
+) -> Contract | None:
     """The game to play Hand when its expected result at ``bid`` beats the
-    best pickup game's by more than ``margin``; None: pick up the skat."""
+    best pickup game's by more than ``margin``; None: pick up the skat. Ten
+    cards that win a Null played open whatever the others hold
+    (`strength.cold_null`) play Null Ouvert Hand, the highest Null (R5.5),
+    where the bid allows it and no Hand game promises more."""
     picks = options(evaluator, hand, position, "pickup", bid, rules=rules, forty=forty)
     pick = max((s for s, _, _ in picks), default=-1e9)
-    hands = options(evaluator, hand, position, "hand", bid, rules=rules, forty=forty)
+    hands = [
+        (score, Contract(game, hand=True))
+        for score, game, _ in options(
+            evaluator, hand, position, "hand", bid, rules=rules, forty=forty
+        )
+    ]
+    if bid <= OUVERT_HAND and cold_null(hand, position == 0):
+        won = expected_result(Chances(1.0, 0.0), GameType.NULL, OUVERT_HAND, bid, forty)
+        hands.append((won, Contract(GameType.NULL, hand=True, ouvert=True)))
     if hands:
-        score, game, _ = max(hands, key=lambda o: o[0])
+        score, contract = max(hands, key=lambda o: o[0])
         if score > pick + margin:
-            return game
+            return contract
     return None
 
 

@@ -56,7 +56,15 @@ from ..engine import (
     View,
 )
 from ..engine.cards import mask_cards
-from .handeval import FORTY, HAND_MARGIN, Evaluator, expected_result, game_value, options
+from .handeval import (
+    FORTY,
+    HAND_MARGIN,
+    Chances,
+    Evaluator,
+    expected_result,
+    game_value,
+    options,
+)
 from .handeval import default as default_evaluator
 from .luck import Luck, promise
 from .search import SearchSettings
@@ -65,6 +73,7 @@ from .search.contract import DiscardSolves, discard_candidates, discard_games
 from .search.contract import options as games_of
 from .search.decision import Clock, Decision
 from .search.entries import prior_entry
+from .strength import cold_null
 from .worlds import Inference, Knowledge
 
 #: The verdicts by loss in expected Seeger-Fabian points: below the first
@@ -305,7 +314,10 @@ class Reviewer:
                     out[a] = expected_result(ch, c.game, value, bid, forty) - HAND_MARGIN
                 else:
                     # announced Schneider, Schwarz or Ouvert: the evaluator's
-                    # chances (its Schneider chance for an announced level)
+                    # chances (its Schneider chance for an announced level);
+                    # a cold Null is won open too (`hand_game`)
+                    if c.game == GameType.NULL and cold_null(hand, know.me == 0):
+                        ch = Chances(1.0, 0.0)
                     out[a] = prior_entry(c, bid, ch, hand, view.rules, forty) - HAND_MARGIN
         return out
 

@@ -180,6 +180,37 @@ def _null_ranks(hand: int, suit: int) -> int:
     return out
 
 
+def _opens_safely(ranks: int) -> bool:
+    """Whether forehand may lead this suit's seven at trick 1 of a Null and
+    stay safe: the seven is held, the others must follow above it (at most
+    five held, so the skat cannot hide the rest), and the cards left can
+    still always duck (the j-th lowest of the whole holding, from 0, ranks at
+    most 2j - 1 once the seven is gone)."""
+    if not ranks & 1 or ranks.bit_count() > 5:
+        return False
+    j = 0
+    for r in range(8):
+        if ranks >> r & 1:
+            if j and r > 2 * j - 1:
+                return False
+            j += 1
+    return True
+
+
+def cold_null(hand: int, forehand: bool) -> bool:
+    """Whether ten cards win a Null even played open (R3.6: Null Ouvert, the
+    hand shown before the first card) against any distribution and any
+    defence: every suit can always duck (`_null_suit`: each card has at
+    most as many cards still out below it as cards of ours below it, and a
+    duck keeps that so), and forehand, who leads the first trick (R4.2), has
+    a seven to lead that leaves its suit so (`_opens_safely`). Never on
+    lead again, the declarer only follows or throws off a suit's top card."""
+    suits = [_null_ranks(hand, u) for u in range(4)]
+    if any(_null_suit(r)[0] for r in suits):
+        return False
+    return not forehand or any(_opens_safely(r) for r in suits)
+
+
 def _suit_danger(ranks: int) -> float:
     k, excess = _null_suit(ranks)
     if not k:

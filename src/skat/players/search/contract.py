@@ -76,8 +76,8 @@ def hand_or_pickup(
     legal = view.legal_actions
     forty = FORTY if settings.forty is None else settings.forty
     game = hand_game(evaluator, view.hand.mask, know.me, view.bid, HAND_MARGIN, view.rules, forty)
-    if game is not None and Announce(Contract(game, hand=True)) in legal:
-        return Announce(Contract(game, hand=True))
+    if game is not None and Announce(game) in legal:
+        return Announce(game)
     return next(a for a in legal if isinstance(a, Pickup))
 
 
