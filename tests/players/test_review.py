@@ -217,3 +217,17 @@ def test_a_deal_thrown_in_promised_nothing_and_made_nothing() -> None:
         luck = promise(deal, seat)
         assert (luck.role, luck.promised, luck.made, luck.play) == ("none", 0, 0, 0)
         assert luck.dealt >= 0
+
+
+def test_a_cold_null_played_hand_but_not_open_is_reviewed_against_ouvert_hand() -> None:
+    """Forehand's clubs, S7 and H7 win a Null even open (the S7 led first
+    leaves spades safe, every other card ducks): the review shows the Null
+    Hand announced (R3.3) below Null Ouvert Hand, which is worth 59 against
+    35 (R5.5) and as sure; the strong player would have announced it."""
+    deal = _null_deal("S7")
+    assert deal.result is not None and deal.result.won
+    judged = Reviewer().review(deal, 0)
+    skat = next(j for j in judged if j.phase == "skat")
+    assert skat.action == "announce null hand"
+    assert skat.best == "announce null hand ouvert"
+    assert skat.loss == pytest.approx(59 - 35)

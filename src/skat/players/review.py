@@ -74,7 +74,7 @@ from .search.contract import options as games_of
 from .search.decision import Clock, Decision
 from .search.entries import prior_entry
 from .strength import cold_null
-from .worlds import Inference, Knowledge
+from .worlds import Knowledge
 
 #: The verdicts by loss in expected Seeger-Fabian points: below the first
 #: bound ``fine``, then ``inaccuracy``, ``mistake``, at or above the last
@@ -161,9 +161,10 @@ class Reviewer:
         self.evaluator = evaluator or default_evaluator()
         self.seed = seed
         s = self.settings
-        # the player's inferences (`SearchPlayer._inference`)
-        self.before_play = Inference(s.bid_miss, s.pass_miss, None, s.exact)
-        self.in_play = Inference(s.bid_miss, s.pass_miss, s.play_miss, s.exact)
+        # the player's inferences (the auction read by the bid model, as
+        # the strong level reads it)
+        self.before_play = s.inference(play=False)
+        self.in_play = s.inference(play=True)
 
     def review(self, deal: Deal, seat: int, number: int = 1) -> list[Judged]:
         """Every judged decision of ``seat`` in the finished ``deal``.
@@ -309,15 +310,14 @@ class Reviewer:
             elif isinstance(a, Announce):
                 c = a.contract
                 ch = self.evaluator.chances(hand, c.game, know.me, "hand")
+                if c.game == GameType.NULL and cold_null(hand, know.me == 0):
+                    ch = Chances(1.0, 0.0)  # won open too (`hand_game`)
                 if c == Contract(c.game, hand=True):
                     value = game_value(c.game, hand, hand=True, rules=view.rules)
                     out[a] = expected_result(ch, c.game, value, bid, forty) - HAND_MARGIN
                 else:
                     # announced Schneider, Schwarz or Ouvert: the evaluator's
-                    # chances (its Schneider chance for an announced level);
-                    # a cold Null is won open too (`hand_game`)
-                    if c.game == GameType.NULL and cold_null(hand, know.me == 0):
-                        ch = Chances(1.0, 0.0)
+                    # chances (its Schneider chance for an announced level)
                     out[a] = prior_entry(c, bid, ch, hand, view.rules, forty) - HAND_MARGIN
         return out
 

@@ -75,19 +75,7 @@ class SearchPlayer(BasePlayer):
         self.settings = replace(self.settings, time_budget=seconds)
 
     def _inference(self, play: bool) -> Inference:
-        """How the worlds are weighted: by the auction, and in card play by
-        the cards played too."""
-        s = self.settings
-        model = (self.seat_model or seatmodel.default()) if play and s.play_model else None
-        bids = (self.bids or bidmodel.default()) if s.bid_model else None
-        return Inference(
-            s.bid_miss,
-            s.pass_miss,
-            s.play_miss if play else None,
-            s.exact,
-            play_model=model,
-            bid_model=bids,
-        )
+        return self.settings.inference(play, self.seat_model, self.bids)
 
     def choose(self, view: View) -> Action:
         legal = view.legal_actions

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import bidmodel, seatmodel
 from ..handeval import BID_FLOOR, CONTEST
-from ..worlds import BID_MISS, PASS_MISS
+from ..worlds import BID_MISS, PASS_MISS, Inference
 
 Curve = tuple[tuple[int, float], ...]
 
@@ -135,6 +136,26 @@ class SearchSettings:
         # curves given as lists (from a command line) are kept as tuples
         object.__setattr__(self, "win_curve", tuple(tuple(p) for p in self.win_curve))
         object.__setattr__(self, "contest", tuple(tuple(p) for p in self.contest))
+
+    def inference(
+        self,
+        play: bool,
+        seat_model: seatmodel.SeatModel | None = None,
+        bids: bidmodel.BidModel | None = None,
+    ) -> Inference:
+        """How the worlds are weighted: by the auction, and in card play
+        (``play``) by the cards played too; the models given, else the
+        shipped ones where a setting asks for them. The player and the
+        review (`skat.players.review`) weigh alike."""
+        model = (seat_model or seatmodel.default()) if play and self.play_model else None
+        return Inference(
+            self.bid_miss,
+            self.pass_miss,
+            self.play_miss if play else None,
+            self.exact,
+            play_model=model,
+            bid_model=(bids or bidmodel.default()) if self.bid_model else None,
+        )
 
 
 def settings_table() -> list[str]:
