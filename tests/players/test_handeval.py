@@ -315,3 +315,34 @@ def test_the_players_value_games_under_the_tables_matador_cap() -> None:
         view = deal.view(deal.seat_of(0))
         limit = ClubPlayer(random.Random(1))._limit(view)
         assert limit == bid_limit(default(), hand, 0, rules=rules)
+
+
+def test_a_cold_grand_is_played_hand_by_both_levels() -> None:
+    """Four jacks, the four aces and two tens win a Grand whatever the
+    others hold (EX-18/EX-20: Schwarz even): both levels announce Grand
+    Hand (R3.3) rather than pick up, from any position, and bid on past
+    what the plain Grand is worth without Hand (R5.2: with 4, game 5,
+    Hand 6, times 24)."""
+    from skat.engine import Announce, Contract, Deal, Hold
+    from skat.players.handeval import HAND_MARGIN, bid_limit, hand_game
+    from skat.players.search import SearchPlayer
+
+    cold = "CJ SJ HJ DJ CA SA HA DA CT ST".split()
+    ev = default()
+    for position in range(3):
+        assert hand_game(ev, _mask(cold), position, 18, HAND_MARGIN) == Contract(
+            GameType.GRAND, hand=True
+        )
+    assert bid_limit(ev, _mask(cold), 0) >= 6 * 24
+    others = [
+        "CK CQ C9 C8 C7 SK SQ S9 S8 S7".split(),
+        "HT HK HQ H9 H8 DT DK DQ D9 D8".split(),
+    ]
+    for player in (ClubPlayer(random.Random(4)), SearchPlayer(random.Random(4))):
+        deal = Deal(deck_from_hands([cold, *others], ["H7", "D7"]))
+        deal.apply(parse_action("bid 18"), seat=1)
+        assert player.choose(deal.view(0)) == Hold()
+        deal.apply(Hold(), seat=0)
+        deal.apply(parse_action("pass"), seat=1)
+        deal.apply(parse_action("pass"), seat=2)
+        assert player.choose(deal.view(0)) == Announce(Contract(GameType.GRAND, hand=True))
