@@ -411,7 +411,9 @@ def discard(
     worlds = len(table.worlds)
     # first the best quick discard of each game; after PROBE worlds the
     # two best games go on with all their candidate discards
-    firsts = {c: best_discards(hand12, c.game, 1)[0] for c, _ in candidates}
+    firsts = {
+        c: best_discards(hand12, c.game, 1)[0] for c in dict.fromkeys(c for c, _ in candidates)
+    }
     probe = [k for k in candidates if k[1] == firsts[k[0]]]
     alive = list(probe)
     done = 0
