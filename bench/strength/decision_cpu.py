@@ -6,7 +6,7 @@
 The player sits in each seat in turn beside two `heuristic` players on
 random deals (the same deals for the same ``--seed``); printed per phase
 (bidding, skat, discard, declare, play): the CPU seconds it spends per deal,
-its decisions per deal and their mean. ``--src`` imports skat from another
+its decisions per deal, their mean, median and 95th percentile. ``--src`` imports skat from another
 source tree, to compare two versions on the same deals (issue 30: what a
 `strong` table costs).
 """
@@ -43,6 +43,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     rng = random.Random(args.seed)
     seconds: dict[str, float] = collections.defaultdict(float)
     count: collections.Counter[str] = collections.Counter()
+    each: dict[str, list[float]] = collections.defaultdict(list)
     for i in range(args.deals):
         deck = list(range(32))
         rng.shuffle(deck)
@@ -59,14 +60,19 @@ def main(argv: Sequence[str] | None = None) -> None:
             t0 = time.process_time()
             action = players[seat].choose(view)
             if seat == mine:
-                seconds[view.phase.value] += time.process_time() - t0
+                spent = time.process_time() - t0
+                seconds[view.phase.value] += spent
                 count[view.phase.value] += 1
+                each[view.phase.value].append(spent)
             deal.apply(action, seat)
     print(f"{args.player}: CPU seconds per deal by phase ({args.deals} deals, seed {args.seed})")
     for phase, s in seconds.items():
+        times = sorted(each[phase])
+        p50 = 1000 * times[len(times) // 2]
+        p95 = 1000 * times[min(len(times) - 1, int(0.95 * len(times)))]
         print(
             f"  {phase}: {s / args.deals:.3f} s ({count[phase] / args.deals:.1f} decisions, "
-            f"mean {1000 * s / count[phase]:.0f} ms)"
+            f"mean {1000 * s / count[phase]:.0f} ms, p50 {p50:.1f} ms, p95 {p95:.0f} ms)"
         )
     print(f"  all: {sum(seconds.values()) / args.deals:.3f} s")
 

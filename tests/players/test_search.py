@@ -553,15 +553,15 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
     fake = _FakeTime()
     monkeypatch.setattr(decision, "time", fake)
     solves = [0]
-    real = contract.solve_start
+    real = contract.start_steps
 
-    def slow(*args: Any) -> tuple[float, float]:
+    def slow(*args: Any) -> Iterator[list[tuple[float, float]]]:
         fake.now += 0.1  # each solve a tenth of a second (of the fake clock)
         solves[0] += 1
         with solver_module.limit(None):  # the real solve: not under the real clock
-            return real(*args)
+            yield from real(*args)
 
-    monkeypatch.setattr(contract, "solve_start", slow)
+    monkeypatch.setattr(contract, "start_steps", slow)
     for view in _first_views(Phase.DISCARD, 43, 4):
         for budget in (0.35, 1.0, 2.0):
             p = SearchPlayer(random.Random(1), time_budget=budget, strict=True)
@@ -572,6 +572,79 @@ def test_the_discard_stops_inside_a_world_once_the_time_is_up(
             assert p.fallbacks == 0
             # at most one solve past the budget (0.1), the first world is always finished
             assert fake.now <= budget + 0.1 + 1e-9 or solves[0] <= 6, (budget, fake.now)
+
+
+def _discard_solving_everything(d: Any, evaluator: Any, inference: Any) -> tuple[Any, Any]:
+    """The discard as it was chosen before candidates were dropped (issue 52,
+    point 2): successive halving after the probe, every candidate left
+    solved in every world, the best score (first of equals) chosen."""
+    from skat.players.search import contract
+
+    hand12 = d.view.hand.mask
+    candidates = contract.discard_candidates(contract.discard_games(d.view, hand12), hand12)
+    table = contract.DiscardSolves(d, evaluator, inference, candidates, hand12)
+    firsts = {c: contract.best_discards(hand12, c.game, 1)[0] for c, _ in candidates}
+    alive = [k for k in candidates if k[1] == firsts[k[0]]]
+    for i in range(len(table.worlds)):
+        if i == contract.PROBE:
+            ranked = sorted(alive, key=lambda k: -table.score(k)[0])
+            top = table.score(ranked[0])[0]
+            going = {k[0] for k in ranked[:2] if table.score(k)[0] >= top - contract.DISCARD_SPREAD}
+            alive = [k for k in candidates if k[0] in going]
+        for k in alive:
+            table.advance(k, i + 1, False)
+    chosen = max(alive, key=lambda k: table.score(k)[0])
+    return chosen[1], table.score(chosen)[1]
+
+
+def test_dropping_discards_that_cannot_win_keeps_the_choice() -> None:
+    """The discard stops solving a candidate once even its best outcome in
+    every world left cannot beat another's worst (issue 52, point 2): on
+    many hands it chooses the same discard and game as solving every
+    candidate in every world, with fewer solver questions."""
+    import random as random_module
+
+    from skat.players.handeval import default as default_evaluator
+    from skat.players.search import contract
+    from skat.players.search.decision import Clock, Decision
+    from skat.players.search.settings import SearchSettings
+    from skat.players.worlds import Inference
+
+    asked = [0]
+
+    class Counting:
+        Position = solver_module.Position
+
+        @staticmethod
+        def reaches(pos: Any, points: int) -> bool:
+            asked[0] += 1
+            return solver_module.reaches(pos, points)
+
+        @staticmethod
+        def null_wins(pos: Any) -> bool:
+            asked[0] += 1
+            return solver_module.null_wins(pos)
+
+    evaluator = default_evaluator()
+    settings = SearchSettings(discard_worlds=6)
+    fewer = 0
+    for n, view in enumerate(_first_views(Phase.DISCARD, 52, 14)):
+        know = Knowledge.from_view(view)
+        questions = []
+        choices = []
+        for pick in (contract.discard, _discard_solving_everything):
+            d = Decision(view, know, Counting, Clock(None), random_module.Random(n), settings)
+            asked[0] = 0
+            got = pick(d, evaluator, Inference())
+            assert got is not None
+            action, game = got
+            put = action if isinstance(action, int) else sum(1 << int(c) for c in action.cards)
+            choices.append((put, game))
+            questions.append(asked[0])
+        assert choices[0] == choices[1], view.hand
+        assert questions[0] <= questions[1]
+        fewer += questions[0] < questions[1]
+    assert fewer >= 3  # the test sees candidates dropped
 
 
 def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> None:

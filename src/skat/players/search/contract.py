@@ -9,12 +9,18 @@ by a quick score, in worlds of the opponents' hands, each world valued by
 the declarer's open-card points turned into a real win chance
 (``win_curve``; Grand is won where it reaches 61 plus ``margin``), with the
 evaluator's chances of the ten cards kept counting as ``prior_worlds`` more
-worlds; after ``PROBE`` worlds only the two best games go on.
+worlds; after ``PROBE`` worlds only the two best games go on. A candidate
+that can no longer come out best (nor go on after the probe) whatever its
+solves still to come say is not solved further (`DiscardSolves.beaten`,
+`DiscardSolves.out_of_probe`): the choice is the one solving every
+candidate in every world makes, with fewer solves (issue 52, point 2).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from types import ModuleType
 
 from ...engine import (
@@ -38,14 +44,18 @@ from ..strength import null_risk
 from ..worlds import Inference, Knowledge, Sampler
 from .decision import Decision, OutOfTime
 from .entries import entry, prior_entry
-from .settings import DISCARD_SPREAD, DISCARDS, PROBE, SearchSettings
+from .settings import DISCARD_SPREAD, DISCARDS, PROBE, Curve, SearchSettings
 
 _SUITS = (GameType.CLUBS, GameType.SPADES, GameType.HEARTS, GameType.DIAMONDS)
 _ACES = sum(1 << (8 * s) for s in range(4))
 _NULL_RANK = (7, 3, 2, 4, 1, 0, -1, -2)  # A K Q J T 9 8 7: higher is more dangerous in Null
 
+#: A solved world's (win chance, Schneider chance).
+Outcome = tuple[float, float]
 #: Per solved world: (win chance, Schneider chance, the declarer's twelve cards).
 Row = tuple[float, float, int]
+#: Bounds closer than this are not trusted to order two candidates (float sums).
+_SURE = 1e-6
 
 
 def bid(view: View, know: Knowledge, evaluator: Evaluator, settings: SearchSettings) -> Action:
@@ -95,6 +105,53 @@ def options(hand: int) -> list[Contract]:
     return out
 
 
+def _curve(s: SearchSettings, game: GameType) -> Curve:
+    """The win chance by the open-card points (Grand: 1 or 0 at 61 plus ``margin``)."""
+    return ((61 + s.margin, 1.0), (0, 0.0)) if game == GameType.GRAND else s.win_curve
+
+
+def start_outcomes(s: SearchSettings, game: GameType) -> list[Outcome]:
+    """Every (win chance, Schneider chance) `solve_start` can give for ``game``."""
+    if game == GameType.NULL:
+        return [(1.0, 0.0), (0.0, 0.0)]
+    out: list[Outcome] = []
+    for i, (threshold, chance) in enumerate(_curve(s, game)):
+        out += [(chance, 0.0), (chance, 1.0)] if i == 0 else [(chance, 0.0)]
+        if threshold <= 0:
+            return out
+    return [*out, (0.0, 0.0)]
+
+
+def start_steps(
+    solver: ModuleType,
+    s: SearchSettings,
+    game: GameType,
+    hands: Sequence[int],
+    declarer: int,
+    points: int,
+) -> Iterator[list[Outcome]]:
+    """`solve_start` one solver question at a time: after each, the outcomes
+    (of `start_outcomes`) still possible; the last step leaves one."""
+    if game == GameType.NULL:
+        pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0)
+        yield [(float(bool(solver.null_wins(pos))), 0.0)]
+        return
+    pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
+    curve = _curve(s, game)
+    left = start_outcomes(s, game)
+    for i, (threshold, chance) in enumerate(curve):
+        if threshold <= 0 or solver.reaches(pos, threshold):
+            if i:
+                yield [(chance, 0.0)]
+                return
+            yield [(chance, 0.0), (chance, 1.0)]
+            yield [(chance, float(bool(solver.reaches(pos, 90 + s.schneider_margin))))]
+            return
+        left = left[2:] if i == 0 else left[1:]  # this tier is out
+        yield left
+    yield [(0.0, 0.0)]
+
+
 def solve_start(
     solver: ModuleType,
     s: SearchSettings,
@@ -102,22 +159,14 @@ def solve_start(
     hands: Sequence[int],
     declarer: int,
     points: int,
-) -> tuple[float, float]:
+) -> Outcome:
     """(win chance, Schneider chance) of a game from its first card, all
     cards open: the win chance by ``win_curve`` for a suit game, for Grand
     1 or 0 at 61 plus ``margin``; Schneider where the curve's top tier (or
     the cut) is reached and the solve reaches 90 plus ``schneider_margin``."""
-    if game == GameType.NULL:
-        pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0)
-        return float(bool(solver.null_wins(pos))), 0.0
-    pos = solver.Position(game, (hands[0], hands[1], hands[2]), declarer, 0, (), points)
-    curve = ((61 + s.margin, 1.0), (0, 0.0)) if game == GameType.GRAND else s.win_curve
-    for i, (threshold, chance) in enumerate(curve):
-        if threshold <= 0 or solver.reaches(pos, threshold):
-            if i:
-                return chance, 0.0
-            return chance, float(bool(solver.reaches(pos, 90 + s.schneider_margin)))
-    return 0.0, 0.0
+    *_, last = start_steps(solver, s, game, hands, declarer, points)
+    (out,) = last
+    return out
 
 
 def expected(
@@ -192,6 +241,8 @@ class DiscardSolves:
         )
         self.rows: dict[tuple[Contract, int], list[Row]] = {k: [] for k in candidates}
         self.solved_n = dict.fromkeys(candidates, 0)
+        self._priors: dict[tuple[tuple[Contract, int], Contract], Chances] = {}
+        self._entries: dict[tuple[Contract, Outcome], float] = {}
 
     def variants(self, c: Contract) -> list[Contract]:
         """The announcements one solve of ``c`` stands for (plain and Ouvert Null)."""
@@ -206,12 +257,19 @@ class DiscardSolves:
     def expected(self, k: tuple[Contract, int], v: Contract) -> float:
         """The declarer's expected entry of announcing ``v`` with candidate
         ``k``'s discard, over the worlds solved so far and the prior."""
-        _, mask = k
-        kept, pts = self.hand12 & ~mask, mask_points(mask)
         s = self.d.settings
-        prior = self.evaluator.chances(kept, v.game, self.d.know.me, "counted", pts)
         bid, rules = self.d.view.bid, self.d.view.rules
-        return expected(v, bid, self.rows[k], prior, s.prior_worlds, rules, s.forty or 0.0)
+        return expected(
+            v, bid, self.rows[k], self._prior(k, v), s.prior_worlds, rules, s.forty or 0.0
+        )
+
+    def _prior(self, k: tuple[Contract, int], v: Contract) -> Chances:
+        got = self._priors.get((k, v))
+        if got is None:
+            kept, pts = self.hand12 & ~k[1], mask_points(k[1])
+            got = self.evaluator.chances(kept, v.game, self.d.know.me, "counted", pts)
+            self._priors[k, v] = got
+        return got
 
     def value(self, k: tuple[Contract, int]) -> tuple[float, Contract]:
         """The best announcement of candidate ``k`` and its expected entry."""
@@ -223,19 +281,113 @@ class DiscardSolves:
         v, best_v = self.value(k)
         return v + mask_points(k[1]) / 100, best_v
 
-    def advance(self, k: tuple[Contract, int], upto: int, timed: bool) -> None:
-        """Solve candidate ``k`` in the worlds up to ``upto``."""
+    def _entry(self, v: Contract, outcome: Outcome) -> float:
+        got = self._entries.get((v, outcome))
+        if got is None:
+            s, view = self.d.settings, self.d.view
+            got = entry(v, view.bid, *outcome, self.hand12, view.rules, s.forty or 0.0)
+            self._entries[v, outcome] = got
+        return got
+
+    def bound(
+        self,
+        k: tuple[Contract, int],
+        high: bool,
+        now: Sequence[Outcome] | None = None,
+        upto: int | None = None,
+    ) -> float:
+        """The greatest (``high``) or least `score` ``k`` can have once
+        solved in the worlds up to ``upto`` (None: all): each world not
+        solved yet at its best (or worst) outcome, the world being solved at
+        the best (worst) of ``now``, the outcomes still possible there."""
+        s, view = self.d.settings, self.d.view
+        pick = max if high else min
+        start = self.solved_n[k]
+        out = -math.inf
+        for v in self.variants(k[0]):
+            if v.game == GameType.NULL and NULL_VALUES[v.hand, v.ouvert] < view.bid:
+                total = -1000.0
+            else:
+                every = pick(self._entry(v, o) for o in start_outcomes(s, v.game))
+                total = sum(self._entry(v, (won, sch)) for won, sch, _ in self.rows[k])
+                n = float(len(self.rows[k]))
+                for j, (_, mult) in enumerate(self.worlds[start:upto]):
+                    if j == 0 and now is not None:
+                        total += mult * pick(self._entry(v, o) for o in now)
+                    else:
+                        total += mult * every
+                    n += mult
+                if s.prior_worlds > 0:
+                    pe = prior_entry(
+                        v, view.bid, self._prior(k, v), self.hand12, view.rules, s.forty or 0.0
+                    )
+                    total += s.prior_worlds * pe
+                    n += s.prior_worlds
+                total /= n
+            out = max(out, total)
+        return out + mask_points(k[1]) / 100
+
+    def beaten(
+        self,
+        k: tuple[Contract, int],
+        rivals: Sequence[tuple[Contract, int]],
+        now: Sequence[Outcome] | None = None,
+    ) -> bool:
+        """Whether ``k`` cannot score best among ``rivals`` once every world
+        is solved, whatever the solves still to come say (`bound`): then it
+        is not chosen, and need not be solved further."""
+        best = self.bound(k, True, now) + _SURE
+        return any(r != k and self.bound(r, False) > best for r in rivals)
+
+    def out_of_probe(
+        self,
+        k: tuple[Contract, int],
+        firsts: Sequence[tuple[Contract, int]],
+        now: Sequence[Outcome] | None = None,
+    ) -> bool:
+        """Whether ``k`` (the first discard of its game) cannot go on after
+        the probe, whatever its solves in the first PROBE worlds say: two
+        others are sure to score above it there, or one by more than
+        DISCARD_SPREAD. Then it is neither the leader nor kept."""
+        best = self.bound(k, True, now, PROBE) + _SURE
+        lows = [self.bound(r, False, None, PROBE) for r in firsts if r != k]
+        above = sum(low > best for low in lows)
+        return above >= 2 or any(low - DISCARD_SPREAD > best for low in lows)
+
+    def keep(self, k: tuple[Contract, int], n: int) -> None:
+        """Forget candidate ``k``'s solves beyond the first ``n`` worlds."""
+        del self.rows[k][sum(m for _, m in self.worlds[:n]) :]
+        self.solved_n[k] = min(self.solved_n[k], n)
+
+    def advance(
+        self,
+        k: tuple[Contract, int],
+        upto: int,
+        timed: bool,
+        out: Callable[[Sequence[Outcome] | None], bool] | None = None,
+    ) -> bool:
+        """Solve candidate ``k`` in the worlds up to ``upto``. With ``out``,
+        stop as soon as it says ``k`` is out (asked before every solver
+        question with the outcomes still possible in the world being
+        solved, `beaten`, `out_of_probe`) and answer False."""
         d = self.d
         c, mask = k
         me = d.know.me
         for world, mult in self.worlds[self.solved_n[k] : upto]:
+            if out is not None and out(None):
+                return False
             if timed and d.clock.over:
                 raise OutOfTime
             hands = list(world.hands)
             hands[me] = self.hand12 & ~mask
-            res = solve_start(d.solver, d.settings, c.game, hands, me, mask_points(mask))
-            self.rows[k] += [(*res, self.hand12)] * mult
+            for now in start_steps(d.solver, d.settings, c.game, hands, me, mask_points(mask)):
+                if len(now) > 1 and out is not None and out(now):
+                    return False
+            ((won, sch),) = now
+            self.rows[k] += [(won, sch, self.hand12)] * mult
+            self.solved_n[k] += 1
         self.solved_n[k] = max(self.solved_n[k], upto)
+        return True
 
 
 def discard(
@@ -244,7 +396,10 @@ def discard(
     """The discard and the game to announce with it, chosen together: every
     plausible game with its best few discards by the quick score, solved in
     worlds of the opponents' hands; after the first few worlds only the best
-    candidates go on (successive halving)."""
+    candidates go on (successive halving). Then the best of them is solved in
+    every world first, and the others world by world, each dropped as soon
+    as it can no longer come out best (`DiscardSolves.beaten`): the choice is
+    the one solving them all in every world makes."""
     view, clock = d.view, d.clock
     hand12 = view.hand.mask
     games = discard_games(view, hand12)
@@ -252,35 +407,51 @@ def discard(
         return None
     candidates = discard_candidates(games, hand12)
     table = DiscardSolves(d, evaluator, inference, candidates, hand12)
-    rows, solved_n, score = table.rows, table.solved_n, table.score
+    score = table.score
+    worlds = len(table.worlds)
     # first the best quick discard of each game; after PROBE worlds the
     # two best games go on with all their candidate discards
-    firsts = {c: best_discards(hand12, c.game, 1)[0] for c, _ in candidates}
-    alive = [k for k in candidates if k[1] == firsts[k[0]]]
+    firsts = {
+        c: best_discards(hand12, c.game, 1)[0] for c in dict.fromkeys(c for c, _ in candidates)
+    }
+    probe = [k for k in candidates if k[1] == firsts[k[0]]]
+    alive = list(probe)
     done = 0
-    for i in range(len(table.worlds)):
-        if done and clock.over:
-            break
-        before = list(alive)
-        if i == PROBE:
-            alive.sort(key=lambda k: -score(k)[0])
-            top = score(alive[0])[0]
-            going = {k[0] for k in alive[:2] if score(k)[0] >= top - DISCARD_SPREAD}
-            alive = [k for k in candidates if k[0] in going]
-        kept = {k: (len(rows[k]), solved_n[k]) for k in alive}
-        try:
-            for k in alive:
-                table.advance(k, i + 1, done > 0)
-        except (OutOfTime, Stopped):
-            # the time is up inside world i (read before every solve): its
-            # solves are dropped, so every candidate is compared on the
-            # same `done` worlds, and the probe's cut is undone
-            for k, (n, m) in kept.items():
-                del rows[k][n:]
-                solved_n[k] = m
-            alive = before
-            break
-        done = i + 1
+    try:
+        for i in range(min(PROBE, worlds)):
+            if done and clock.over:
+                raise OutOfTime
+            for k in list(alive):
+                # one that cannot go on after the probe (or, with no more
+                # worlds than it, cannot come out best) is dropped
+                out: Callable[[Sequence[Outcome] | None], bool] = (
+                    partial(table.out_of_probe, k, probe)
+                    if worlds > PROBE
+                    else partial(table.beaten, k, probe)
+                )
+                if not table.advance(k, i + 1, done > 0, out):
+                    alive.remove(k)
+            done = i + 1
+        if worlds > PROBE:
+            clock.check()
+            ranked = sorted(alive, key=lambda k: -score(k)[0])
+            top = score(ranked[0])[0]
+            going = {k[0] for k in ranked[:2] if score(k)[0] >= top - DISCARD_SPREAD}
+            table.advance(ranked[0], worlds, True)  # the leader, in every world
+            rest = [k for k in candidates if k[0] in going]
+            for i in range(PROBE, worlds):
+                clock.check()
+                for k in list(rest):
+                    if not table.advance(k, i + 1, True, partial(table.beaten, k, rest)):
+                        rest.remove(k)
+                done = i + 1
+                alive = list(rest)
+    except (OutOfTime, Stopped):
+        # the time is up: every candidate is compared on the same `done`
+        # worlds (the solves of the world in progress, and the leader's
+        # ahead, are dropped; out within the probe's world, its cut is undone)
+        for k in alive:
+            table.keep(k, done)
     if not done:
         return None
     chosen = max(alive, key=lambda k: score(k)[0])
