@@ -15,6 +15,7 @@ from functools import lru_cache, partial
 from typing import Any, assert_never
 
 import msgspec
+from msgspec.structs import astuple
 
 from ..engine import Action, DealResult, GameRecord, Trick, View
 from ..engine.cards import CARD_NAMES, CardSet
@@ -482,22 +483,28 @@ def _next_in(state: TableState) -> float | None:
 def view_changes(old: m.ViewOut, new: m.ViewOut) -> tuple[dict[str, Any], dict[str, list[Any]]]:
     """What turns view ``old`` into ``new`` (docs/protocol.md, "Changes"): the
     keys whose value changed, with the new value, and for the lists that
-    grow (`messages.GROWING`) their new items, when the old list is the
-    start of the new one (else the list is among the changes, whole)."""
+    grow (`messages.GROWING`) their new items (else, when the list did not
+    grow from the one held, it is among the changes, whole)."""
     changes: dict[str, Any] = {}
     added: dict[str, list[Any]] = {}
-    for name in _VIEW_FIELDS:
-        a, b = getattr(old, name), getattr(new, name)
-        if a is b or a == b:
-            continue
-        if name in m.GROWING and len(b) > len(a) and b[: len(a)] == a:
-            added[name] = b[len(a) :]
-        else:
+    for name, a, b in zip(_VIEW_FIELDS, astuple(old), astuple(new), strict=True):
+        if name in _GROWING:
+            # within a deal they only grow (a new deal comes as a whole
+            # state), so the length and the last item held tell: no copy,
+            # no comparison of the whole list every event
+            held = len(a)
+            if len(b) >= held and (held == 0 or b[held - 1] == a[-1]):
+                if len(b) > held:
+                    added[name] = b[held:]
+                continue
+            changes[name] = b
+        elif a is not b and a != b:
             changes[name] = b
     return changes, added
 
 
 _VIEW_FIELDS: tuple[str, ...] = m.ViewOut.__struct_fields__
+_GROWING = frozenset(m.GROWING)
 
 
 def event_message(
