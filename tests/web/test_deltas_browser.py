@@ -114,3 +114,41 @@ def test_a_page_that_loses_a_change_asks_again_and_shows_a_fresh_pages_table(
     assert before["turn"] and before["hand"]
     assert sum(s.count('"resync"') for s in c.sent) == 1
     assert c.errors == []
+
+
+#: The page's hello rewritten to the protocol before the changes (as a page
+#: loaded before an upgrade would send it).
+OLD_HELLO = """(() => {
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const m = JSON.parse(data);
+    if (m.type === "hello") delete m.protocol;
+    return send.call(this, JSON.stringify(m));
+  };
+})();"""
+
+
+def test_a_page_of_another_protocol_is_told_to_reload_and_stops_trying(
+    clients: Callable[..., Client],
+) -> None:
+    """A hello the server does not speak is refused with `OLD_CLIENT` and
+    close 4426: the page says to reload it, in its language, and does not
+    reconnect again and again; the table goes on for everyone else."""
+    c = clients()
+    c.goto("/")
+    c.page.fill("#name", "Anna")
+    c.page.click("[data-testid=play]")
+    c.page.wait_for_selector("#hand .card")
+    url = c.page.url
+    old = clients()
+    old.page.add_init_script(OLD_HELLO)
+    old.goto(url.removeprefix(old.base))
+    old.page.wait_for_function(
+        "() => document.getElementById('status')?.textContent.includes('reload')"
+    )
+    hellos = sum('"hello"' in s for s in old.sent)
+    old.page.wait_for_timeout(3000)  # a page that reconnected would have said hello again
+    assert sum('"hello"' in s for s in old.sent) == hellos == 1
+    assert old.errors == []
+    play = wait_phase(c.page)  # the table itself goes on
+    assert play in ("bidding", "skat", "discard", "declare", "play")
