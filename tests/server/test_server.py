@@ -599,7 +599,7 @@ def test_rate_limit(tmp_path: Path) -> None:
         assert 20 <= sum(m["type"] == "pong" for m in got) <= 40
         time.sleep(0.3)  # the bucket refills: the connection works again
         p.send(type="ping")
-        assert p.recv(2.0) == {"type": "pong"}
+        assert p.recv(2.0) == {"type": "pong", "version": p.version}  # the version last sent
         p.close()
 
 
