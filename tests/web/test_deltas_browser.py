@@ -100,7 +100,10 @@ def test_a_page_that_loses_a_change_asks_again_and_shows_a_fresh_pages_table(
     while True:
         assert time.monotonic() < deadline, "no change was lost and recovered in time"
         ph = wait_phase(page)
-        assert ph != "done", "the deal ended before a trick's change was lost"
+        if ph == "done":  # over before a trick's change was lost (a Null game): the next
+            page.click("[data-testid=next]")
+            page.wait_for_selector("[data-testid=result-headline]", state="detached")
+            continue
         lost = page.evaluate("() => window.skatLost")
         if lost and any('"resync"' in s for s in c.sent) and ph == "play":
             break
