@@ -7,7 +7,8 @@ scheduling between processes, so less noisy than bench/server/action_cpu.py):
   as the group commit does when appends wait behind a commit);
 * the table and the projection: plan, check and apply each action of whole
   deals, and build and encode the messages of four viewers (three seats and a
-  spectator) for every event, as `TableActor._commit` does.
+  spectator) for every event, as `TableActor._commit` does (in a tree with
+  issue 52's changes, each viewer's changes since the view it was sent).
 
     .venv/bin/python -m bench.server.action_parts
     .venv/bin/python -m bench.server.action_parts --src ../old/src   # another checkout
@@ -86,6 +87,9 @@ def table_parts(deals: int) -> tuple[float, float, int]:
     typed = "text" not in inspect.signature(TableState.plan_act).parameters
 
     shared_kind = getattr(projection, "Shared", None)  # older checkouts have none
+    # issue 52's changes: each viewer's view as last sent, as the actor keeps it
+    changes = "base" in inspect.signature(projection.event_message).parameters
+    bases: dict[int | None, Any] = {}
     rng = random.Random(1)
     st = TableState(
         id="T",
@@ -106,6 +110,9 @@ def table_parts(deals: int) -> tuple[float, float, int]:
         if deal.is_terminal():
             for e in st.plan_next():
                 st.apply(e)
+            if changes:  # the new deal's state, as every viewer is sent it
+                fresh = projection.Shared()
+                bases = {v: fresh.view_out(st.series, v) for v in viewers}
             continue
         seat = deal.current_seat
         assert seat is not None
@@ -121,7 +128,10 @@ def table_parts(deals: int) -> tuple[float, float, int]:
             t1 = time.process_time()
             extra = [shared_kind()] if shared_kind is not None else []
             for v in viewers:
-                p.encode(projection.event_message(st, st.version, e, v, set(), {0, 1, 2}, *extra))
+                more = [*extra, bases.get(v)] if changes else extra
+                p.encode(projection.event_message(st, st.version, e, v, set(), {0, 1, 2}, *more))
+                if changes:
+                    bases[v] = extra[0].view_out(st.series, v)
             t2 = time.process_time()
             table += t1 - t0
             project += t2 - t1

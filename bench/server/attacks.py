@@ -109,6 +109,7 @@ from bench.server.load import (
     raise_nofile,
     spawn_server,
 )
+from skat.server.messages import ViewKeeper
 
 ATTACKS = (
     "upload",
@@ -268,7 +269,7 @@ class FromClient(Client):
     async def open(self, gate: asyncio.Semaphore) -> None:
         async with gate:
             self.ws = await ws_from(self.url, self.source)
-            await self.ws.send('{"type":"hello"}')
+            await self.ws.send('{"type":"hello","protocol":2}')
             if self.sit:
                 await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
 
@@ -279,7 +280,7 @@ class FromWatched(Watched):
     async def open(self, gate: asyncio.Semaphore) -> None:
         async with gate:
             self.ws = await ws_from(self.url, self.source)
-            await self.ws.send('{"type":"hello"}')
+            await self.ws.send('{"type":"hello","protocol":2}')
             await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
 
 
@@ -432,9 +433,10 @@ def finished_table(port: int) -> dict[str, Any]:
     async def play() -> None:
         rng = random.Random(1)
         async with await ws_from(ws_url(port, made["id"]), source) as ws:
-            await ws.send('{"type":"hello"}')
+            await ws.send('{"type":"hello","protocol":2}')
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
             seat = -1
+            keeper = ViewKeeper()
             deadline = time.monotonic() + 400
             while time.monotonic() < deadline:
                 try:
@@ -447,8 +449,8 @@ def finished_table(port: int) -> dict[str, Any]:
                     seat = int(m["seat"])
                     token.append(m["token"])
                     await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
-                state = m.get("state") if m.get("type") == "event" else m
-                view = m.get("view") or (state or {}).get("view")
+                keeper.note(m)
+                view = keeper.view if m.get("type") in ("event", "state") else None
                 if isinstance(view, dict) and view.get("turn") == seat and view.get("legal"):
                     act = {"type": "act", "action": choose(view, rng), "version": m["version"]}
                     await ws.send(json.dumps(act))
@@ -468,7 +470,7 @@ def prep_lobby(port: int, args: argparse.Namespace) -> dict[str, Any]:
 
     async def sit() -> None:
         async with await ws_from(ws_url(port, mine), BYSTANDER) as ws:
-            await ws.send('{"type":"hello"}')
+            await ws.send('{"type":"hello","protocol":2}')
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
             while (m := json.loads(await ws.recv())).get("type") != "seated":
                 pass
@@ -492,7 +494,7 @@ def prep_wake(port: int, args: argparse.Namespace) -> dict[str, Any]:
 
     async def play_and_go() -> None:
         async with await ws_from(ws_url(port, made["id"]), source) as ws:
-            await ws.send('{"type":"hello"}')
+            await ws.send('{"type":"hello","protocol":2}')
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
             while (m := json.loads(await ws.recv())).get("type") != "seated":
                 pass
@@ -674,7 +676,7 @@ async def attack_claim(port: int, seconds: float, state: dict[str, Any]) -> dict
             lambda: ok(port, "POST", "/api/tables", {"rounds": ROUNDS}, ATTACKER)
         )
         ws = await ws_from(ws_url(port, made["id"]), ATTACKER)
-        await ws.send('{"type":"hello"}')
+        await ws.send('{"type":"hello","protocol":2}')
         await ws.send(json.dumps({"type": "sit", "name": f"Mallory{k}"}))
         await ready.wait()
         view: dict[str, Any] = {}
@@ -683,6 +685,7 @@ async def attack_claim(port: int, seconds: float, state: dict[str, Any]) -> dict
         seat = -1
         rng = random.Random(k)
         until = Until(seconds)
+        keeper = ViewKeeper()
 
         async def reader() -> None:
             nonlocal view, version, deal, computer_cards, seat
@@ -704,7 +707,8 @@ async def attack_claim(port: int, seconds: float, state: dict[str, Any]) -> dict
                         claims[(k, deal)] += 1
                     elif event.get("seat") != seat and action.startswith("play") and until:
                         computer_cards += 1
-                v = m.get("view") or (state_ or {}).get("view")
+                keeper.note(m)
+                v = keeper.view if m.get("type") in ("event", "state") else None
                 if isinstance(m.get("version"), int):
                     version = m["version"]
                 if v:
@@ -776,7 +780,7 @@ async def attack_lobby(port: int, seconds: float, state: dict[str, Any]) -> dict
     async def sit(n: int, table: str) -> None:
         with contextlib.suppress(OSError, ConnectionClosed, WebSocketException, TimeoutError):
             async with await ws_from(ws_url(port, table), f"127.0.4.{n % 200 + 1}") as ws:
-                await ws.send('{"type":"hello"}')
+                await ws.send('{"type":"hello","protocol":2}')
                 await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
                 await asyncio.wait_for(ws.recv(), 5)
                 await asyncio.sleep(0.2)
@@ -828,7 +832,7 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
     events: Counter[str] = Counter()
     answers: Counter[str] = Counter()
     watcher = await ws_from(url, "127.0.12.7")
-    await watcher.send('{"type":"hello"}')
+    await watcher.send('{"type":"hello","protocol":2}')
 
     async def watch() -> None:
         with contextlib.suppress(ConnectionClosed, WebSocketException):
@@ -844,7 +848,7 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
     while until:
         with contextlib.suppress(OSError, ConnectionClosed, WebSocketException, TimeoutError):
             async with await ws_from(url, ATTACKER) as ws:
-                await ws.send('{"type":"hello"}')
+                await ws.send('{"type":"hello","protocol":2}')
                 await ws.send(json.dumps({"type": "sit", "name": f"Mallory{n}", "seat": 1 + n % 2}))
                 end = time.monotonic() + 2
                 while time.monotonic() < end:
@@ -852,7 +856,8 @@ async def attack_wake(port: int, seconds: float, state: dict[str, Any]) -> dict[
                     scan(raw)
                     m = json.loads(raw)
                     got = m.get("state") if m.get("type") == "event" else m
-                    view = m.get("view") or (got or {}).get("view")
+                    # a whole view, or a change of the hand: either shows it
+                    view = m.get("view") or (got or {}).get("view") or m.get("changes")
                     if isinstance(view, dict) and view.get("hand"):
                         hands += 1  # a hand shown to a stranger who holds no seat yet
                     if m.get("type") in ("seated", "error"):
@@ -888,7 +893,7 @@ async def attack_storm(port: int, seconds: float, state: dict[str, Any]) -> dict
             try:
                 async with await ws_from(url, ATTACKER) as ws:
                     with contextlib.suppress(ConnectionClosed):
-                        await ws.send('{"type":"hello"}')
+                        await ws.send('{"type":"hello","protocol":2}')
                     raw = await asyncio.wait_for(ws.recv(), 10)
                     scan(raw)
                     received += len(raw)

@@ -50,6 +50,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 
 from bench.server.load import free_port
 from skat.server.cluster import Cluster
+from skat.server.messages import ViewKeeper
 from skat.server.services import Postgres
 from skat.server.store import Store
 
@@ -87,6 +88,7 @@ class Person:
         self.changed_on_wire = 0  # one version acknowledged as two actions
         self.acked_at: list[float] = []
         self.reconnects = 0
+        self.keeper = ViewKeeper()  # the view, each event's changes applied
 
     async def join(self, creator: str | None = None) -> None:
         while True:
@@ -96,7 +98,11 @@ class Person:
             try:
                 self.ws = await connect(self.url, open_timeout=5, ping_interval=1.5,
                                         ping_timeout=3, max_size=2**22)  # fmt: skip
-                hello: dict[str, Any] = {"type": "hello", "last_version": self.version}
+                hello: dict[str, Any] = {
+                    "type": "hello",
+                    "protocol": 2,
+                    "last_version": self.version,
+                }
                 if self.token:
                     hello["token"] = self.token
                 await self.ws.send(json.dumps(hello))
@@ -131,11 +137,9 @@ class Person:
                 if before != action:
                     self.changed_on_wire += 1
                 self.acked_at.append(time.monotonic())
-        state = (
-            m.get("state") if m.get("type") == "event" else m if m.get("type") == "state" else None
-        )
-        view = m.get("view") or (state or {}).get("view")
-        return view if isinstance(view, dict) else None
+        if m.get("type") not in ("event", "state") or not self.keeper.note(m):
+            return None
+        return self.keeper.view
 
     async def play(self, stop: asyncio.Event) -> None:
         while not stop.is_set():

@@ -101,6 +101,7 @@ from bench.server.load import (
     spawn_server,
     start_strong_tables,
 )
+from skat.server.messages import ViewKeeper
 
 SCENARIOS = ("analysis", "hints", "strong", "kill-search")
 FALLBACK = re.compile(r"failed \((.*)\); heuristic instead")
@@ -390,10 +391,11 @@ class HintAsker:
         self.refused_at = -1  # the version a NO_DECISION refusal came for
         self.hold_until = 0.0  # after RATE_LIMITED: a second's pause
         self.active = False
+        self.keeper = ViewKeeper()  # the view, each event's changes applied
 
     async def open(self) -> None:
         self.ws = await connect(self.url, open_timeout=30, max_size=2**20, compression="deflate")
-        await self.ws.send(json.dumps({"type": "hello", "token": self.token}))
+        await self.ws.send(json.dumps({"type": "hello", "protocol": 2, "token": self.token}))
 
     async def run(self) -> None:
         assert self.ws is not None
@@ -421,8 +423,7 @@ class HintAsker:
             elif code == "RATE_LIMITED":
                 self.hold_until = now + RATE_PAUSE
             self.asked_at = None
-        state = m.get("state") if t == "event" else m if t == "state" else None
-        view = m.get("view") or (state or {}).get("view")
+        view = self.keeper.view if t in ("event", "state") and self.keeper.note(m) else None
         if view is not None:
             if self.asked_at is not None and int(m["version"]) != self.version:
                 # the table moved on: that ask is never answered, and one sent
@@ -609,7 +610,7 @@ async def make_deals(
     conns = []
     for m in made:
         ws = await connect(f"ws://127.0.0.1:{server.port}/ws/{m['id']}", max_size=None)
-        await ws.send('{"type":"hello"}')
+        await ws.send('{"type":"hello","protocol":2}')
         await ws.send(json.dumps({"type": "fill", "creator": m["creator"]}))
         conns.append(ws)
 

@@ -62,6 +62,8 @@ import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
+from skat.server.messages import ViewKeeper
+
 ROUNDS = 12  # a long list: tables never finish during a run
 CONNECT_PARALLEL = 50
 CREATE_PARALLEL = 8
@@ -276,6 +278,8 @@ class Client:
         self.version = -1  # of the last view
         self.planned = -1  # the version an act is planned or sent for
         self.view: dict[str, Any] | None = None
+        self.keeper = ViewKeeper()  # the view, each event's changes applied
+        self.welcomed = False
 
     async def open(self, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -285,7 +289,7 @@ class Client:
                 max_size=2**20,
                 compression="deflate" if self.compression else None,
             )
-            await self.ws.send('{"type":"hello"}')
+            await self.ws.send('{"type":"hello","protocol":2}')
             if self.sit:
                 await self.ws.send(json.dumps({"type": "sit", "name": self.name}))
 
@@ -300,6 +304,17 @@ class Client:
     def _on(self, m: dict[str, Any]) -> None:
         now = time.perf_counter()
         t = m.get("type")
+        if t == "welcome":
+            self.welcomed = True
+        elif t == "error" and not self.welcomed and self.ws is not None:
+            # a server from before protocol 2 (``--compare`` with an older
+            # tree) refuses the hello's `protocol`: greet it as it expects
+            if m.get("code") == "BAD_MESSAGE" and "protocol" in str(m.get("message")):
+                again = ['{"type":"hello"}']
+                if self.sit:
+                    again.append(json.dumps({"type": "sit", "name": self.name}))
+                asyncio.get_running_loop().create_task(self._send_all(again))
+            return
         if t == "event":
             p = self.table.pending.get(m["version"])
             if p is not None:
@@ -316,8 +331,9 @@ class Client:
         elif t == "error":
             self.stats.errors[m.get("code", "?")] += 1
             return
-        state = m.get("state") if t == "event" else m if t == "state" else None
-        view = m.get("view") or (state or {}).get("view")
+        if t not in ("event", "state") or not self.keeper.note(m):
+            return
+        view = self.keeper.view
         if view is None:
             return
         self.view, self.version = view, m["version"]
@@ -327,6 +343,10 @@ class Client:
             self.planned = self.version
             delay = self.pace * self.rng.uniform(0.5, 1.5)
             asyncio.get_running_loop().call_later(delay, self._act, self.version)
+
+    async def _send_all(self, texts: list[str]) -> None:
+        for text in texts:
+            await self._send(text)
 
     def _act(self, version: int) -> None:
         if self.version != version or self.view is None or self.ws is None:
@@ -539,7 +559,7 @@ async def start_strong_tables(
     for _ in range(n):
         made = await loop.run_in_executor(None, lambda: server.create_table(level=level))
         ws = await connect(f"ws://127.0.0.1:{server.port}/ws/{made['id']}", max_size=None)
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 2}))
         await ws.send(json.dumps({"type": "fill", "creator": made["creator"]}))
         conns.append(ws)
     return conns

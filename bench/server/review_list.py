@@ -38,6 +38,7 @@ from websockets.asyncio.client import connect
 from bench.server.cluster_attack import post
 from bench.server.flood import CpuMeter
 from bench.server.load import Client, Server, Stats, Table, choose, pct
+from skat.server.messages import ViewKeeper
 
 
 async def play_list(server: Server, deals: int, bot: str) -> tuple[str, str]:
@@ -47,10 +48,11 @@ async def play_list(server: Server, deals: int, bot: str) -> tuple[str, str]:
     rng = random.Random(1)
     token = ""
     async with connect(f"ws://127.0.0.1:{server.port}/ws/{tid}", max_size=2**22) as ws:
-        await ws.send('{"type":"hello"}')
+        await ws.send('{"type":"hello","protocol":2}')
         await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
         acted = -1
         last: dict[str, Any] | None = None
+        keeper = ViewKeeper()
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 60))
             if m["type"] == "error" and last is not None:  # RATE_LIMITED: once more
@@ -62,7 +64,8 @@ async def play_list(server: Server, deals: int, bot: str) -> tuple[str, str]:
             state = m.get("state") if m["type"] == "event" else m if m["type"] == "state" else None
             if state is not None and state.get("list_over"):
                 return tid, token
-            view = m.get("view") or (state or {}).get("view")
+            keeper.note(m)
+            view = keeper.view if m["type"] in ("event", "state") else None
             if view is None:
                 continue
             last = m

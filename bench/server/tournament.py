@@ -81,6 +81,7 @@ from bench.server.load import (
     spawn_server,
 )
 from bench.server.load import Server as LoadServer
+from skat.server.messages import ViewKeeper
 
 _decode = msgspec.json.Decoder().decode
 RECONNECT_PAUSE = 0.3  # as the page after a 4503 (the table moved to another worker)
@@ -217,6 +218,7 @@ class Person:
         self.version = 0  # the newest seen, for `hello`'s last_version
         self.view_version = -1
         self.view: dict[str, Any] | None = None
+        self.keeper = ViewKeeper()  # the view, each event's changes applied
         self.planned = -1  # the version an act is planned or sent for
         self.next_planned = -1  # the deal whose Next is planned
         self.fresh = True  # the first state after a (re)connect holds old deal ends
@@ -237,7 +239,7 @@ class Person:
                     ws = await self._connect()
                 async with ws:
                     self.ws, self.fresh = ws, True
-                    hello: dict[str, Any] = {"type": "hello"}
+                    hello: dict[str, Any] = {"type": "hello", "protocol": 2}
                     if self.version:  # back after a close: what was missed comes first
                         hello["last_version"] = self.version
                     if self.token is not None:
@@ -292,8 +294,10 @@ class Person:
             self.ends.table_saw(self.table.id, len(state["sheet"]["rows"]), now, live)
             if not replayed:
                 self.fresh = False
-        view = m.get("view") or (state or {}).get("view")
-        if view is None or replayed:
+        if replayed or not self.keeper.note(m):
+            return
+        view = self.keeper.view
+        if view is None:
             return
         self.view, self.view_version = view, version
         if self.seat is None or self.token is None:

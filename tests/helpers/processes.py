@@ -26,6 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from skat.series.record import verify_list
+from skat.server.messages import ViewKeeper
 from tests.helpers.stores import Db
 
 START_TIMEOUT = 20.0  # seconds for the server to answer /healthz
@@ -161,15 +162,17 @@ class Human:
     welcomes: list[dict[str, Any]] = field(default_factory=list)
     states: list[int] = field(default_factory=list)  # versions of state messages
     over: bool = False
+    keeper: ViewKeeper = field(default_factory=ViewKeeper)  # the view, its changes applied
 
     async def connect(self, url: str, last_version: int | None = None) -> None:
         self.ws = await connect(url, open_timeout=5, max_size=2**20)
-        hello: dict[str, Any] = {"type": "hello"}
+        hello: dict[str, Any] = {"type": "hello", "protocol": 2}
         if self.token is not None:
             hello["token"] = self.token
         if last_version is not None:
             hello["last_version"] = last_version
         await self.ws.send(json.dumps(hello))
+        self.keeper = ViewKeeper()
         self.acted = None  # an act not acknowledged before a crash may be lost: act again
 
     async def sit(self, profile: str | None = None) -> None:
@@ -207,8 +210,10 @@ class Human:
                 self.deal = state["deal"]["number"]
             if state.get("list_over"):
                 self.over = True
-        view = m.get("view") or (state or {}).get("view")
-        if view is not None:
+        if not self.keeper.note(m):  # a change lost: the whole state again
+            self.errors.append({"code": "LOST_CHANGE", "version": m["version"]})
+        view = self.keeper.view
+        if view is not None and t in ("event", "state") and not m.get("replayed"):
             self.view, self.view_version = view, m["version"]
         return state
 
@@ -406,7 +411,7 @@ class Watcher:
 
     async def run(self, url: str, creator: str | None, stop: asyncio.Event) -> None:
         self.ws = await connect(url, open_timeout=5, max_size=2**20)
-        await self.ws.send(json.dumps({"type": "hello"}))
+        await self.ws.send(json.dumps({"type": "hello", "protocol": 2}))
         if creator is not None:  # every seat a computer player's
             await self.ws.send(json.dumps({"type": "fill", "creator": creator}))
         with contextlib.suppress(ConnectionClosed):

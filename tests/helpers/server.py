@@ -19,6 +19,8 @@ from starlette.testclient import TestClient
 from skat.engine import Card
 from skat.server import ServerConfig, create_app
 from skat.server.events import from_row
+from skat.server.messages import ViewKeeper
+from skat.server.protocol import PROTOCOL
 from skat.server.table import TableState
 from tests.helpers.stores import Db, db_for
 
@@ -80,6 +82,9 @@ class Rec:
     at: int  # the table version when the server sent it (as far as the client can tell)
     viewer: int | None
     replayed: bool
+    # the view the client holds after this message (its changes applied:
+    # docs/protocol.md, "Changes"), for the leak oracle
+    view: dict[str, Any] | None = None
 
 
 @dataclass
@@ -101,6 +106,12 @@ class Peer:
     gap_errors: list[str] = field(default_factory=list)
     plays: bool = True
     session: Any = None
+    keeper: ViewKeeper = field(default_factory=ViewKeeper)
+    resyncs: int = 0  # changes that did not follow: the whole state asked for again
+    # a test's hook: the first message it answers True for is lost on the way
+    # (never noted nor recorded), as if the network had dropped it
+    lose: Callable[[dict[str, Any]], bool] | None = None
+    lost: list[dict[str, Any]] = field(default_factory=list)
     _expect: int | None = None
     _replay_base: int | None = None
 
@@ -119,8 +130,9 @@ class Peer:
         OPEN.append(self)
         self._expect = None
         self._replay_base = last_version
+        self.keeper = ViewKeeper()  # a new connection: a whole state first
         if hello:
-            msg: dict[str, Any] = {"type": "hello"}
+            msg: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL}
             if token is not None:
                 msg["token"] = token
             if last_version is not None:
@@ -181,6 +193,10 @@ class Peer:
 
     def _note(self, raw: str) -> dict[str, Any]:
         msg = json.loads(raw)
+        if self.lose is not None and self.lose(msg):
+            self.lose = None
+            self.lost.append(msg)
+            return {"type": "lost"}
         t = msg.get("type")
         replayed = bool(msg.get("replayed"))
         if t == "welcome":
@@ -209,11 +225,15 @@ class Peer:
                 self.gap_errors.append(f"state {s} after events up to {self._expect - 1}")
             self._expect = s + 1
             self.version = s
-        self.records.append(Rec(raw, msg, self.version, self.seat, replayed))
+        if not self.keeper.note(msg):  # a change (or a pong) shows one lost: the whole state
+            self.resyncs += 1
+            self.gap_errors.append(f"{t} {msg['version']} does not follow the view held")
+            self.send(type="resync")
+        self.records.append(Rec(raw, msg, self.version, self.seat, replayed, self.keeper.view))
         if (t == "event" and not replayed) or t == "state":
             st = msg if t == "state" else msg.get("state")
-            view = st.get("view") if st else msg.get("view")
-            if view is not None:
+            view = self.keeper.view
+            if view is not None and not self.keeper.waiting:
                 self.view = view
                 self.view_version = msg["version"]
             if st:
@@ -379,6 +399,9 @@ def leaks(peer: Peer, kn: Knowledge) -> list[str]:
                 out.append(f"{where}: 'past' holds the deal in play")
             bad = card_mask(msg) & ~allowed
             bad |= card_mask([sheet, past]) & ~(allowed | kn.earlier[r.at])
+            if r.view is not None and msg.get("type") == "event" and r.at == msg["version"]:
+                # the view rebuilt from the changes: no more than the whole would show
+                bad |= card_mask(strip_ids(r.view)) & ~allowed
         if bad:
             out.append(f"{where} to viewer {r.viewer}: shows {names(bad)}: {r.raw[:300]}")
     return out

@@ -169,8 +169,7 @@ def test_two_computer_defenders_accept_a_claim_that_holds(
         anna.barrier()
         results = []
         for r in anna.records:
-            st = r.msg if r.msg["type"] == "state" else r.msg.get("state") or {}
-            view = st.get("view") or r.msg.get("view") or {}
+            view = r.view or {}
             if view.get("result") is not None:
                 results.append(view["result"])
         assert results, "the deal ended"

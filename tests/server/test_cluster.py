@@ -233,7 +233,7 @@ def test_two_workers_racing_for_one_table_only_one_accepts_moves(
         ws = await unix_connect(str(w.socket), f"ws://localhost/ws/{table_id}", open_timeout=5)
         try:
             with contextlib.suppress(ConnectionClosed):  # a refusing worker closes at once
-                await ws.send(json.dumps({"type": "hello"}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2}))
             m = json.loads(await asyncio.wait_for(ws.recv(), 5))
             if m["type"] == "welcome":
                 # (the loser asked for the table: the winner may hand it over
@@ -475,7 +475,9 @@ def test_a_resting_tournament_table_stays_resting_when_its_worker_is_killed(
             while True:  # a worker that does not serve the table sends her on
                 with contextlib.suppress(ConnectionClosed, TimeoutError, OSError):
                     async with ws_connect(url, open_timeout=5) as ws:
-                        await ws.send(json.dumps({"type": "hello", "token": entered["token"]}))
+                        await ws.send(
+                            json.dumps({"type": "hello", "protocol": 2, "token": entered["token"]})
+                        )
                         while True:
                             m = json.loads(await asyncio.wait_for(ws.recv(), 10))
                             if m["type"] == "state":
@@ -521,7 +523,7 @@ def test_the_proxy_carries_thousands_of_websockets_at_once(tmp_path: Path, db_ur
                 try:
                     ws = await connect(url, open_timeout=30)
                     opened.append(ws)
-                    await ws.send(json.dumps({"type": "hello"}))
+                    await ws.send(json.dumps({"type": "hello", "protocol": 2}))
                     while (m := json.loads(await asyncio.wait_for(ws.recv(), 30)))["type"] not in (
                         "welcome",
                         "error",

@@ -91,7 +91,7 @@ async def _welcome(url: str) -> float:
     while True:
         assert time.monotonic() - start < WELCOME_WITHIN, f"no welcome at {url}"
         async with connect(url, open_timeout=WELCOME_WITHIN) as ws:
-            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2}))
             m = json.loads(await asyncio.wait_for(ws.recv(), WELCOME_WITHIN))
             if m["type"] == "welcome":
                 return time.monotonic() - start
@@ -372,7 +372,7 @@ def _create_level(srv: Server, level: str) -> int:
     # a seat taken: the table stays open (for hours, before) and still counts
     async def sit() -> None:
         async with connect(f"{srv.ws}/ws/{made['id']}", open_timeout=10) as ws:
-            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2}))
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
             while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "seated":
                 pass

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -414,15 +415,21 @@ def _transcript() -> list[tuple[str, int]]:
     st = _table(deals=1)
     lines: list[tuple[str, int]] = []
     viewers: list[int | None] = [None, 0, 1, 2]
+    bases: dict[int | None, Any] = {}  # each viewer's view as last sent (the actor's)
 
     def commit(events: list[ev.TableEvent]) -> None:
         for e in events:
             st.apply(e)
+            shared = projection.Shared()
             for viewer in viewers:
-                msg = projection.event_message(st, st.version, e, viewer, set(), {0, 1, 2})
+                msg = projection.event_message(
+                    st, st.version, e, viewer, set(), {0, 1, 2}, shared, bases.get(viewer)
+                )
                 line = json.dumps({"to": viewer, **wire(msg)}, sort_keys=True, ensure_ascii=False)
                 known = st.series.deal.view(viewer).known_cards().mask if st.series else 0
                 lines.append((line, known))
+                if st.series is not None:
+                    bases[viewer] = shared.view_out(st.series, viewer)
 
     for i, name in enumerate(("Anna", "Bert", "Cora")):
         commit(st.plan_sit(name, i, f"hash{i}"))
@@ -452,6 +459,78 @@ def test_golden_transcript_of_one_deal() -> None:
         for name in CARD_RE.findall(line):
             shown |= 1 << Card.parse(name)
         assert shown & ~known == 0, (json.loads(line)["to"], line[:200])
+
+
+def test_changes_applied_to_the_view_held_give_the_whole_view_for_every_viewer() -> None:
+    """Issue 52, point 3: after each event a connection gets only what changed
+    of its view (`changes`, and the `added` items of the lists that grow);
+    applied to the view of the version before (`ViewKeeper`, as the page
+    does) they give exactly the whole view, for a spectator and every seat,
+    through whole random lists of three and four players, Ramsch and Kontra;
+    and the changes of a card played are a fraction of the whole view."""
+    sizes: list[tuple[int, int]] = []
+    for k, options in enumerate(
+        ({"players": 3}, {"players": 4, "kontra": True}, {"players": 3, "all_pass": "ramsch"})
+    ):
+        _play_with_changes(k, options, sizes)
+    changes = sorted(a for a, _ in sizes)
+    wholes = sorted(b for _, b in sizes)
+    assert changes[len(changes) // 2] * 4 < wholes[len(wholes) // 2]
+
+
+def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, int]]) -> None:
+    """A random list whose every event's changes are applied by each viewer's
+    `ViewKeeper` and compared with the whole view; ``sizes`` gets (changes,
+    whole view) in bytes for every move that did not bring a whole state."""
+    from skat.server.messages import ViewKeeper
+    from skat.server.protocol import encode
+
+    rng = random.Random(k)
+    st = TableState(
+        id=f"T{k}",
+        options=ListOptions(deals=options["players"], **options),
+        settings=Settings(),
+        seed=rng.randbytes(32),
+        creator_hash="c",
+    )
+    seats = list(range(options["players"]))
+    viewers: list[int | None] = [None, *seats]
+    keepers = {v: ViewKeeper() for v in viewers}
+    for v in viewers:  # on connecting: the whole state
+        assert keepers[v].note(wire(projection.snapshot(st, v, set())))
+    bases: dict[int | None, Any] = {}
+
+    def commit(events: list[ev.TableEvent]) -> None:
+        for e in events:
+            st.apply(e)
+            shared = projection.Shared()
+            for viewer in viewers:
+                msg = projection.event_message(
+                    st, st.version, e, viewer, set(), set(seats), shared, bases.get(viewer)
+                )
+                got = wire(msg)
+                assert "view" not in got or viewer not in bases  # a change, not the whole
+                assert keepers[viewer].note(got)
+                if st.series is None:
+                    continue
+                whole = shared.view_out(st.series, viewer)
+                assert keepers[viewer].view == wire(whole), (viewer, e)
+                bases[viewer] = whole
+                if isinstance(e, ev.Act) and "state" not in got:
+                    sizes.append((len(encode(msg)), len(encode(whole))))
+
+    for i in seats:
+        commit(st.plan_sit(f"P{i}", i, f"h{i}"))
+    while st.series is not None and not st.series.is_over():
+        deal = st.series.deal
+        if deal.is_terminal():
+            commit(st.plan_next())
+            continue
+        seat = st.to_move()
+        assert seat is not None
+        if rng.random() < 0.05:
+            commit(st.plan_chat(seat, "hi"))
+        commit(st.plan_act(seat, rng.choice(deal.legal_actions()), st.version))
 
 
 def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:

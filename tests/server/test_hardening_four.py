@@ -282,7 +282,7 @@ async def _sit_and_chat(srv: Server, table_id: str) -> list[dict[str, Any]]:
     a Hangul filler alone: every message the server sent back."""
     got: list[dict[str, Any]] = []
     async with connect(f"{srv.ws}/ws/{table_id}", open_timeout=5) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 2}))
         for message in (
             {"type": "sit", "name": "\U0001d400\U0001d41d\u0430"},
             {"type": "sit", "name": "Anna"},
@@ -408,12 +408,12 @@ async def _leave_and_come_back(srv: Server, table_id: str, token: str) -> dict[s
     url = f"{srv.ws}/ws/{table_id}"
     out: dict[str, Any] = {}
     async with connect(url, open_timeout=5) as anna:
-        await anna.send(json.dumps({"type": "hello", "token": token}))
+        await anna.send(json.dumps({"type": "hello", "protocol": 2, "token": token}))
         out["anna"] = next(m for m in await _messages(anna, welcome) if welcome(m))
         await anna.send(json.dumps({"type": "leave"}))
         await asyncio.sleep(0.3)
     async with connect(url, open_timeout=5) as stranger:
-        await stranger.send(json.dumps({"type": "hello"}))
+        await stranger.send(json.dumps({"type": "hello", "protocol": 2}))
         await _messages(stranger, welcome)
         for seat in (None, out["anna"]["seat"], 3):
             sit: dict[str, Any] = {"type": "sit", "name": "Anna"}
@@ -424,7 +424,7 @@ async def _leave_and_come_back(srv: Server, table_id: str, token: str) -> dict[s
                 next(m for m in await _messages(stranger, refused) if refused(m))
             )
     async with connect(url, open_timeout=5) as back:
-        await back.send(json.dumps({"type": "hello", "token": token}))
+        await back.send(json.dumps({"type": "hello", "protocol": 2, "token": token}))
         out["back"] = next(m for m in await _messages(back, welcome) if welcome(m))
     return out
 
@@ -466,7 +466,7 @@ async def _sit_at(srv: Server, table_ids: list[str]) -> None:
         # from addresses of their own: new connections per address are limited
         source = (f"127.0.4.{n % 200}", 0)
         async with connect(f"{srv.ws}/ws/{table_id}", open_timeout=10, local_addr=source) as ws:
-            await ws.send(json.dumps({"type": "hello"}))
+            await ws.send(json.dumps({"type": "hello", "protocol": 2}))
             await ws.send(json.dumps({"type": "sit", "name": "Anna"}))
             await _messages(ws, lambda m: m.get("type") in ("seated", "error"))
 
@@ -616,7 +616,7 @@ async def _storm(srv: Server, table_id: str) -> tuple[list[Any], dict[str, Any]]
         ws = await connect(f"{srv.ws}/ws/{table_id}", open_timeout=10)
         try:
             with contextlib.suppress(ConnectionClosed):
-                await ws.send(json.dumps({"type": "hello"}))
+                await ws.send(json.dumps({"type": "hello", "protocol": 2}))
             first = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if first.get("type") == "error":
                 with contextlib.suppress(ConnectionClosed):
@@ -626,7 +626,7 @@ async def _storm(srv: Server, table_id: str) -> tuple[list[Any], dict[str, Any]]
             with contextlib.suppress(ConnectionClosed):
                 await ws.close()
     async with connect(f"{srv.ws}/ws/{table_id}", open_timeout=10, local_addr=(BYSTANDER, 0)) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 2}))
         welcome = json.loads(await asyncio.wait_for(ws.recv(), 10))
     return closes, welcome
 

@@ -177,10 +177,9 @@ async def _connect(url: str, origin: str) -> None:
 
 
 # ------------------------------------------- 2: every device follows the seat
-def _seat_of(msg: dict[str, Any]) -> Any:
-    state = msg if msg["type"] == "state" else msg.get("state") or {}
-    view = msg.get("view") or state.get("view") or {}
-    return view.get("seat", "no view")
+def _seat_of(view: dict[str, Any] | None) -> Any:
+    """Whose view the client holds (after a message: `Rec.view`)."""
+    return (view or {}).get("seat", "no view")
 
 
 def test_a_second_device_loses_the_seat_when_its_person_leaves(tmp_path: Path) -> None:
@@ -205,7 +204,7 @@ def test_a_second_device_loses_the_seat_when_its_person_leaves(tmp_path: Path) -
         chats = [e for e in w.barrier() + w.events("chat") if e.get("kind") == "chat"]
         assert all(c["seat"] is None for c in chats)  # Y speaks as a spectator
         for r in y.records[start:]:
-            assert _seat_of(r.msg) in (None, "no view"), f"Y sees seat 0: {r.raw[:200]}"
+            assert _seat_of(r.view) in (None, "no view"), f"Y sees seat 0: {r.raw[:200]}"
         assert leaks(y, knowledge(app, client, t["id"])) == []
 
 
@@ -244,7 +243,7 @@ async def _slow_reader_scenario(srv: Server) -> tuple[str, int, int | None]:
     slow = await connect(
         url, sock=sock, max_queue=1, open_timeout=5, max_size=2**20, ping_interval=None
     )
-    await slow.send(json.dumps({"type": "hello"}))
+    await slow.send(json.dumps({"type": "hello", "protocol": 2}))
     # ... and never reads, while it sends junk whose refusals pile up for it
     with contextlib.suppress(TimeoutError):  # an old server stops reading it
         await asyncio.wait_for(_flood(slow), PLAY_TIMEOUT)

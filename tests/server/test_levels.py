@@ -153,7 +153,7 @@ def test_computer_players_say_kontra_off_their_turn_at_a_table(
                 e = m["event"]
                 if e["action"] == "kontra" and e["seat"] != 0 and e["seat"] != turn:
                     offturn.append(e)
-            view = (m.get("state") or {}).get("view") or m.get("view")
+            view = r.view
             if view is not None:
                 turn = view["turn"]
         games = [row for row in public(client, t["id"])["sheet"]["rows"] if row["kind"] == "game"]

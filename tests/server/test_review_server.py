@@ -28,6 +28,7 @@ from websockets.asyncio.client import connect
 from skat.cli import main
 from skat.series.record import replay_list
 from skat.series.shuffle import commitment
+from skat.server.messages import ViewKeeper
 from tests.helpers.players import review_leaks
 from tests.helpers.processes import Server, free_port
 from tests.helpers.server import join, new_table, pump, serve
@@ -46,20 +47,22 @@ async def _play(server: Server, tid: str, creator: str, lead: str) -> dict[str, 
     first legal card. Asks for the review of the deal once while it is in
     play. Returns her token and what she was told."""
     async with connect(f"{server.ws}/ws/{tid}", open_timeout=5) as ws:
-        await ws.send(json.dumps({"type": "hello"}))
+        await ws.send(json.dumps({"type": "hello", "protocol": 2}))
         await ws.send(json.dumps({"type": "sit", "name": "Anna", "seat": 0}))
         token = None
         in_play: tuple[int, Any] | None = None
         acted = -1
+        keeper = ViewKeeper()
         while True:
             m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            keeper.note(m)
             if m["type"] == "seated":
                 token = m["token"]
                 await ws.send(json.dumps({"type": "fill", "creator": creator}))
             state = m.get("state") if m["type"] == "event" else m if m["type"] == "state" else None
             if state is not None and state.get("list_over"):
                 break
-            view = m.get("view") or (state or {}).get("view")
+            view = keeper.view if m["type"] in ("event", "state") else None
             if view is None or view["turn"] != 0 or not view["legal"] or m["version"] == acted:
                 continue
             legal = view["legal"]

@@ -165,17 +165,23 @@ def test_full_list_standings_downloads_and_no_leaks(
         problems = [x for p in everyone for x in leaks(p, kn)]
         assert problems == []
         # the check is not vacuous: a human's hand mid-deal, shown to the
-        # spectator, would be reported
+        # spectator, would be reported; so would a view rebuilt from changes
+        # that shows it though no message of its own does
         mid = next(
             r
             for r in first.records
-            if (r.msg.get("view") or {}).get("hand")
+            if r.msg["type"] == "event"
+            and (r.msg.get("changes") or {}).get("hand")
+            and r.view is not None
             and not kn.over[r.at]
             and r.at == r.msg["version"]
-            and (r.msg["view"]["result"] is None)
+            and r.view["result"] is None
         )
         fake = Peer(client, tid, "fake", records=[Rec(mid.raw, mid.msg, mid.at, None, False)])
         assert leaks(fake, kn)
+        quiet = {"type": "event", "version": mid.msg["version"], "event": {"kind": "start"}}
+        held = Rec(json.dumps(quiet), quiet, mid.at, None, False, mid.view)
+        assert leaks(Peer(client, tid, "fake", records=[held]), kn)
 
 
 def test_public_reads_show_no_hidden_cards_while_playing(tmp_path: Path) -> None:
@@ -230,7 +236,7 @@ def test_reconnect_replays_missed_events_or_sends_a_state(tmp_path: Path) -> Non
         assert [m["version"] for m in replayed] == list(range(last + 1, welcome["version"] + 1))
         assert all(m["type"] == "event" for m in replayed)
         assert got[-1]["version"] == welcome["version"] == spectator.version
-        assert got[-1]["view"]["hand"], "the returning human sees his hand"
+        assert got[-1]["view"]["hand"], "the returning human sees his hand"  # a whole state
         assert anna.gap_errors == []
 
         # without last_version, or with one from the future: a full state only
@@ -453,7 +459,7 @@ def _fuzz(rng: random.Random, version: int, legal: list[str], creator: str) -> I
         elif k == 14:
             yield json.dumps({"type": "chat", "text": rng.choice(["", "   ", "\x00\x07", 5])})
         elif k == 15:
-            yield json.dumps({"type": "hello", "token": rng.choice([None, "bad"])})
+            yield json.dumps({"type": "hello", "protocol": 2, "token": rng.choice([None, "bad"])})
         else:
             yield json.dumps({"type": "mute", "seat": rng.choice(["1", None, 1.5])})
 
@@ -537,7 +543,7 @@ def test_bad_websocket_input_is_refused_and_changes_nothing(tmp_path: Path) -> N
             m = _answers(stranger, 1)[0]
             assert m["type"] == "error" and m["code"] == "HELLO_FIRST", m
         # an invalid token: told so, and only watching
-        stranger.send(type="hello", token="not-a-token")
+        stranger.send(type="hello", protocol=2, token="not-a-token")
         got = [m["type"] for m in _answers(stranger, 3)]
         assert got == ["error", "welcome", "state"]
         assert stranger.records[-3].msg["code"] == "BAD_TOKEN"
@@ -593,7 +599,7 @@ def test_rate_limit(tmp_path: Path) -> None:
         assert 20 <= sum(m["type"] == "pong" for m in got) <= 40
         time.sleep(0.3)  # the bucket refills: the connection works again
         p.send(type="ping")
-        assert p.recv(2.0) == {"type": "pong"}
+        assert p.recv(2.0) == {"type": "pong", "version": p.version}  # the version last sent
         p.close()
 
 
@@ -603,7 +609,7 @@ def test_websocket_origin_check(tmp_path: Path) -> None:
         url = f"/ws/{t['id']}"
         with pytest.raises(Exception):  # noqa: B017 - refused before accept, however shown
             with client.websocket_connect(url, headers={"origin": "http://evil.example"}) as ws:
-                ws.send_text(json.dumps({"type": "hello"}))
+                ws.send_text(json.dumps({"type": "hello", "protocol": 2}))
                 ws.receive_text()
         p = Peer(client, t["id"], "same host").connect(headers={"origin": "http://testserver"})
         assert p.wait_for(lambda m: m["type"] == "welcome")["seat"] is None

@@ -111,6 +111,9 @@ class TableActor:
         # chat and reactions of everyone at the table together: many connections
         # (each within its own rate) cannot fill the table's log with them
         self._chat = TokenBucket(config.chat_rate, config.chat_burst)
+        # each viewer's view (a seat's, None: a spectator's) as last sent, with
+        # its version: what the next event's changes are made against
+        self._bases: dict[int | None, tuple[int, m.ViewOut]] = {}
         # spectators together have a smaller allowance of their own: a
         # stranger with the link cannot use up the players' chat
         self._watchers_chat = TokenBucket(config.chat_rate / 4, config.chat_burst / 4)
@@ -333,9 +336,13 @@ class TableActor:
                     assert self.on_again is not None
                     await self._commit(await self.on_again(st), stored=True)
             case p.Ping():
-                await conn.send(m.Pong())
+                await conn.send(m.Pong(version=conn.view_at))
             case p.Hint():
                 self.bots.hint(conn)
+            case p.Resync():  # the client lost a change: the whole table again
+                await conn.send(
+                    projection.snapshot(st, conn.seat, self.connected_seats(), conn.muted)
+                )
             case _:  # pragma: no cover - mypy proves every message is handled
                 assert_never(msg)
 
@@ -410,6 +417,7 @@ class TableActor:
             kind, payload = ev.to_row(event)
             await self.store.append(st.id, st.version + 1, kind, payload)
             self._failures = 0
+        self._keep_bases()
         st.apply(event)
         if isinstance(event, ev.Next):  # pending takeovers: those people play now
             for c in self.conns:
@@ -440,19 +448,41 @@ class TableActor:
         lost = self._follow_seats() if isinstance(event, ev.SEAT_EVENTS) else []
         seats = self.connected_seats()
         # viewers who see the same (spectators, a seat's devices) get the same
-        # text, made and encoded once; the rest of the work is shared too
+        # text, made and encoded once; the rest of the work is shared too.
+        # A client that holds this viewer's view of the version before gets
+        # only what changed (docs/protocol.md, "Changes"), one that does not
+        # (it has just changed seats) the whole view
         shared = projection.Shared()
-        texts: dict[tuple[int | None, frozenset[int]], str] = {}
+        texts: dict[tuple[int | None, frozenset[int], bool], str] = {}
+        version = st.version
+        bases = self._bases
         for conn in list(self.conns):
-            key = (conn.seat, frozenset(conn.muted))
+            viewer = conn.seat
+            held = conn.view_at == version - 1 and conn.view_of == viewer
+            key = (viewer, frozenset(conn.muted), held)
             text = texts.get(key)
             if text is None:
+                base = bases.get(viewer) if held else None
                 text = texts[key] = p.encode(
                     projection.event_message(
-                        st, st.version, event, conn.seat, conn.muted, seats, shared
+                        st,
+                        version,
+                        event,
+                        viewer,
+                        conn.muted,
+                        seats,
+                        shared,
+                        base[1] if base is not None and base[0] == version - 1 else None,
                     )
                 )
             conn.push_text(text)
+            conn.view_of, conn.view_at = viewer, version
+        series = st.series
+        if series is not None:  # the views just sent: the bases of the next changes
+            for viewer in {c.seat for c in self.conns}:
+                bases[viewer] = (version, shared.view_out(series, viewer))
+        else:
+            bases.clear()
         for conn, seat in lost:
             await conn.send(
                 m.Notice(
@@ -462,6 +492,26 @@ class TableActor:
                 )
             )
             await conn.send(projection.snapshot(st, None, seats, conn.muted))
+
+    def _keep_bases(self) -> None:
+        """Before an event is applied: the view of this version for each
+        viewer whose clients hold it and that no event has left in
+        `_bases` (a client that has just come, with a `state`), so that
+        the event's changes can be made against it."""
+        st = self.state
+        series = st.series
+        if series is None:
+            return
+        version = st.version
+        shared: projection.Shared | None = None
+        for conn in self.conns:
+            viewer = conn.seat
+            if conn.view_at != version or conn.view_of != viewer:
+                continue
+            base = self._bases.get(viewer)
+            if base is None or base[0] != version:
+                shared = shared or projection.Shared()
+                self._bases[viewer] = (version, shared.view_out(series, viewer))
 
     def _relist(self) -> None:
         """Keep the lobby's row of a public table as it is: listed with its

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from . import protocol as p
 from .config import ServerConfig
 from .errors import CommandError, ErrorCode
-from .messages import ServerMessage
+from .messages import ServerMessage, State
 
 log = logging.getLogger("skat.server")
 
@@ -26,6 +26,9 @@ CLOSE_TOO_SLOW = 4408
 CLOSE_MOVED = 4503
 #: Close code: more new connections from the client's address than it may make.
 CLOSE_RATE_LIMITED = 4429
+#: Close code: the client speaks another protocol than the server (HTTP 426's
+#: "upgrade required"): it reloads, or is updated.
+CLOSE_OLD_CLIENT = 4426
 
 
 class TokenBucket:
@@ -105,6 +108,11 @@ class Conn:
         self.token: str | None = None
         self.pending: str | None = None  # the token of a seat taken over at the next deal
         self.muted: set[int] = set()
+        # the view this client holds: whose (a seat, None: a spectator's) and
+        # at which version (None: none yet). An event's changes go only to a
+        # client that holds the same viewer's view of the version before
+        self.view_of: int | None = None
+        self.view_at: int | None = None
         self.closed = False
         self.dropped = False
         self._bucket = TokenBucket(config.rate, config.burst)
@@ -127,6 +135,8 @@ class Conn:
 
     def push(self, message: ServerMessage) -> None:
         if not self.closed:
+            if isinstance(message, State):  # the whole table: the client's view is this
+                self.view_of, self.view_at = message.you, message.version
             self.push_text(p.encode(message))
 
     def push_text(self, text: str) -> None:
@@ -234,6 +244,7 @@ class Conn:
 
 __all__ = [
     "CLOSE_MOVED",
+    "CLOSE_OLD_CLIENT",
     "CLOSE_RATE_LIMITED",
     "CLOSE_TOO_SLOW",
     "AddressBuckets",

@@ -4,6 +4,7 @@ the store, the config and the options served, set by `app.create_app`."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import math
@@ -22,7 +23,7 @@ from . import projection
 from . import protocol as p
 from .commands import Inbound
 from .config import ServerConfig
-from .conn import CLOSE_MOVED, CLOSE_RATE_LIMITED, Conn, address_of
+from .conn import CLOSE_MOVED, CLOSE_OLD_CLIENT, CLOSE_RATE_LIMITED, Conn, address_of
 from .errors import CommandError, ErrorCode
 from .offer import NotOffered, table_options
 from .registry import BadFile, TableBroken, TableElsewhere, Tables
@@ -592,12 +593,15 @@ async def ws_endpoint(ws: WebSocket) -> None:
                 await conn.send(m.Error(code=exc.code, message=exc.message))
                 continue
             if isinstance(msg, p.Ping):
-                await conn.send(m.Pong())  # answered here, never queued
+                await conn.send(m.Pong(version=conn.view_at))  # answered here, never queued
                 continue
             if isinstance(msg, p.Hello):
                 if greeted:
                     await refuse(ErrorCode.BAD_MESSAGE, "hello once")
                     continue
+                if msg.protocol != p.PROTOCOL:  # told why; the table never sees it
+                    await _refuse_protocol(ws, conn, msg.protocol)
+                    return
                 greeted = True
             elif not greeted:
                 await refuse(ErrorCode.HELLO_FIRST, "send hello first")
@@ -608,6 +612,26 @@ async def ws_endpoint(ws: WebSocket) -> None:
     finally:
         if greeted:
             await actor.disconnect(conn)
+
+
+async def _refuse_protocol(ws: WebSocket, conn: Conn, protocol: int | None) -> None:
+    """A `hello` without this server's protocol (docs/protocol.md, "Versions
+    of the protocol"): an `OLD_CLIENT` error that says what to do, then close
+    4426. The client is not seated, the table not touched."""
+    if protocol is None or protocol < p.PROTOCOL:
+        why = (
+            f"this client is older than the server (protocol {protocol or 1}, the server "
+            f"speaks {p.PROTOCOL}): reload the page, or update the client"
+        )
+    else:
+        why = (
+            f"this client is newer than the server (protocol {protocol}, the server "
+            f"speaks {p.PROTOCOL}): reload the page later, or use an older client"
+        )
+    conn.stop()
+    with contextlib.suppress(Exception):
+        await ws.send_text(p.encode(CommandError(ErrorCode.OLD_CLIENT, why).to_message()))
+        await ws.close(code=CLOSE_OLD_CLIENT, reason=ErrorCode.OLD_CLIENT.value)
 
 
 def _origin_ok(origin: str, host: str, config: ServerConfig) -> bool:

@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     TOO_SLOW = "TOO_SLOW"  # close reason: the client did not read its messages (close 4408)
     SEAT_LOST = "SEAT_LOST"  # a notice: this connection's seat went to someone else; it watches
     TABLE_MOVED = "TABLE_MOVED"  # another server process serves this table: reconnect (close 4503)
+    OLD_CLIENT = "OLD_CLIENT"  # a `hello` without the protocol this server speaks (close 4426)
     # the table
     BAD_NAME = "BAD_NAME"
     TABLE_CLOSED = "TABLE_CLOSED"  # finished or expired

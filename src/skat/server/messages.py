@@ -306,15 +306,80 @@ class State(_Message, tag="state", frozen=True):
 
 class Event(_Message, tag="event", frozen=True):
     """One event just applied, with what changed: the whole ``state`` when the
-    sheet or the deal changed, else the new ``view`` (and ``seats`` when a
-    seat changed, null otherwise). A replayed event carries only itself."""
+    sheet or the deal changed; else, to a connection that holds this
+    viewer's view of the version before, only the view's ``changes`` (the
+    keys whose value changed, with their new values) and what was
+    ``added`` to its growing lists (`GROWING`), ``seats`` when a seat
+    changed; to one that does not (it has just changed seats), the whole new
+    ``view`` (and ``seats``, null when no seat changed). A replayed event
+    carries only itself."""
 
     version: int
     event: EventOut
     replayed: bool | UnsetType = UNSET
     state: State | UnsetType = UNSET
     view: ViewOut | UnsetType = UNSET
+    changes: dict[str, Any] | UnsetType = UNSET
+    added: dict[str, list[Any]] | UnsetType = UNSET
     seats: list[SeatOut] | UnsetType | None = UNSET
+
+
+#: The lists of a view that only grow during a deal: a change of one sends
+#: its new items (`Event.added`), appended to what the client holds.
+GROWING = ("tricks", "history")
+
+
+class ViewKeeper:
+    """A client's side of the event messages (docs/protocol.md, "Changes"),
+    for the Python clients (tests, benches): the view it holds and its
+    version (and the last whole `state`, as it came). `note` takes every message
+    received as decoded JSON and answers False when a change does not follow
+    the version held (a message was lost): the client then asks for the
+    whole state again (`resync`) and ignores changes until it comes."""
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.view: dict[str, Any] | None = None
+        self.state: dict[str, Any] | None = None
+        self.waiting = False  # a resync asked for: changes wait for the state
+
+    def note(self, msg: dict[str, Any]) -> bool:
+        what = msg.get("type")
+        if what == "state":
+            self._whole(msg)
+            return True
+        if what == "pong":  # a change lost while the table is quiet shows here
+            sent = msg.get("version")
+            if sent is None or self.waiting or self.version is None or sent <= self.version:
+                return True
+            self.waiting = True
+            return False
+        if what != "event" or msg.get("replayed"):
+            return True
+        version = msg["version"]
+        if "state" in msg:
+            self._whole(msg["state"])
+        elif "view" in msg:
+            self.view, self.version = msg["view"], version
+        elif self.waiting or (self.version is not None and version <= self.version):
+            return True  # the state asked for holds it, or it came before
+        elif self.version is None or version != self.version + 1:
+            self.waiting = True
+            return False
+        else:
+            self.version = version
+            changes, added = msg.get("changes"), msg.get("added")
+            if self.view is not None and (changes or added):
+                view = {**self.view, **(changes or {})}
+                for key, items in (added or {}).items():
+                    view[key] = [*view[key], *items]
+                self.view = view
+        return True
+
+    def _whole(self, state: dict[str, Any]) -> None:
+        self.state, self.view = state, state.get("view")
+        self.version = state["version"]
+        self.waiting = False
 
 
 class Welcome(_Message, tag="welcome", frozen=True):
@@ -349,7 +414,9 @@ class Hint(_Message, tag="hint", frozen=True):
 
 
 class Pong(_Message, tag="pong", frozen=True):
-    pass
+    #: the version of the last view or change this connection was sent (null:
+    #: none yet): a client that holds less lost one, and asks again (`resync`)
+    version: int | None = None
 
 
 class Error(_Message, tag="error", frozen=True):
@@ -360,6 +427,7 @@ class Error(_Message, tag="error", frozen=True):
 ServerMessage = State | Event | Welcome | Seated | Presence | Notice | Hint | Pong | Error
 
 __all__ = [
+    "GROWING",
     "UNSET",
     "ActOut",
     "AgainOut",
@@ -395,6 +463,7 @@ __all__ = [
     "TakeoverOut",
     "TrickOut",
     "UnsetType",
+    "ViewKeeper",
     "ViewOut",
     "WakeOut",
     "Welcome",

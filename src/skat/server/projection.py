@@ -15,6 +15,7 @@ from functools import lru_cache, partial
 from typing import Any, assert_never
 
 import msgspec
+from msgspec.structs import astuple
 
 from ..engine import Action, DealResult, GameRecord, Trick, View
 from ..engine.cards import CARD_NAMES, CardSet
@@ -41,11 +42,12 @@ class Shared:
     of the engine's objects, which the memo keeps alive, so one `Shared`
     must serve one moment only (the actor makes one per event)."""
 
-    __slots__ = ("_memo", "_views")
+    __slots__ = ("_memo", "_outs", "_views")
 
     def __init__(self) -> None:
         self._memo: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._views: dict[Viewer, View] = {}
+        self._outs: dict[Viewer, m.ViewOut] = {}
 
     def get(self, kind: str, obj: Any, make: Callable[[], Any]) -> Any:
         key = (kind, id(obj))
@@ -59,6 +61,13 @@ class Shared:
         if v is None:
             v = self._views[viewer] = series.deal.view(viewer)
         return v
+
+    def view_out(self, series: Series, viewer: Viewer) -> m.ViewOut:
+        """``viewer``'s view as it goes on the wire, made once per moment."""
+        out = self._outs.get(viewer)
+        if out is None:
+            out = self._outs[viewer] = view_json(self.view(series, viewer), self)
+        return out
 
 
 # -------------------------------------------------------------- the engine's view
@@ -429,7 +438,7 @@ def snapshot(
     return msgspec.structs.replace(
         out,
         deal=shared.get("deal", series, lambda: _deal_json(state, series)),
-        view=view_json(view or shared.view(series, viewer), shared),
+        view=shared.view_out(series, viewer) if view is None else view_json(view, shared),
         sheet=shared.get("sheet", series, lambda: sheet_json(state)),
         list_over=series.is_over(),
         past=past_json(series) if past and series.number > 1 else m.UNSET,
@@ -471,6 +480,33 @@ def _next_in(state: TableState) -> float | None:
     return None if due is None else round(max(0.0, due - time.time()), 1)
 
 
+def view_changes(old: m.ViewOut, new: m.ViewOut) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+    """What turns view ``old`` into ``new`` (docs/protocol.md, "Changes"): the
+    keys whose value changed, with the new value, and for the lists that
+    grow (`messages.GROWING`) their new items (else, when the list did not
+    grow from the one held, it is among the changes, whole)."""
+    changes: dict[str, Any] = {}
+    added: dict[str, list[Any]] = {}
+    for name, a, b in zip(_VIEW_FIELDS, astuple(old), astuple(new), strict=True):
+        if name in _GROWING:
+            # within a deal they only grow (a new deal comes as a whole
+            # state), so the length and the last item held tell: no copy,
+            # no comparison of the whole list every event
+            held = len(a)
+            if len(b) >= held and (held == 0 or b[held - 1] == a[-1]):
+                if len(b) > held:
+                    added[name] = b[held:]
+                continue
+            changes[name] = b
+        elif a is not b and a != b:
+            changes[name] = b
+    return changes, added
+
+
+_VIEW_FIELDS: tuple[str, ...] = m.ViewOut.__struct_fields__
+_GROWING = frozenset(m.GROWING)
+
+
 def event_message(
     state: TableState,
     version: int,
@@ -479,10 +515,14 @@ def event_message(
     muted: set[int],
     connected: set[int],
     shared: Shared | None = None,
+    base: m.ViewOut | None = None,
 ) -> m.Event:
     """The live message for one event just applied: the event as ``viewer``
     may see it, with the new view (or the whole state when the sheet changed).
-    ``shared``: one `Shared` for all the viewers of this event."""
+    ``shared``: one `Shared` for all the viewers of this event. ``base``:
+    ``viewer``'s view at the version before, which the connection holds: the
+    message carries only what changed since (the view's `changes` and
+    `added` items), not the whole view."""
     if shared is None:
         shared = Shared()
     series = state.series
@@ -497,17 +537,25 @@ def event_message(
         return m.Event(
             version=version,
             event=out,
-            state=snapshot(state, viewer, connected, muted, view, shared),
+            state=snapshot(state, viewer, connected, muted, None, shared),
         )
-    if view is None:
+    if series is None:
         return m.Event(version=version, event=out)
+    now = shared.view_out(series, viewer)
+    seats = (
+        shared.get("seats", state.seats, lambda: seats_json(state, connected))
+        if isinstance(event, ev.SEAT_EVENTS)
+        else None
+    )
+    if base is None:
+        return m.Event(version=version, event=out, view=now, seats=seats)
+    changes, added = view_changes(base, now)
     return m.Event(
         version=version,
         event=out,
-        view=view_json(view, shared),
-        seats=shared.get("seats", state.seats, lambda: seats_json(state, connected))
-        if isinstance(event, ev.SEAT_EVENTS)
-        else None,
+        changes=changes or m.UNSET,
+        added=added or m.UNSET,
+        seats=m.UNSET if seats is None else seats,
     )
 
 
@@ -591,5 +639,6 @@ __all__ = [
     "seats_json",
     "snapshot",
     "trick_json",
+    "view_changes",
     "view_json",
 ]

@@ -22,6 +22,10 @@ from .errors import ErrorCode
 _WORDS = (Claim, Concede, Refuse)
 
 MAX_MESSAGE_BYTES = 4096
+#: The protocol a client must name in its `hello` (docs/protocol.md, "Versions
+#: of the protocol"): 2 sends a move's changes (the delta form of `event`);
+#: a client without it (or older) is refused with `OLD_CLIENT`.
+PROTOCOL = 2
 MAX_NAME = 24
 MAX_CHAT = 200
 REACTIONS = ("👍", "👏", "😄", "😮", "😢", "🤔")
@@ -30,6 +34,7 @@ REACTIONS = ("👍", "👏", "😄", "😮", "😢", "🤔")
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
     token: str | None = None
     last_version: int | None = None
+    protocol: int | None = None  # `PROTOCOL`; None: a client from before it (refused)
 
 
 #: A profile's key as the browser keeps it (server/profiles.py: 32 URL-safe characters).
@@ -94,6 +99,11 @@ class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
     """Ask the strong computer player what it would do (tables with hints on)."""
 
 
+class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True):
+    """Send me the whole `state` again: a change came that does not follow
+    the version I hold (a message was lost), so I cannot apply it."""
+
+
 ClientMessage = (
     Hello
     | Sit
@@ -109,6 +119,7 @@ ClientMessage = (
     | Again
     | Ping
     | Hint
+    | Resync
 )
 
 

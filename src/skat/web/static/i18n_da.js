@@ -300,6 +300,7 @@ export default {
 
   "err.NOT_YOUR_TURN": "Det er ikke din tur.",
   "err.MUST_FOLLOW_SUIT": "Du skal følge kulør.",
+  "err.OLD_CLIENT": "Denne side er ældre end serveren: genindlæs den for at spille videre.",
   "err.STALE_VERSION": "Spillet er gået videre; prøv igen.",
   "err.SEAT_TAKEN": "Pladsen er optaget.",
   "err.SEAT_LOST": "Denne enhed har ikke længere en plads (den blev forladt, måske på en anden enhed); den ser nu med.",

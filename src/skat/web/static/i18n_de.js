@@ -300,6 +300,7 @@ export default {
 
   "err.NOT_YOUR_TURN": "Du bist nicht dran.",
   "err.MUST_FOLLOW_SUIT": "Du musst bedienen.",
+  "err.OLD_CLIENT": "Diese Seite ist älter als der Server: lade sie neu, um weiterzuspielen.",
   "err.STALE_VERSION": "Am Tisch ging es schon weiter; versuch es noch mal.",
   "err.SEAT_TAKEN": "Der Platz ist besetzt.",
   "err.SEAT_LOST": "Dieses Gerät hat keinen Platz mehr (er wurde verlassen, vielleicht auf einem anderen Gerät); es schaut jetzt zu.",

@@ -301,6 +301,7 @@ export default {
 
   "err.NOT_YOUR_TURN": "It is not your turn.",
   "err.MUST_FOLLOW_SUIT": "You must follow suit.",
+  "err.OLD_CLIENT": "This page is older than the server: reload it to play on.",
   "err.STALE_VERSION": "The table moved on; try again.",
   "err.SEAT_TAKEN": "That seat is taken.",
   "err.SEAT_LOST": "This device no longer holds a seat (it was left, perhaps on another device); it watches now.",

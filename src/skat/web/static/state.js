@@ -16,7 +16,7 @@ export function openTable(id, { onMessage, render }) {
   handle = onMessage;
   draw = render;
   T = {
-    id, ws: null, version: null, seat: null, pending: null, snap: null, view: null, chat: [],
+    id, ws: null, version: null, resync: false, seat: null, pending: null, snap: null, view: null, chat: [],
     logOld: [], logDeal: null, selected: [], armed: null, busy: false, showSheet: false, showLast: false,
     closed: false, retry: 0, openedAt: 0, heardAt: 0, pingAt: 0, chooser: null, guardUntil: 0, turnSince: Date.now(), connected: false,
     error: "", hold: null, collecting: null, seen: new Set(), lastFinished: "", turnKey: "", copyMsg: "",
@@ -68,6 +68,11 @@ export function follow(next) {
 export const PING_AFTER_MS = 2000; // quiet that long: ping
 export const PONG_WITHIN_MS = 2500; // no message that long after the ping: reconnect
 export const OPEN_WITHIN_MS = 8000; // a handshake unanswered that long: try again
+// The protocol this page speaks (docs/protocol.md, "Versions of the
+// protocol"): a server that speaks another refuses the hello with
+// OLD_CLIENT and closes with 4426; the page then asks to be reloaded.
+export const PROTOCOL = 2;
+export const CLOSE_OLD_CLIENT = 4426;
 
 export function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -80,7 +85,7 @@ export function connect() {
     T.connected = true;
     T.heardAt = Date.now();
     const token = store.get(`skat.token.${T.id}`);
-    send({ type: "hello", token: token || null, last_version: T.version });
+    send({ type: "hello", protocol: PROTOCOL, token: token || null, last_version: T.version });
   };
   ws.onmessage = (e) => {
     T.heardAt = Date.now(); // any message answers a ping
@@ -95,6 +100,13 @@ export function connect() {
 }
 
 export function reconnect(code) {
+  if (code === CLOSE_OLD_CLIENT) {
+    // this page is older (or newer) than the server: trying again cannot
+    // help, a reload brings the page that speaks its protocol
+    T.closed = true;
+    setStatus(t("err.OLD_CLIENT"));
+    return;
+  }
   if (code === 4503) {
     // another server process serves the table now: go there at once
     // (the proxy sends us; a little jitter spreads the table's clients)

@@ -112,6 +112,15 @@ export const HANDLERS = {
   event(m) {
     onEvent(m);
   },
+  pong(m) {
+    // answers the page's ping (any message does: state.js, onmessage), with
+    // the version the server last sent this page: one the page does not
+    // hold was lost while the table was quiet, so the whole state is asked
+    if (m.version != null && T.version !== null && m.version > T.version && !T.resync) {
+      T.resync = true;
+      send({ type: "resync" });
+    }
+  },
   hint(m) {
     T.hint = m.action;  // shown beside the controls until the game moves on
     T.hintQuick = !!m.fallback;  // the strong player had no time: a quick one, said so
@@ -136,9 +145,8 @@ export const HANDLERS = {
   },
 };
 
-// What the page receives and does nothing more with: a pong only answers
-// the page's ping, and any message does that (state.js, onmessage).
-export const IGNORED = new Set(["pong"]);
+// What the page receives and does nothing more with.
+export const IGNORED = new Set([]);
 
 export function onMessage(m) {
   if (!T) return;
@@ -164,10 +172,19 @@ export function newState(m) {
   }
   T.logDeal = number;
   T.snap = m;
+  T.resync = false; // the whole table: changes apply on it again
   // the countdown to the next deal (the server's seconds left when it sent this)
   T.nextAt = m.deal?.next_in != null ? Date.now() + m.deal.next_in * 1000 : null;
   setView(m.view || null, before);
   T.version = m.version;
+}
+
+// The view after an event's changes: the keys that changed, replaced, and
+// the new items of the lists that grow (tricks, history) appended.
+export function applyChanges(view, m) {
+  const v = { ...view, ...(m.changes || {}) };
+  for (const [key, items] of Object.entries(m.added || {})) v[key] = [...v[key], ...items];
+  return v;
 }
 
 // A new view: note a trick that was just completed, so that it stays on
@@ -209,9 +226,22 @@ export function autoJoin() {
 export function onEvent(m) {
   if (m.replayed) return; // the full state that follows holds the deal's history: the log is rebuilt from it
   const before = T.view;
-  T.version = m.version;
   if (m.state) newState(m.state);
   else if (m.view) setView(m.view, before);
+  else {
+    // only what changed (docs/protocol.md, "Changes"): it applies to the
+    // version before it alone. One that does not follow what the page holds
+    // (a message lost) is never applied: the page asks for the whole state
+    // again and ignores changes until it comes (newState)
+    if (T.resync || (T.version !== null && m.version <= T.version)) return;
+    if (T.version === null || m.version !== T.version + 1) {
+      T.resync = true;
+      send({ type: "resync" });
+      return;
+    }
+    if (T.view && (m.changes || m.added)) setView(applyChanges(T.view, m), before);
+  }
+  T.version = m.version;
   if (m.seats && T.snap) T.snap.seats = m.seats;
   if (T.snap) T.snap.version = m.version;
   const kind = m.event.kind;
