@@ -3,7 +3,8 @@
 Debian's binary (``apt-get install xskat faketime xvfb``) plays the arena's
 decks (``make_decks(deals, seed)``) with its three computers: they go in as
 XSkat's own predefined games (``-game FILE``), its clock is pinned with
-``faketime`` because XSkat seeds its random numbers from the time, it runs
+``faketime`` because XSkat seeds its random numbers from the time (stopped
+there, `pinned_clock`), it runs
 under ``xvfb-run`` because it opens its window even with ``-auto``, and it
 writes its game log (``-log -``). The headless build plays the same deals
 with the same seed, all three seats XSkat, refereed by our engine. Every
@@ -173,6 +174,15 @@ def game_file(decks: Sequence[Sequence[Card]]) -> str:
     return "\n".join(out) + "\n"
 
 
+def pinned_clock(pinned: str = PINNED) -> list[str]:
+    """The command prefix that runs a program with its clock stopped at
+    ``pinned`` (UTC with ``TZ=UTC``). Stopped, not started there: XSkat reads
+    the time once, first thing in ``main``, but on a busy machine more than
+    a second can pass between faketime's start and that read, and a clock
+    that runs from ``pinned`` then gives another seed and other plays."""
+    return ["faketime", "--exclude-monotonic", "-f", pinned]
+
+
 def run_debian(decks: Sequence[Sequence[Card]], pinned: str = PINNED) -> str:
     """Debian's ``xskat -auto`` on ``decks``; its log."""
     for tool in ("xvfb-run", "faketime"):
@@ -184,7 +194,7 @@ def run_debian(decks: Sequence[Sequence[Card]], pinned: str = PINNED) -> str:
         games = Path(tmp) / "games.txt"
         games.write_text(game_file(decks))
         env = dict(os.environ, HOME=tmp, TZ="UTC")
-        cmd = ["xvfb-run", "-a", "faketime", pinned, str(DEBIAN_XSKAT)]
+        cmd = ["xvfb-run", "-a", *pinned_clock(pinned), str(DEBIAN_XSKAT)]
         cmd += ["-auto", str(len(decks)), "-game", str(games), "-log", "-", "-lang", "english"]
         done = subprocess.run(
             cmd, capture_output=True, text=True, env=env, cwd=tmp, timeout=600, check=False

@@ -167,6 +167,24 @@ DEBIAN = compare_debian.DEBIAN_XSKAT.exists() and all(
 )
 
 
+@pytest.mark.skipif(not shutil.which("faketime"), reason="faketime is not installed")
+def test_the_pinned_clock_stands_still_through_a_slow_start() -> None:
+    """Debian's XSkat seeds itself from the time it reads first thing; on a
+    busy machine its start can take over a second, and a clock that runs
+    from the pinned second would give the next second's seed and other plays
+    (a CI failure: deal 2 differed from trick 5, exactly as XSkat seeded one
+    second later plays). The pinned clock reads the pinned second after a
+    slow start too."""
+    import os
+    import subprocess
+
+    cmd = [*compare_debian.pinned_clock(), "sh", "-c", "sleep 1.2; date +%s"]
+    done = subprocess.run(
+        cmd, capture_output=True, text=True, env=dict(os.environ, TZ="UTC"), check=True
+    )
+    assert int(done.stdout) == 1767225600  # 2026-01-01 00:00:00 UTC, compare_debian.PINNED
+
+
 @pytest.mark.skipif(not DEBIAN, reason="Debian's xskat, faketime and xvfb are not installed")
 def test_plays_card_for_card_as_debians_xskat(exe: Path) -> None:
     decks = make_decks(6, 11)
