@@ -16,6 +16,10 @@ from .values import BID_SET
 if TYPE_CHECKING:
     from .dealstate import DealState
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_SKAT = Phase.SKAT
+
 
 def call(deal: DealState, p: int, action: Action) -> None:
     seat = deal._seats[p]
@@ -87,7 +91,7 @@ def call(deal: DealState, p: int, action: Action) -> None:
 def end_auction(deal: DealState, declarer: int) -> None:
     if declarer >= 0:
         deal._declarer = declarer
-        deal._phase = Phase.SKAT
+        deal._phase = _SKAT
     elif deal.rules.all_pass == "ramsch":
         ramsch.start(deal)
     else:

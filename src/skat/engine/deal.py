@@ -89,7 +89,18 @@ DEAL_INDICES: tuple[tuple[int, ...], ...] = (
 _NEXT = (1, 2, 0)
 _INT_TYPES = {int, Card}
 _RAMSCH = GameType.RAMSCH
+
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_GRAND = int(GameType.GRAND)
+_BIDDING = Phase.BIDDING
+_DECLARE = Phase.DECLARE
+_DISCARD = Phase.DISCARD
+_DONE = Phase.DONE
+_KONTRA = Phase.KONTRA
 _PLAY = Phase.PLAY
+_PUSH = Phase.PUSH
+_SKAT = Phase.SKAT
 
 
 class Deal(DealState):
@@ -196,7 +207,7 @@ class Deal(DealState):
         self._picked_up = False
         self._discard = ()
         # play (R4)
-        self._g = int(GameType.GRAND)
+        self._g = _GRAND
         self._trick = []
         self._leader = 0
         self._to_play = 0
@@ -220,7 +231,7 @@ class Deal(DealState):
         self._pushes = 0
         self._skat_known = -1
         self._taken = 0
-        self._phase = Phase.BIDDING
+        self._phase = _BIDDING
         if ramsch:
             _ramsch.start(self)
 
@@ -245,7 +256,7 @@ class Deal(DealState):
         )
 
     def is_terminal(self) -> bool:
-        return self._phase is Phase.DONE
+        return self._phase is _DONE
 
     @property
     def result(self) -> DealResult | None:
@@ -320,14 +331,14 @@ class Deal(DealState):
         fixed order. Special moves (``claim``, ``concede``, ``timeout``,
         ``leave``) are accepted by `apply` but not listed."""
         ph = self._phase
-        if seat is None and ph is Phase.PLAY and not self._kontra_rule and not self._re_pending:
+        if seat is None and ph is _PLAY and not self._kontra_rule and not self._re_pending:
             hand = self._hands[self._to_play]  # hot path of playouts and search
             if self._trick:
                 follow = hand & FOLLOW[self._g][self._trick[0]]
                 if follow:
                     return _plays(follow)
             return _plays(hand)
-        if seat is None and ph is Phase.BIDDING:
+        if seat is None and ph is _BIDDING:
             if self._stage == 3:
                 return _FOREHAND_18
             if self._to_act == self._listener:
@@ -340,7 +351,7 @@ class Deal(DealState):
             p = self._pos[seat]
         else:
             return ()
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             if self._re_pending:
                 return _RE_ACTIONS if p == cur else ()
             kontra = (KONTRA,) if self.rules.kontra and self._can_kontra(p) else ()
@@ -353,31 +364,31 @@ class Deal(DealState):
                     hand = follow
             return _plays(hand) + kontra
         if p < 0 or p != cur:
-            return (KONTRA,) if ph is Phase.KONTRA and self._can_kontra(p) else ()
-        if ph is Phase.BIDDING:
+            return (KONTRA,) if ph is _KONTRA and self._can_kontra(p) else ()
+        if ph is _BIDDING:
             if self._stage == 3:
                 return _FOREHAND_18
             if p == self._listener:
                 return _LISTENER_ACTIONS
             return _BIDDER_ACTIONS[self._value]
-        if ph is Phase.SKAT:
+        if ph is _SKAT:
             return (PICKUP, *_HAND_BY_BID[self._value])
-        if ph is Phase.DISCARD:
+        if ph is _DISCARD:
             cards = mask_cards(self._hands[p])
             return tuple(
                 _DISCARDS[a][b]  # type: ignore[misc]
                 for i, a in enumerate(cards)
                 for b in cards[i + 1 :]
             )
-        if ph is Phase.DECLARE:
+        if ph is _DECLARE:
             if self.rules.enforce_reachable_announcement:
                 return tuple(a for a in _PICKUP_ANNOUNCES if self._announce_ok(a.contract))
             return _PICKUP_BY_BID[self._value]
-        if ph is Phase.KONTRA:
+        if ph is _KONTRA:
             if self._re_pending:
                 return _RE_ACTIONS
             return (NO_KONTRA, KONTRA) if self._can_kontra(p) else (NO_KONTRA,)
-        if ph is Phase.PUSH:
+        if ph is _PUSH:
             return _ramsch.push_actions(self, p)
         return ()
 
@@ -389,7 +400,7 @@ class Deal(DealState):
         listed) and ``refuse`` for a defender who has not answered a claim
         nobody refused or its partner's give-up. ``timeout`` and ``leave``
         come from the table, never from a player, and are not offered."""
-        if self._phase is not Phase.PLAY or self._g == _RAMSCH:
+        if self._phase is not _PLAY or self._g == _RAMSCH:
             return ()
         p = self._pos[seat] if 0 <= seat < len(self._pos) else -1
         if p < 0:
@@ -418,7 +429,7 @@ class Deal(DealState):
         Pure and cheap: the game loop asks it before every action."""
         if not self.rules.kontra or self._kontra >= 0:
             return ()
-        if self._phase is not Phase.PLAY and self._phase is not Phase.KONTRA:
+        if self._phase is not _PLAY and self._phase is not _KONTRA:
             return ()
         return tuple(
             sorted(self._seats[p] for p in self._defenders() if trickplay.check_kontra(self, p))
@@ -452,7 +463,7 @@ class Deal(DealState):
                     else:
                         self._to_play = _NEXT[p]
                     return
-        elif self._phase is Phase.BIDDING:
+        elif self._phase is _BIDDING:
             # Fast path: an auction call by the seat to speak (checks in auction.call).
             p = self._to_act
             cls = action.__class__
@@ -466,7 +477,7 @@ class Deal(DealState):
 
     def _apply_checked(self, action: Action, seat: int | None) -> None:
         ph = self._phase
-        if ph is Phase.DONE:
+        if ph is _DONE:
             raise reject(Reason.DEAL_OVER, "the deal is over", seat=seat, action=action)
         if not isinstance(action, Action):
             raise reject(Reason.MALFORMED_ACTION, f"not an action: {action!r}", seat=seat)
@@ -482,11 +493,11 @@ class Deal(DealState):
         cls = action.__class__
         if cls is Abandon:
             trickplay.abandon(self, p, action)  # type: ignore[arg-type]
-        elif ph is Phase.BIDDING:
+        elif ph is _BIDDING:
             auction.call(self, p, action)
         elif ph in DECLARER_PHASES:
             declaring.declaration(self, p, action)
-        elif ph is Phase.PUSH:
+        elif ph is _PUSH:
             _ramsch.push(self, p, action)
         else:  # KONTRA or PLAY
             trickplay.card_phase(self, p, action)
