@@ -28,7 +28,8 @@ def call(deal: DealState, p: int, action: Action) -> None:
         raise deal._wrong_phase(p, action)
     if deal._passed >> p & 1:
         raise reject(Reason.ALREADY_PASSED, "you have passed", seat=seat, action=action)
-    deal._turn(p, action)
+    if p != deal._to_act:  # whose turn it is in the auction (`DealState._current`)
+        deal._turn(p, action)
     if cls is Bid:
         value: int = action.value  # type: ignore[attr-defined]
         if deal._stage != 3 and p == deal._listener:

@@ -53,6 +53,9 @@ from .tables import (
     BIDDER_ACTIONS as _BIDDER_ACTIONS,
 )
 from .tables import (
+    BYTE_PLAYS as _BYTE_PLAYS,
+)
+from .tables import (
     DISCARDS as _DISCARDS,
 )
 from .tables import (
@@ -90,6 +93,60 @@ _NEXT = (1, 2, 0)
 _INT_TYPES = {int, Card}
 _RAMSCH = GameType.RAMSCH
 
+
+def _dealt_masks(d: Sequence[int]) -> list[int]:
+    """The three hands by position and the skat as masks (R1.5, unrolled from
+    DEAL_INDICES)."""
+    return [
+        1 << d[0]
+        | 1 << d[1]
+        | 1 << d[2]
+        | 1 << d[11]
+        | 1 << d[12]
+        | 1 << d[13]
+        | 1 << d[14]
+        | 1 << d[23]
+        | 1 << d[24]
+        | 1 << d[25],
+        1 << d[3]
+        | 1 << d[4]
+        | 1 << d[5]
+        | 1 << d[15]
+        | 1 << d[16]
+        | 1 << d[17]
+        | 1 << d[18]
+        | 1 << d[26]
+        | 1 << d[27]
+        | 1 << d[28],
+        1 << d[6]
+        | 1 << d[7]
+        | 1 << d[8]
+        | 1 << d[19]
+        | 1 << d[20]
+        | 1 << d[21]
+        | 1 << d[22]
+        | 1 << d[29]
+        | 1 << d[30]
+        | 1 << d[31],
+        1 << d[9] | 1 << d[10],
+    ]
+
+
+def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The table seat of each position (forehand left of the dealer, R1.4)
+    and the position of each seat (-1: a dealer sitting out), once a table."""
+    seats = tuple((dealer + 1 + i) % n for i in range(3))
+    pos = [-1] * n
+    for p, s in enumerate(seats):
+        pos[s] = p
+    if dealer.__class__ is int:
+        _SEATING[n, dealer] = seats, tuple(pos)
+    return seats, tuple(pos)
+
+
+_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
 # Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
 # through the enum's metaclass, about ten times a global's cost (hot paths).
 _GRAND = int(GameType.GRAND)
@@ -125,18 +182,25 @@ class Deal(DealState):
         rules = rules or Rules()
         raw = list(deck)
         cards: list[int]
-        if {c.__class__ for c in raw} <= _INT_TYPES:
+        if set(map(type, raw)) <= _INT_TYPES:
             cards = raw  # type: ignore[assignment]
         else:
             cards = [c if isinstance(c, int) else Card.parse(c) for c in raw]
-        seen = 0
-        try:
-            for c in cards:
-                seen |= 1 << c
-        except (TypeError, ValueError):
-            seen = -1
-        if len(cards) != 32 or seen != ALL_CARDS:
-            raise ValueError("a deck must hold each of the 32 cards exactly once")
+        try:  # the usual deck: 32 different cards make the four masks whole
+            hands = _dealt_masks(cards)
+            whole = len(cards) == 32 and hands[0] | hands[1] | hands[2] | hands[3] == ALL_CARDS
+        except Exception:  # any odd entry: the full check below says what is wrong
+            whole = False
+        if not whole:
+            seen = 0
+            try:
+                for c in cards:
+                    seen |= 1 << c
+            except (TypeError, ValueError):
+                seen = -1
+            if len(cards) != 32 or seen != ALL_CARDS:
+                raise ValueError("a deck must hold each of the 32 cards exactly once")
+            hands = _dealt_masks(cards)
         n = rules.players
         if dealer is None:
             dealer = n - 1
@@ -150,44 +214,8 @@ class Deal(DealState):
         self.deck = tuple(map(CARDS.__getitem__, cards))
         self.forced_ramsch = ramsch
         self.bock_factor = bock_factor
-        self._seats = tuple((dealer + 1 + i) % n for i in range(3))
-        self._pos = [-1] * n
-        for p, s in enumerate(self._seats):
-            self._pos[s] = p
-        d = cards  # R1.5, unrolled from DEAL_INDICES
-        hands = [
-            1 << d[0]
-            | 1 << d[1]
-            | 1 << d[2]
-            | 1 << d[11]
-            | 1 << d[12]
-            | 1 << d[13]
-            | 1 << d[14]
-            | 1 << d[23]
-            | 1 << d[24]
-            | 1 << d[25],
-            1 << d[3]
-            | 1 << d[4]
-            | 1 << d[5]
-            | 1 << d[15]
-            | 1 << d[16]
-            | 1 << d[17]
-            | 1 << d[18]
-            | 1 << d[26]
-            | 1 << d[27]
-            | 1 << d[28],
-            1 << d[6]
-            | 1 << d[7]
-            | 1 << d[8]
-            | 1 << d[19]
-            | 1 << d[20]
-            | 1 << d[21]
-            | 1 << d[22]
-            | 1 << d[29]
-            | 1 << d[30]
-            | 1 << d[31],
-            1 << d[9] | 1 << d[10],
-        ]
+        seating = _SEATING.get((n, dealer)) if dealer.__class__ is int else None
+        self._seats, self._pos = seating or _seating(n, dealer)
         self._dealt = tuple(hands)
         self._hands = hands[:3]
         self._skat = hands[3]
@@ -336,8 +364,14 @@ class Deal(DealState):
             if self._trick:
                 follow = hand & FOLLOW[self._g][self._trick[0]]
                 if follow:
-                    return _plays(follow)
-            return _plays(hand)
+                    hand = follow
+            b = _BYTE_PLAYS  # `tables.plays_of`, inlined
+            return (
+                b[hand & 255]
+                + b[256 + (hand >> 8 & 255)]
+                + b[512 + (hand >> 16 & 255)]
+                + b[768 + (hand >> 24 & 255)]
+            )
         if seat is None and ph is _BIDDING:
             if self._stage == 3:
                 return _FOREHAND_18

@@ -82,7 +82,7 @@ class DealState:
     forced_ramsch: bool
     bock_factor: int
     _seats: tuple[int, ...]  # table seat of forehand, middlehand, rearhand
-    _pos: list[int]  # position of each table seat (-1: the dealer sitting out)
+    _pos: tuple[int, ...]  # position of each table seat (-1: the dealer sitting out)
     _dealt: tuple[int, ...]  # the hands by position and the skat as dealt (masks)
     _hands: list[int]
     _skat: int

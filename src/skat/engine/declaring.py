@@ -35,7 +35,8 @@ def declaration(deal: DealState, p: int, action: Action) -> None:
     cls = action.__class__
     if cls not in (Pickup, Discard, Announce):
         raise deal._wrong_phase(p, action)
-    deal._turn(p, action)
+    if p != deal._declarer:  # the declarer's turn in these phases (`DealState._current`)
+        deal._turn(p, action)
     seat = deal._seats[p]
     ph = deal._phase
     if cls is Pickup:

@@ -35,6 +35,8 @@ _SUIT_WORDS = ("clubs", "spades", "hearts", "diamonds")  # by effective-suit ind
 _NULL = GameType.NULL
 _NEXT = (1, 2, 0)
 _RAMSCH = GameType.RAMSCH
+#: `Trick(...)` without the named tuple's Python-level ``__new__`` (the same value).
+_new_trick = tuple.__new__
 
 # Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
 # through the enum's metaclass, about ten times a global's cost (hot paths).
@@ -231,7 +233,7 @@ def complete_trick(deal: DealState) -> None:
         w = _NEXT[_NEXT[lead]]
     deal._points[w] += POINTS[c0] + POINTS[c1] + POINTS[c2]
     deal._ntricks[w] += 1
-    deal._tricks.append(Trick(lead, (CARDS[c0], CARDS[c1], CARDS[c2]), w))
+    deal._tricks.append(_new_trick(Trick, (lead, (CARDS[c0], CARDS[c1], CARDS[c2]), w)))
     deal._trick = []
     deal._leader = deal._to_play = w
     if len(deal._tricks) == 10:
