@@ -3,7 +3,7 @@
 The playout hot path (`Deal.__init__`, `legal_actions`, `apply`, the auction,
 the trick play and the settlement) is tuned for speed; these tests hold what
 a user of the engine sees to what it was before the tuning: every legal
-action list, every accepted action and every result of a few hundred random
+action list, every accepted action and every result of 1,050 random
 deals under several house rules (the digest below was recorded with the code
 before issue 52's playout work), and the rejections of bad decks.
 """
