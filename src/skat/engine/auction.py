@@ -16,6 +16,10 @@ from .values import BID_SET
 if TYPE_CHECKING:
     from .dealstate import DealState
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_SKAT = Phase.SKAT
+
 
 def call(deal: DealState, p: int, action: Action) -> None:
     seat = deal._seats[p]
@@ -24,7 +28,8 @@ def call(deal: DealState, p: int, action: Action) -> None:
         raise deal._wrong_phase(p, action)
     if deal._passed >> p & 1:
         raise reject(Reason.ALREADY_PASSED, "you have passed", seat=seat, action=action)
-    deal._turn(p, action)
+    if p != deal._to_act:  # whose turn it is in the auction (`DealState._current`)
+        deal._turn(p, action)
     if cls is Bid:
         value: int = action.value  # type: ignore[attr-defined]
         if deal._stage != 3 and p == deal._listener:
@@ -87,7 +92,7 @@ def call(deal: DealState, p: int, action: Action) -> None:
 def end_auction(deal: DealState, declarer: int) -> None:
     if declarer >= 0:
         deal._declarer = declarer
-        deal._phase = Phase.SKAT
+        deal._phase = _SKAT
     elif deal.rules.all_pass == "ramsch":
         ramsch.start(deal)
     else:

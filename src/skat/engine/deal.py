@@ -53,6 +53,9 @@ from .tables import (
     BIDDER_ACTIONS as _BIDDER_ACTIONS,
 )
 from .tables import (
+    BYTE_PLAYS as _BYTE_PLAYS,
+)
+from .tables import (
     DISCARDS as _DISCARDS,
 )
 from .tables import (
@@ -89,7 +92,72 @@ DEAL_INDICES: tuple[tuple[int, ...], ...] = (
 _NEXT = (1, 2, 0)
 _INT_TYPES = {int, Card}
 _RAMSCH = GameType.RAMSCH
+
+
+def _dealt_masks(d: Sequence[int]) -> list[int]:
+    """The three hands by position and the skat as masks (R1.5, unrolled from
+    DEAL_INDICES)."""
+    return [
+        1 << d[0]
+        | 1 << d[1]
+        | 1 << d[2]
+        | 1 << d[11]
+        | 1 << d[12]
+        | 1 << d[13]
+        | 1 << d[14]
+        | 1 << d[23]
+        | 1 << d[24]
+        | 1 << d[25],
+        1 << d[3]
+        | 1 << d[4]
+        | 1 << d[5]
+        | 1 << d[15]
+        | 1 << d[16]
+        | 1 << d[17]
+        | 1 << d[18]
+        | 1 << d[26]
+        | 1 << d[27]
+        | 1 << d[28],
+        1 << d[6]
+        | 1 << d[7]
+        | 1 << d[8]
+        | 1 << d[19]
+        | 1 << d[20]
+        | 1 << d[21]
+        | 1 << d[22]
+        | 1 << d[29]
+        | 1 << d[30]
+        | 1 << d[31],
+        1 << d[9] | 1 << d[10],
+    ]
+
+
+def _seating(n: int, dealer: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The table seat of each position (forehand left of the dealer, R1.4)
+    and the position of each seat (-1: a dealer sitting out), once a table."""
+    seats = tuple((dealer + 1 + i) % n for i in range(3))
+    pos = [-1] * n
+    for p, s in enumerate(seats):
+        pos[s] = p
+    if dealer.__class__ is int:
+        _SEATING[n, dealer] = seats, tuple(pos)
+    return seats, tuple(pos)
+
+
+_SEATING: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_GRAND = int(GameType.GRAND)
+_BIDDING = Phase.BIDDING
+_DECLARE = Phase.DECLARE
+_DISCARD = Phase.DISCARD
+_DONE = Phase.DONE
+_KONTRA = Phase.KONTRA
 _PLAY = Phase.PLAY
+_PUSH = Phase.PUSH
+_SKAT = Phase.SKAT
 
 
 class Deal(DealState):
@@ -114,18 +182,25 @@ class Deal(DealState):
         rules = rules or Rules()
         raw = list(deck)
         cards: list[int]
-        if {c.__class__ for c in raw} <= _INT_TYPES:
+        if set(map(type, raw)) <= _INT_TYPES:
             cards = raw  # type: ignore[assignment]
         else:
             cards = [c if isinstance(c, int) else Card.parse(c) for c in raw]
-        seen = 0
-        try:
-            for c in cards:
-                seen |= 1 << c
-        except (TypeError, ValueError):
-            seen = -1
-        if len(cards) != 32 or seen != ALL_CARDS:
-            raise ValueError("a deck must hold each of the 32 cards exactly once")
+        try:  # the usual deck: 32 different cards make the four masks whole
+            hands = _dealt_masks(cards)
+            whole = len(cards) == 32 and hands[0] | hands[1] | hands[2] | hands[3] == ALL_CARDS
+        except Exception:  # any odd entry: the full check below says what is wrong
+            whole = False
+        if not whole:
+            seen = 0
+            try:
+                for c in cards:
+                    seen |= 1 << c
+            except (TypeError, ValueError):
+                seen = -1
+            if len(cards) != 32 or seen != ALL_CARDS:
+                raise ValueError("a deck must hold each of the 32 cards exactly once")
+            hands = _dealt_masks(cards)
         n = rules.players
         if dealer is None:
             dealer = n - 1
@@ -139,44 +214,8 @@ class Deal(DealState):
         self.deck = tuple(map(CARDS.__getitem__, cards))
         self.forced_ramsch = ramsch
         self.bock_factor = bock_factor
-        self._seats = tuple((dealer + 1 + i) % n for i in range(3))
-        self._pos = [-1] * n
-        for p, s in enumerate(self._seats):
-            self._pos[s] = p
-        d = cards  # R1.5, unrolled from DEAL_INDICES
-        hands = [
-            1 << d[0]
-            | 1 << d[1]
-            | 1 << d[2]
-            | 1 << d[11]
-            | 1 << d[12]
-            | 1 << d[13]
-            | 1 << d[14]
-            | 1 << d[23]
-            | 1 << d[24]
-            | 1 << d[25],
-            1 << d[3]
-            | 1 << d[4]
-            | 1 << d[5]
-            | 1 << d[15]
-            | 1 << d[16]
-            | 1 << d[17]
-            | 1 << d[18]
-            | 1 << d[26]
-            | 1 << d[27]
-            | 1 << d[28],
-            1 << d[6]
-            | 1 << d[7]
-            | 1 << d[8]
-            | 1 << d[19]
-            | 1 << d[20]
-            | 1 << d[21]
-            | 1 << d[22]
-            | 1 << d[29]
-            | 1 << d[30]
-            | 1 << d[31],
-            1 << d[9] | 1 << d[10],
-        ]
+        seating = _SEATING.get((n, dealer)) if dealer.__class__ is int else None
+        self._seats, self._pos = seating or _seating(n, dealer)
         self._dealt = tuple(hands)
         self._hands = hands[:3]
         self._skat = hands[3]
@@ -196,7 +235,7 @@ class Deal(DealState):
         self._picked_up = False
         self._discard = ()
         # play (R4)
-        self._g = int(GameType.GRAND)
+        self._g = _GRAND
         self._trick = []
         self._leader = 0
         self._to_play = 0
@@ -220,7 +259,7 @@ class Deal(DealState):
         self._pushes = 0
         self._skat_known = -1
         self._taken = 0
-        self._phase = Phase.BIDDING
+        self._phase = _BIDDING
         if ramsch:
             _ramsch.start(self)
 
@@ -245,7 +284,7 @@ class Deal(DealState):
         )
 
     def is_terminal(self) -> bool:
-        return self._phase is Phase.DONE
+        return self._phase is _DONE
 
     @property
     def result(self) -> DealResult | None:
@@ -320,14 +359,20 @@ class Deal(DealState):
         fixed order. Special moves (``claim``, ``concede``, ``timeout``,
         ``leave``) are accepted by `apply` but not listed."""
         ph = self._phase
-        if seat is None and ph is Phase.PLAY and not self._kontra_rule and not self._re_pending:
+        if seat is None and ph is _PLAY and not self._kontra_rule and not self._re_pending:
             hand = self._hands[self._to_play]  # hot path of playouts and search
             if self._trick:
                 follow = hand & FOLLOW[self._g][self._trick[0]]
                 if follow:
-                    return _plays(follow)
-            return _plays(hand)
-        if seat is None and ph is Phase.BIDDING:
+                    hand = follow
+            b = _BYTE_PLAYS  # `tables.plays_of`, inlined
+            return (
+                b[hand & 255]
+                + b[256 + (hand >> 8 & 255)]
+                + b[512 + (hand >> 16 & 255)]
+                + b[768 + (hand >> 24 & 255)]
+            )
+        if seat is None and ph is _BIDDING:
             if self._stage == 3:
                 return _FOREHAND_18
             if self._to_act == self._listener:
@@ -340,7 +385,7 @@ class Deal(DealState):
             p = self._pos[seat]
         else:
             return ()
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             if self._re_pending:
                 return _RE_ACTIONS if p == cur else ()
             kontra = (KONTRA,) if self.rules.kontra and self._can_kontra(p) else ()
@@ -353,31 +398,31 @@ class Deal(DealState):
                     hand = follow
             return _plays(hand) + kontra
         if p < 0 or p != cur:
-            return (KONTRA,) if ph is Phase.KONTRA and self._can_kontra(p) else ()
-        if ph is Phase.BIDDING:
+            return (KONTRA,) if ph is _KONTRA and self._can_kontra(p) else ()
+        if ph is _BIDDING:
             if self._stage == 3:
                 return _FOREHAND_18
             if p == self._listener:
                 return _LISTENER_ACTIONS
             return _BIDDER_ACTIONS[self._value]
-        if ph is Phase.SKAT:
+        if ph is _SKAT:
             return (PICKUP, *_HAND_BY_BID[self._value])
-        if ph is Phase.DISCARD:
+        if ph is _DISCARD:
             cards = mask_cards(self._hands[p])
             return tuple(
                 _DISCARDS[a][b]  # type: ignore[misc]
                 for i, a in enumerate(cards)
                 for b in cards[i + 1 :]
             )
-        if ph is Phase.DECLARE:
+        if ph is _DECLARE:
             if self.rules.enforce_reachable_announcement:
                 return tuple(a for a in _PICKUP_ANNOUNCES if self._announce_ok(a.contract))
             return _PICKUP_BY_BID[self._value]
-        if ph is Phase.KONTRA:
+        if ph is _KONTRA:
             if self._re_pending:
                 return _RE_ACTIONS
             return (NO_KONTRA, KONTRA) if self._can_kontra(p) else (NO_KONTRA,)
-        if ph is Phase.PUSH:
+        if ph is _PUSH:
             return _ramsch.push_actions(self, p)
         return ()
 
@@ -389,7 +434,7 @@ class Deal(DealState):
         listed) and ``refuse`` for a defender who has not answered a claim
         nobody refused or its partner's give-up. ``timeout`` and ``leave``
         come from the table, never from a player, and are not offered."""
-        if self._phase is not Phase.PLAY or self._g == _RAMSCH:
+        if self._phase is not _PLAY or self._g == _RAMSCH:
             return ()
         p = self._pos[seat] if 0 <= seat < len(self._pos) else -1
         if p < 0:
@@ -418,7 +463,7 @@ class Deal(DealState):
         Pure and cheap: the game loop asks it before every action."""
         if not self.rules.kontra or self._kontra >= 0:
             return ()
-        if self._phase is not Phase.PLAY and self._phase is not Phase.KONTRA:
+        if self._phase is not _PLAY and self._phase is not _KONTRA:
             return ()
         return tuple(
             sorted(self._seats[p] for p in self._defenders() if trickplay.check_kontra(self, p))
@@ -452,7 +497,7 @@ class Deal(DealState):
                     else:
                         self._to_play = _NEXT[p]
                     return
-        elif self._phase is Phase.BIDDING:
+        elif self._phase is _BIDDING:
             # Fast path: an auction call by the seat to speak (checks in auction.call).
             p = self._to_act
             cls = action.__class__
@@ -466,7 +511,7 @@ class Deal(DealState):
 
     def _apply_checked(self, action: Action, seat: int | None) -> None:
         ph = self._phase
-        if ph is Phase.DONE:
+        if ph is _DONE:
             raise reject(Reason.DEAL_OVER, "the deal is over", seat=seat, action=action)
         if not isinstance(action, Action):
             raise reject(Reason.MALFORMED_ACTION, f"not an action: {action!r}", seat=seat)
@@ -482,11 +527,11 @@ class Deal(DealState):
         cls = action.__class__
         if cls is Abandon:
             trickplay.abandon(self, p, action)  # type: ignore[arg-type]
-        elif ph is Phase.BIDDING:
+        elif ph is _BIDDING:
             auction.call(self, p, action)
         elif ph in DECLARER_PHASES:
             declaring.declaration(self, p, action)
-        elif ph is Phase.PUSH:
+        elif ph is _PUSH:
             _ramsch.push(self, p, action)
         else:  # KONTRA or PLAY
             trickplay.card_phase(self, p, action)

@@ -14,6 +14,14 @@ from .state import DealResult, Phase, Trick
 
 POSITION_NAMES = ("forehand", "middlehand", "rearhand")
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_BIDDING = Phase.BIDDING
+_DONE = Phase.DONE
+_KONTRA = Phase.KONTRA
+_PLAY = Phase.PLAY
+_PUSH = Phase.PUSH
+
 
 class DealState:
     """The fields of a deal (positions 0..2: forehand, middlehand, rearhand)."""
@@ -74,7 +82,7 @@ class DealState:
     forced_ramsch: bool
     bock_factor: int
     _seats: tuple[int, ...]  # table seat of forehand, middlehand, rearhand
-    _pos: list[int]  # position of each table seat (-1: the dealer sitting out)
+    _pos: tuple[int, ...]  # position of each table seat (-1: the dealer sitting out)
     _dealt: tuple[int, ...]  # the hands by position and the skat as dealt (masks)
     _hands: list[int]
     _skat: int
@@ -137,15 +145,15 @@ class DealState:
 
     def _current(self) -> int:
         ph = self._phase
-        if ph is Phase.PLAY:
+        if ph is _PLAY:
             return self._declarer if self._re_pending else self._to_play
-        if ph is Phase.BIDDING:
+        if ph is _BIDDING:
             return self._to_act
-        if ph is Phase.DONE:
+        if ph is _DONE:
             return -1
-        if ph is Phase.KONTRA:
+        if ph is _KONTRA:
             return self._declarer if self._re_pending else self._defenders()[self._asked]
-        if ph is Phase.PUSH:
+        if ph is _PUSH:
             return self._pusher
         return self._declarer
 

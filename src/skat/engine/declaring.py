@@ -22,38 +22,47 @@ if TYPE_CHECKING:
 _NULL = GameType.NULL
 _RAMSCH = GameType.RAMSCH
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_DECLARE = Phase.DECLARE
+_DISCARD = Phase.DISCARD
+_KONTRA = Phase.KONTRA
+_PLAY = Phase.PLAY
+_SKAT = Phase.SKAT
+
 
 def declaration(deal: DealState, p: int, action: Action) -> None:
     cls = action.__class__
     if cls not in (Pickup, Discard, Announce):
         raise deal._wrong_phase(p, action)
-    deal._turn(p, action)
+    if p != deal._declarer:  # the declarer's turn in these phases (`DealState._current`)
+        deal._turn(p, action)
     seat = deal._seats[p]
     ph = deal._phase
     if cls is Pickup:
-        if ph is not Phase.SKAT:
+        if ph is not _SKAT:
             raise reject(Reason.SKAT_ALREADY_TAKEN, "the skat is taken", seat=seat, action=action)
         deal._hands[p] |= deal._skat
         deal._skat = 0  # the two cards are in his hand now (R3.1)
         deal._picked_up = True
-        deal._phase = Phase.DISCARD
+        deal._phase = _DISCARD
     elif cls is Discard:
-        if ph is Phase.SKAT:
+        if ph is _SKAT:
             raise reject(Reason.PICKUP_REQUIRED, "pick up the skat first", seat=seat, action=action)
-        if ph is Phase.DECLARE:
+        if ph is _DECLARE:
             raise reject(Reason.ALREADY_DISCARDED, "you have discarded", seat=seat, action=action)
         cards: tuple[Card, ...] = action.cards  # type: ignore[attr-defined]
         mask = two_of_twelve(deal, p, action, "discard")
         deal._hands[p] &= ~mask
         deal._skat = mask
         deal._discard = tuple(cards)
-        deal._phase = Phase.DECLARE
+        deal._phase = _DECLARE
         if deal._contract is not None:  # announced before the discard (ISS)
             begin_game(deal, deal._contract)
     else:
         contract = check_announce(deal, action.contract, p)  # type: ignore[attr-defined]
         deal._contract = contract
-        if ph is not Phase.DISCARD:
+        if ph is not _DISCARD:
             begin_game(deal, contract)
 
 
@@ -77,7 +86,7 @@ def two_of_twelve(deal: DealState, p: int, action: Action, verb: str) -> int:
 def begin_game(deal: DealState, contract: Contract) -> None:
     start_play(deal, int(contract.game))
     if deal.rules.kontra and deal.rules.kontra_window == "first_lead":
-        deal._phase = Phase.KONTRA
+        deal._phase = _KONTRA
         deal._asked = 0
 
 
@@ -86,14 +95,14 @@ def check_announce(deal: DealState, c: Contract, p: int) -> Contract:
     ph = deal._phase
     if c.game == _RAMSCH:
         raise reject(Reason.MALFORMED_ACTION, "Ramsch cannot be announced", seat=seat)
-    if ph is Phase.SKAT:
+    if ph is _SKAT:
         c = c.normalised()
         if not c.hand:
             raise reject(Reason.PICKUP_REQUIRED, "pick up the skat or play Hand", seat=seat)
     else:
         if c.hand:
             raise reject(Reason.HAND_AFTER_PICKUP, "no Hand game after pickup", seat=seat)
-        if ph is Phase.DISCARD:
+        if ph is _DISCARD:
             if not deal.rules.announce_before_discard:
                 raise reject(Reason.DISCARD_REQUIRED, "discard two cards first", seat=seat)
             if deal._contract is not None:
@@ -103,7 +112,7 @@ def check_announce(deal: DealState, c: Contract, p: int) -> Contract:
     is_null = c.game == _NULL
     if is_null and (c.schneider or c.schwarz):
         raise reject(Reason.NOT_APPLICABLE_TO_NULL, "Null has no Schneider or Schwarz", seat=seat)
-    if ph is not Phase.SKAT:
+    if ph is not _SKAT:
         if c.schneider or c.schwarz:
             raise reject(
                 Reason.ANNOUNCEMENT_REQUIRES_HAND,
@@ -120,7 +129,7 @@ def check_announce(deal: DealState, c: Contract, p: int) -> Contract:
                 f"{c.describe()} ({v}) is below the bid {deal._value}",
                 seat=seat,
             )
-    elif deal.rules.enforce_reachable_announcement and ph is not Phase.SKAT:
+    elif deal.rules.enforce_reachable_announcement and ph is not _SKAT:
         cards12 = deal._dealt[p] | deal._dealt[3]
         if reachable_max(c.game, cards12, deal.rules) < deal._value and any_reachable(
             deal, cards12
@@ -141,5 +150,5 @@ def any_reachable(deal: DealState, cards12: int) -> bool:
 
 def start_play(deal: DealState, game: int) -> None:
     deal._g = game
-    deal._phase = Phase.PLAY
+    deal._phase = _PLAY
     deal._leader = deal._to_play = 0

@@ -140,6 +140,10 @@ def sorted_cards(cards: Any, game: GameType | None = None) -> list[Card]:
     return [CARDS[c] for c in sorted(cards, key=key.__getitem__)]
 
 
+#: The games without announcement levels (`Contract.normalised` leaves them be).
+_NO_LEVELS = frozenset((GameType.NULL, GameType.RAMSCH))
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     """An announced game (R3.3) with its normalised announcement flags (R3.4)."""
@@ -152,12 +156,14 @@ class Contract:
 
     def normalised(self) -> Contract:
         """Apply the implications of R3.4 (Ouvert => Schwarz => Schneider => Hand)."""
-        if self.game in (GameType.NULL, GameType.RAMSCH):
+        if self.game in _NO_LEVELS:
             return self
         ouvert = self.ouvert
         schwarz = self.schwarz or ouvert
         schneider = self.schneider or schwarz
         hand = self.hand or schneider
+        if hand is self.hand and schneider is self.schneider and schwarz is self.schwarz:
+            return self  # normalised already (frozen: the same value)
         return Contract(self.game, hand, schneider, schwarz, ouvert)
 
     @property

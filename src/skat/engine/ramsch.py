@@ -44,6 +44,12 @@ if TYPE_CHECKING:
 
 DURCHMARSCH = 120  # R9.1: a player who takes every trick wins this
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_RAMSCH = GameType.RAMSCH
+_PLAY = Phase.PLAY
+_PUSH = Phase.PUSH
+
 
 def entries(points: Sequence[int], tricks: Sequence[int], factor: int = 1) -> list[int]:
     """The list entries per player (R9.1): ``points`` with the skat counted,
@@ -98,10 +104,10 @@ def settle(
 def start(deal: DealState) -> None:
     """All passed with ``all_pass="ramsch"``, or a compulsory Ramsch (R9.5):
     forehand leads, unless the skat goes round first (Schieberamsch)."""
-    deal._contract = Contract(GameType.RAMSCH)
-    start_play(deal, int(GameType.RAMSCH))
+    deal._contract = Contract(_RAMSCH)
+    start_play(deal, int(_RAMSCH))
     if deal.rules.schieberamsch:
-        deal._phase = Phase.PUSH
+        deal._phase = _PUSH
         deal._pusher = 0
 
 
@@ -152,7 +158,7 @@ def push(deal: DealState, p: int, action: Action) -> None:
         deal._taken = 0
     if p == 2:
         deal._pusher = -1
-        deal._phase = Phase.PLAY  # forehand leads (R4.1)
+        deal._phase = _PLAY  # forehand leads (R4.1)
     else:
         deal._pusher = p + 1
 

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 _NULL = GameType.NULL
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_DONE = Phase.DONE
+
 
 def finish_passed(deal: DealState) -> None:
     n = deal.players
@@ -101,26 +105,57 @@ def set_result(
     penalties: tuple[int, ...] = (),
     ended_by: int | None = None,
 ) -> None:
-    deal._phase = Phase.DONE
-    deal._result = DealResult(
-        kind=kind,
-        players=deal.players,
-        dealer=deal.dealer,
-        declarer=None if declarer < 0 else declarer,
-        declarer_seat=None if declarer < 0 else deal._seats[declarer],
-        bid=deal._value,
-        contract=deal._contract if kind in ("game", "ramsch") else None,
-        valuation=valuation,
-        declarer_points=points,
-        declarer_tricks=tricks,
-        ended=ended,
-        kontra=deal._kontra >= 0,
-        re=deal._re,
-        bock_factor=deal.bock_factor,
-        plain=plain,
-        seeger_fabian=sf,
-        ramsch_points=ramsch_points,
-        ramsch=ramsch,
-        penalties=penalties or (0,) * deal.players,
-        ended_by=ended_by,
+    deal._phase = _DONE
+    n = deal.players
+    # DealResult(...) by keyword costs ten times this in the named tuple's
+    # Python-level __new__; the fields in their order (checked below).
+    deal._result = _new_result(
+        DealResult,
+        (
+            kind,
+            n,
+            deal.dealer,
+            None if declarer < 0 else declarer,
+            None if declarer < 0 else deal._seats[declarer],
+            deal._value,
+            deal._contract if kind in ("game", "ramsch") else None,
+            valuation,
+            points,
+            tricks,
+            ended,
+            deal._kontra >= 0,
+            deal._re,
+            deal.bock_factor,
+            plain,
+            sf,
+            ramsch_points,
+            ramsch,
+            penalties or (0,) * n,
+            ended_by,
+        ),
     )
+
+
+_new_result = tuple.__new__
+assert DealResult._fields == (
+    "kind",
+    "players",
+    "dealer",
+    "declarer",
+    "declarer_seat",
+    "bid",
+    "contract",
+    "valuation",
+    "declarer_points",
+    "declarer_tricks",
+    "ended",
+    "kontra",
+    "re",
+    "bock_factor",
+    "plain",
+    "seeger_fabian",
+    "ramsch_points",
+    "ramsch",
+    "penalties",
+    "ended_by",
+)

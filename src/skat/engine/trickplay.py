@@ -35,6 +35,14 @@ _SUIT_WORDS = ("clubs", "spades", "hearts", "diamonds")  # by effective-suit ind
 _NULL = GameType.NULL
 _NEXT = (1, 2, 0)
 _RAMSCH = GameType.RAMSCH
+#: `Trick(...)` without the named tuple's Python-level ``__new__`` (the same value).
+_new_trick = tuple.__new__
+
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_BIDDING = Phase.BIDDING
+_KONTRA = Phase.KONTRA
+_PLAY = Phase.PLAY
 
 
 def card_phase(deal: DealState, p: int, action: Action) -> None:
@@ -57,10 +65,10 @@ def card_phase(deal: DealState, p: int, action: Action) -> None:
         deal._re = cls is Re
         deal._re_pending = False
         deal._re_answered = True
-        if ph is Phase.KONTRA:
-            deal._phase = Phase.PLAY
+        if ph is _KONTRA:
+            deal._phase = _PLAY
         return
-    if ph is Phase.KONTRA:
+    if ph is _KONTRA:
         if cls is not NoKontra:
             raise deal._wrong_phase(p, action)
         if p == deal._declarer:
@@ -73,7 +81,7 @@ def card_phase(deal: DealState, p: int, action: Action) -> None:
         deal._turn(p, action)
         deal._asked += 1
         if deal._asked >= 2:
-            deal._phase = Phase.PLAY
+            deal._phase = _PLAY
         return
     if cls is Play:
         if deal._re_pending:
@@ -170,7 +178,7 @@ def check_kontra(deal: DealState, p: int, raise_: bool = False) -> bool:
     """R9.3: who may say Kontra, and when."""
     why = ""
     r = deal.rules
-    if deal._phase not in (Phase.KONTRA, Phase.PLAY):
+    if deal._phase not in (_KONTRA, _PLAY):
         if raise_:
             raise reject(Reason.WRONG_PHASE, "Kontra follows the announcement", seat=deal._seats[p])
         return False
@@ -186,7 +194,7 @@ def check_kontra(deal: DealState, p: int, raise_: bool = False) -> bool:
         why = "only a defender who bid may say Kontra"
     elif r.kontra_window == "own_first_card" and deal._played >> p & 1:
         why = "too late: you have played your first card"
-    elif r.kontra_window == "first_lead" and (deal._phase is Phase.PLAY):
+    elif r.kontra_window == "first_lead" and (deal._phase is _PLAY):
         why = "too late: the first card is played"
     elif r.kontra_window == "trick_one" and deal._tricks:
         why = "too late: the first trick is complete"
@@ -225,7 +233,7 @@ def complete_trick(deal: DealState) -> None:
         w = _NEXT[_NEXT[lead]]
     deal._points[w] += POINTS[c0] + POINTS[c1] + POINTS[c2]
     deal._ntricks[w] += 1
-    deal._tricks.append(Trick(lead, (CARDS[c0], CARDS[c1], CARDS[c2]), w))
+    deal._tricks.append(_new_trick(Trick, (lead, (CARDS[c0], CARDS[c1], CARDS[c2]), w)))
     deal._trick = []
     deal._leader = deal._to_play = w
     if len(deal._tricks) == 10:
@@ -255,7 +263,7 @@ def abandon(deal: DealState, p: int, action: Abandon) -> None:
         # settled below like a time-out during play.
         n = deal.players
         pen = [0] * n
-        if ph is Phase.BIDDING or deal._g == _RAMSCH or p == deal._declarer:
+        if ph is _BIDDING or deal._g == _RAMSCH or p == deal._declarer:
             pen[seat] = 1
         else:
             for d in deal._defenders():

@@ -14,6 +14,11 @@ from typing import Literal, NamedTuple
 from .cards import mask_points
 from .game import BASE_VALUE, NULL_VALUES, TRUMP_ORDER, Contract, GameType, Rules
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_NULL = GameType.NULL
+_RAMSCH = GameType.RAMSCH
+
 
 def _bid_values() -> tuple[int, ...]:
     values = {b * k for b in (9, 10, 11, 12) for k in range(2, 19)}
@@ -35,7 +40,7 @@ def matadors(game: GameType, cards12: int, rules: Rules | None = None) -> int:
     dealt. ``rules`` (a table's house rules) may count fewer: `Rules.max_matadors`.
     """
     order = TRUMP_ORDER[game]
-    if game == GameType.NULL or not order:
+    if game == _NULL or not order:
         return 0
     holds_top = bool(cards12 >> order[0] & 1)
     n = 0
@@ -92,7 +97,7 @@ class Valuation(NamedTuple):
         - Null: ``("null", value)`` (the contract says which Null).
         """
         c = self.contract
-        if c.game == GameType.NULL:
+        if c.game == _NULL:
             return (("null", self.value),)
         n = abs(self.matadors)
         out: list[tuple[str, int]] = [("with" if self.matadors > 0 else "without", n)]
@@ -112,7 +117,7 @@ class Valuation(NamedTuple):
     def explanation(self) -> str:
         """In words: ``'with 2, game 3, Hand 4 x 12 = 48'`` (and the overbid charge)."""
         c = self.contract
-        if c.game == GameType.NULL:
+        if c.game == _NULL:
             name = "Null" + (" Ouvert" if c.ouvert else "") + (" Hand" if c.hand else "")
             return f"{name} = {self.value}"
         steps = dict(self.parts)
@@ -163,11 +168,11 @@ def value_game(
     the cards handed over would have made.
     """
     c = contract.normalised()
-    if c.game == GameType.NULL:
+    if c.game == _NULL:
         value = NULL_VALUES[c.hand, c.ouvert]
         won = declarer_tricks == 0 if outcome == "played" else outcome == "defenders_lost"
         return Valuation(c, bid, 0, 0, value, won, False, False, False)
-    if c.game == GameType.RAMSCH:
+    if c.game == _RAMSCH:
         raise ValueError("Ramsch has no declarer; see ramsch.entries()")
     base = BASE_VALUE[c.game]
     m = matadors(c.game, cards12, rules)

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from .game import Contract, Rules
     from .state import DealResult, Trick
 
+# Enum members as module globals: on Python 3.11 `Phase.PLAY` is a lookup
+# through the enum's metaclass, about ten times a global's cost (hot paths).
+_BIDDING = Phase.BIDDING
+_DONE = Phase.DONE
+_KONTRA = Phase.KONTRA
+_PLAY = Phase.PLAY
+
 
 @dataclass(frozen=True, slots=True)
 class View:
@@ -103,7 +110,7 @@ def view_of(
     """Build the view of ``seat`` (``None``: spectators), R3.7, with the moves
     the deal lists for it (``legal``, ``offers``: `Deal.view` asks for them)."""
     pos = None if seat is None else deal.position_of(seat)
-    done = deal._phase is Phase.DONE
+    done = deal._phase is _DONE
     d = deal._declarer
     hand = CardSet(deal._hands[pos]) if pos is not None else CardSet()
     skat: CardSet | None = None
@@ -116,7 +123,7 @@ def view_of(
         skat = CardSet(deal._skat)  # the two cards this seat pushed on, still the skat
     contract = deal._contract
     open_cards: CardSet | None = None
-    if d >= 0 and deal._phase in (Phase.KONTRA, Phase.PLAY, Phase.DONE) and contract is not None:
+    if d >= 0 and deal._phase in (_KONTRA, _PLAY, _DONE) and contract is not None:
         if contract.ouvert or deal._claimed:
             open_cards = CardSet(deal._hands[d])
     # the history's texts are made once per action, not once per view (the
@@ -131,7 +138,7 @@ def view_of(
         for (s, a), t in zip(entries, texts, strict=True)
     ]
     bidder = listener = None
-    if deal._phase is Phase.BIDDING:
+    if deal._phase is _BIDDING:
         bidder = deal._seats[deal._bidder]
         listener = None if deal._stage == 3 else deal._seats[deal._listener]
     sizes = [0] * deal.players
@@ -151,7 +158,7 @@ def view_of(
         skat=skat,
         bid=deal._value,
         declarer_seat=None if d < 0 else deal._seats[d],
-        contract=contract if deal._phase not in (Phase.BIDDING, *DECLARER_PHASES) else None,
+        contract=contract if deal._phase not in (_BIDDING, *DECLARER_PHASES) else None,
         open_cards=open_cards,
         trick=tuple(
             (deal._seats[(deal._leader + i) % 3], CARDS[c]) for i, c in enumerate(deal._trick)
