@@ -8,7 +8,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -305,6 +305,20 @@ def watch(client: TestClient, tid: str, label: str = "spectator") -> Peer:
     p = Peer(client, tid, label, plays=False).connect()
     p.wait_for(lambda m: m["type"] == "state")
     return p
+
+
+def started(
+    client: TestClient, names: Sequence[str], players: int = 3
+) -> tuple[str, list[Peer], Peer]:
+    """A new table with a spectator watching and ``names`` seated in order,
+    the first filling the other seats with computer players and starting
+    the list: (table id, the people, the spectator)."""
+    t = new_table(client, players=players)
+    tid = t["id"]
+    spectator = watch(client, tid)
+    people = [join(client, tid, name) for name in names]
+    people[0].send(type="fill", creator=t["creator"])
+    return tid, people, spectator
 
 
 def public(client: TestClient, tid: str) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from tests.helpers.server import (
     public,
     pump,
     serve,
+    started,
     watch,
 )
 
@@ -70,11 +71,7 @@ def test_a_client_that_loses_a_change_asks_for_the_state_and_plays_on(tmp_path: 
     changes nor in the views rebuilt from them."""
     rng = random.Random(5)
     with serve(tmp_path) as (app, client, _db):
-        t = new_table(client, players=3)
-        tid = t["id"]
-        spectator = watch(client, tid)
-        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
-        anna.send(type="fill", creator=t["creator"])
+        tid, (anna, bert), spectator = started(client, ("Anna", "Bert"))
         everyone = [anna, bert, spectator]
         pump(everyone, lambda: bool(anna.view and anna.view["phase"] == "play"), rng)
 

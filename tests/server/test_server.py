@@ -44,6 +44,7 @@ from tests.helpers.server import (
     public,
     pump,
     serve,
+    started,
     strip_ids,
     watch,
     without,
@@ -115,12 +116,8 @@ def test_full_list_standings_downloads_and_no_leaks(
 ) -> None:
     rng = random.Random(players)
     with serve(tmp_path) as (app, client, _):
-        t = new_table(client, players=players)
-        tid = t["id"]
-        spectator = watch(client, tid)
-        people = [join(client, tid, name) for name in ("Anna", "Bert")[:humans]]
+        tid, people, spectator = started(client, ("Anna", "Bert")[:humans], players)
         assert [p.seat for p in people] == list(range(humans))
-        people[0].send(type="fill", creator=t["creator"])
         everyone = [*people, spectator]
         # mid-list: a human drops out while another decides, and comes back
         first = people[0]
@@ -211,11 +208,7 @@ def test_public_reads_show_no_hidden_cards_while_playing(tmp_path: Path) -> None
 def test_reconnect_replays_missed_events_or_sends_a_state(tmp_path: Path) -> None:
     rng = random.Random(7)
     with serve(tmp_path) as (_, client, _db):
-        t = new_table(client, players=3)
-        tid = t["id"]
-        spectator = watch(client, tid)
-        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
-        anna.send(type="fill", creator=t["creator"])
+        tid, (anna, bert), spectator = started(client, ("Anna", "Bert"))
         everyone = [anna, bert, spectator]
         pump(everyone, lambda: bert.my_turn() and not anna.my_turn(), rng)
         anna.close()
@@ -620,11 +613,7 @@ def test_websocket_origin_check(tmp_path: Path) -> None:
 def test_chat_limits_escaping_mute_and_reactions(tmp_path: Path) -> None:
     rng = random.Random(13)
     with serve(tmp_path) as (_, client, _db):
-        t = new_table(client, players=3)
-        tid = t["id"]
-        spectator = watch(client, tid)
-        anna, bert = join(client, tid, "Anna"), join(client, tid, "Bert")
-        anna.send(type="fill", creator=t["creator"])
+        _tid, (anna, bert), spectator = started(client, ("Anna", "Bert"))
         everyone = [anna, bert, spectator]
         pump(everyone, lambda: anna.view is not None)
 
