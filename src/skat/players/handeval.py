@@ -174,18 +174,27 @@ def _logistic(x: float) -> float:
 
 class Evaluator:
     """The models of a data file: ``weights[kind][stage][target]`` is the
-    bias followed by one weight per feature."""
+    bias followed by one weight per feature. An optional
+    ``calibration[kind][stage][target]`` is ``(a, b)`` of a recalibration
+    learned from games played out (`bench.strength.calibrate_handeval`):
+    the model's logit ``z`` becomes ``a * z + b``."""
 
     def __init__(self, data: Mapping[str, object]) -> None:
         weights = data["weights"]
         assert isinstance(weights, dict)
+        calibration = data.get("calibration") or {}
+        assert isinstance(calibration, dict)
         self.weights: dict[tuple[str, str, str], tuple[float, ...]] = {}
+        self.calibration: dict[tuple[str, str, str], tuple[float, float]] = {}
         for kind in KINDS:
             for stage in STAGES:
                 for target in TARGETS:
                     w = weights.get(kind, {}).get(stage, {}).get(target)
                     if w is not None:
                         self.weights[kind, stage, target] = tuple(float(x) for x in w)
+                    ab = calibration.get(kind, {}).get(stage, {}).get(target)
+                    if ab is not None:
+                        self.calibration[kind, stage, target] = (float(ab[0]), float(ab[1]))
         self.meta = {k: v for k, v in data.items() if k != "weights"}
 
     def _p(self, key: tuple[str, str, str], f: Sequence[float]) -> float:
@@ -194,7 +203,11 @@ class Evaluator:
             return 0.0
         if len(w) != len(f) + 1:
             raise ValueError(f"model {'/'.join(key)}: {len(w) - 1} weights, {len(f)} features")
-        return _logistic(w[0] + sum(a * b for a, b in zip(w[1:], f, strict=True)))
+        z = w[0] + sum(a * b for a, b in zip(w[1:], f, strict=True))
+        ab = self.calibration.get(key)
+        if ab is not None:
+            z = ab[0] * z + ab[1]
+        return _logistic(z)
 
     def chances(
         self, hand: int, game: GameType, position: int, stage: str, skat_points: int = 0
