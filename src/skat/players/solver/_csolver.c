@@ -43,7 +43,7 @@ typedef struct {
     uint8_t group[32];      /* index -> effective suit group (0 = trumps when there are any) */
     uint32_t group_mask[5]; /* indices of each group */
     uint8_t pts[32];        /* card points by index */
-    uint32_t pmask[5];      /* indices worth 11, 10, 4, 3, 2 */
+    uint8_t pts8[4][256];   /* card points of each byte of a mask of indices */
     int trump;              /* the trump group (0) or -1 in Null */
     /* per mode: runs of cards next to each other in one group that only
      * their order tells apart, for the table's canonical key: in ALL_MODE
@@ -84,7 +84,13 @@ typedef struct {
 #define STOP_EVERY 1024
 
 /* Statistics of the calling thread's last call (for the benchmark). */
-static __thread long stat_nodes, stat_passes;
+/* (initial-exec: a plain load, not a call of __tls_get_addr per node) */
+#if defined(__GNUC__) && defined(__linux__)
+#define TLS_FAST __attribute__((tls_model("initial-exec")))
+#else
+#define TLS_FAST
+#endif
+static __thread long stat_nodes TLS_FAST, stat_passes TLS_FAST;
 
 static pthread_key_t tt_key;
 static pthread_once_t tt_once = PTHREAD_ONCE_INIT;
@@ -164,7 +170,21 @@ static inline uint32_t slot_of(uint32_t h0, uint32_t h1, uint32_t h2, int leader
     return (uint32_t)(k >> (64 - TT_BITS)) & ~1u; /* two entries per bucket */
 }
 
-static inline int popc(uint32_t m) { return __builtin_popcount(m); }
+/* without -mpopcnt __builtin_popcount is a library call: count inline */
+static inline int popc(uint32_t m) {
+#ifdef __POPCNT__
+    return __builtin_popcount(m);
+#else
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+#endif
+}
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 static inline int lowest(uint32_t m) { return __builtin_ctz(m); }
 static inline int highest(uint32_t m) { return 31 - __builtin_clz(m); }
 
@@ -201,8 +221,8 @@ static inline void canon(const Search *s, uint32_t rest, uint32_t *k) {
 }
 
 static inline int mask_points(const Game *G, uint32_t m) {
-    return 11 * popc(m & G->pmask[0]) + 10 * popc(m & G->pmask[1]) + 4 * popc(m & G->pmask[2]) +
-           3 * popc(m & G->pmask[3]) + 2 * popc(m & G->pmask[4]);
+    return G->pts8[0][m & 255] + G->pts8[1][m >> 8 & 255] + G->pts8[2][m >> 16 & 255] +
+           G->pts8[3][m >> 24];
 }
 
 /* Does card x beat the card ``best`` that is winning the trick so far? */
@@ -292,6 +312,10 @@ static int gen_moves(const Search *s, int p, int *out) {
     if (nt) {
         uint32_t f = hand & G->group_mask[G->group[s->trick[0]]];
         if (f) hand = f;
+    }
+    if (!(hand & (hand - 1))) { /* one legal card: nothing to order */
+        out[0] = lowest(hand);
+        return 1;
     }
     int n = 0;
     int score[10];
@@ -422,6 +446,24 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
     stat_nodes++;
     if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
     int p = (leader + nt) % 3;
+    if (nt == 2 && s->mode == POINTS_MODE) {
+        /* fetch the table's buckets of the trick starts the third card
+         * leads to while the moves are generated and ordered: the probes
+         * wait on memory far less (about 6% of the time) */
+        const Game *G = s->G;
+        uint32_t own = s->h[p], hand = own & G->group_mask[G->group[s->trick[0]]];
+        if (!hand) hand = own;
+        if (popc(s->h[0] | s->h[1] | s->h[2]) > 4) {
+            int a = s->trick[0], b = s->trick[1];
+            for (uint32_t m = hand; m; m &= m - 1) {
+                int c = lowest(m);
+                int w = (leader + winner_offset(G, a, b, c)) % 3;
+                uint32_t k[3] = {s->h[0], s->h[1], s->h[2]};
+                k[p] ^= 1u << c;
+                PREFETCH(&s->tt->e[slot_of(k[0], k[1], k[2], w)]);
+            }
+        }
+    }
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
         for (int i = 1; i < n; i++)
@@ -760,10 +802,13 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
                 i = j;
             }
         }
-        static const int values[5] = {11, 10, 4, 3, 2};
-        for (int i = 0; i < 32; i++)
-            for (int v = 0; v < 5; v++)
-                if (G->pts[i] == values[v]) G->pmask[v] |= 1u << i;
+        for (int k = 0; k < 4; k++)
+            for (int b = 0; b < 256; b++) {
+                int sum = 0;
+                for (int j = 0; j < 8; j++)
+                    if (b >> j & 1) sum += G->pts[8 * k + j];
+                G->pts8[k][b] = (uint8_t)sum;
+            }
     }
     Py_DECREF(seq);
     memcpy(GAMES, games, sizeof(games));
