@@ -4,7 +4,9 @@ The shipped evaluator (`skat.players.handeval`) learned from open-card
 solves read through curves. Here its chances meet games played: on random
 deals every plausible game of each position's ten cards is forced as in
 `bench.strength.train_handeval` (declarer at 18, Hand, or after picking up
-and putting away what `train_handeval.discard_for` chooses), then played
+and putting away what `train_handeval.discard_for` chooses, or with
+``--discard evaluator`` what the levels' evaluator puts away for that
+game), then played
 out, the declarer's cards by ``--declarer`` (the casual level's card search
 without its clock by default) and each defender drawn per game from
 ``--defenders`` (a population; XSkat cannot be seated in a forced game).
@@ -35,7 +37,7 @@ import random
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from itertools import pairwise
@@ -45,9 +47,10 @@ import numpy as np
 
 from bench.strength.arena_plays import variant
 from bench.strength.compat import make_player
-from bench.strength.train_handeval import GAMES, fit, force, plausible
+from bench.strength.train_handeval import GAMES, discard_for, fit, force, plausible
 from skat.engine import Card, Deal, GameType
-from skat.players.handeval import Evaluator, default, kind_of
+from skat.engine.cards import mask_cards
+from skat.players.handeval import Evaluator, default, kind_of, put_aways
 
 #: (kind, stage, predicted win, predicted Schneider, won, won with Schneider)
 Row = tuple[str, str, float, float, int, int]
@@ -72,8 +75,30 @@ def play_out(deal: Deal, players: Sequence[object]) -> tuple[int, int]:
     return won, int(won and not null and result.declarer_points >= 90)
 
 
+def evaluator_discard(
+    evaluator: Evaluator, position: int
+) -> Callable[[int, GameType], tuple[int, int]]:
+    """The two cards the levels' evaluator puts away for a given game (as
+    `club` does, `handeval.put_aways`; `train_handeval.discard_for` where
+    the evaluator considers the game with none of the pairs)."""
+
+    def discard(cards12: int, game: GameType) -> tuple[int, int]:
+        ranked = put_aways(evaluator, cards12, position, 18, games=(game,))
+        if not ranked:
+            return discard_for(cards12, game)
+        a, b = mask_cards(ranked[0][1])
+        return a, b
+
+    return discard
+
+
 def rows_of_deal(
-    seed: int, number: int, declarer: str, defenders: Sequence[str], evaluator: Evaluator
+    seed: int,
+    number: int,
+    declarer: str,
+    defenders: Sequence[str],
+    evaluator: Evaluator,
+    own_discard: bool = False,
 ) -> list[Row]:
     rng = _rng("calibrate", seed, number)
     deck = list(Card)
@@ -88,7 +113,8 @@ def rows_of_deal(
                 continue
             kind = kind_of(game)
             for hand in (True, False):
-                deal, points = force(deck, dealer, position, game, hand)
+                how = evaluator_discard(evaluator, position) if own_discard else discard_for
+                deal, points = force(deck, dealer, position, game, hand, how)
                 seat = deal.seat_of(position)
                 kept = deal.hand(seat).mask  # the ten cards kept, before the first card
                 r = _rng("players", seed, number, position, int(game), hand)
@@ -112,23 +138,28 @@ def rows_of_deal(
     return out
 
 
-def _chunk(args: tuple[int, int, int, str, tuple[str, ...]]) -> list[Row]:
-    seed, lo, hi, declarer, defenders = args
+def _chunk(args: tuple[int, int, int, str, tuple[str, ...], bool]) -> list[Row]:
+    seed, lo, hi, declarer, defenders, own_discard = args
     for name in (declarer, *defenders):
         variant(name)
     evaluator = default()
     out: list[Row] = []
     for n in range(lo, hi):
-        out += rows_of_deal(seed, n, declarer, defenders, evaluator)
+        out += rows_of_deal(seed, n, declarer, defenders, evaluator, own_discard)
     return out
 
 
 def generate(
-    deals: int, seed: int, jobs: int, declarer: str, defenders: Sequence[str]
+    deals: int,
+    seed: int,
+    jobs: int,
+    declarer: str,
+    defenders: Sequence[str],
+    own_discard: bool = False,
 ) -> list[Row]:
     step = 10
     chunks = [
-        (seed, lo, min(deals, lo + step), declarer, tuple(defenders))
+        (seed, lo, min(deals, lo + step), declarer, tuple(defenders), own_discard)
         for lo in range(0, deals, step)
     ]
     if jobs <= 1:
@@ -218,6 +249,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--declarer", default="club@budget=0")
     ap.add_argument("--defenders", default="heuristic,club@budget=0")
+    ap.add_argument(
+        "--discard",
+        choices=("heuristic", "evaluator"),
+        default="heuristic",
+        help="who puts away the two cards of a forced pickup: train_handeval's count"
+        " (heuristic) or the levels' evaluator for the forced game",
+    )
     ap.add_argument("--out", help="the report and the recalibration as JSON")
     ap.add_argument("--into", help="a copy of the shipped evaluator with the recalibration")
     args = ap.parse_args(argv)
@@ -225,10 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("--deals and --jobs are at least 1")
     defenders = [d for d in args.defenders.split(",") if d]
     start = time.perf_counter()
-    rows = generate(args.deals, args.seed, args.jobs, args.declarer, defenders)
+    own = args.discard == "evaluator"
+    rows = generate(args.deals, args.seed, args.jobs, args.declarer, defenders, own)
     command = (
         f"python -m bench.strength.calibrate_handeval --deals {args.deals} --seed {args.seed}"
-        f" --declarer {args.declarer} --defenders {','.join(defenders)}"
+        f" --declarer {args.declarer} --defenders {','.join(defenders)} --discard {args.discard}"
     )
     data: dict[str, object] = {"command": command, **report(rows)}
     print_report(data)

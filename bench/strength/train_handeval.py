@@ -37,7 +37,7 @@ import json
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
@@ -103,12 +103,17 @@ def discard_for(cards12: int, game: GameType) -> tuple[int, int]:
 
 
 def force(
-    deck: Sequence[Card], dealer: int, position: int, game: GameType, hand: bool
+    deck: Sequence[Card],
+    dealer: int,
+    position: int,
+    game: GameType,
+    hand: bool,
+    discard: Callable[[int, GameType], tuple[int, int]] = discard_for,
 ) -> tuple[Deal, int]:
     """The deal with the player at ``position`` made declarer of ``game`` at
     18 (the others pass), Hand or after picking up and putting away what
-    `discard_for` chooses, before the first card. Returns the deal and the
-    points put away."""
+    ``discard`` (`discard_for`) chooses, before the first card. Returns the
+    deal and the points put away."""
     deal = Deal(deck, dealer=dealer)
     declarer = deal.seat_of(position)
     while deal.phase is Phase.BIDDING:
@@ -127,7 +132,7 @@ def force(
         deal.apply(Announce(Contract(game, hand=True)))
         return deal, 0
     deal.apply(Pickup())
-    a, b = discard_for(deal.hand(declarer).mask, game)
+    a, b = discard(deal.hand(declarer).mask, game)
     deal.apply(
         next(x for x in deal.legal_actions() if isinstance(x, Discard) and set(x.cards) == {a, b})
     )

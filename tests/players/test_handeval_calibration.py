@@ -70,6 +70,12 @@ def test_the_played_games_are_the_same_for_the_same_seed(tmp_path: Path) -> None
     again = generate(2, seed=5, jobs=2, declarer="heuristic", defenders=["heuristic", "novice"])
     other = generate(2, seed=6, jobs=1, declarer="heuristic", defenders=["heuristic", "novice"])
     assert one == again and one != other
+    # the evaluator's discard for the forced game: the same Hand games, other pickups
+    own = generate(
+        2, seed=5, jobs=1, declarer="heuristic", defenders=["heuristic", "novice"], own_discard=True
+    )
+    assert [r for r in own if r[1] == "hand"] == [r for r in one if r[1] == "hand"]
+    assert [r for r in own if r[1] == "counted"] != [r for r in one if r[1] == "counted"]
     stages = {(k, s) for k, s, *_ in one}
     assert ("suit", "pickup") in stages and ("suit", "counted") in stages
     assert all(0.0 <= r[2] <= 1.0 and r[4] in (0, 1) for r in one)
