@@ -80,6 +80,12 @@ class Server(LoadServer):
         )
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
+    def system_seconds(self) -> float:
+        """The kernel's share of the server's CPU time (system time, all
+        threads): the socket calls, loopback delivery to the clients included."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[12]) / os.sysconf("SC_CLK_TCK")
+
     def stored(self, t0: float, t1: float) -> dict[str, int]:
         """Events stored between two wall-clock times, by kind."""
         with contextlib.closing(sqlite3.connect(self.db)) as db:
@@ -98,6 +104,7 @@ class Run:
     events: int
     server_cpu: float  # seconds
     loop_cpu: float  # seconds, of the main thread (the event loop)
+    sys_cpu: float  # seconds, the kernel's part of server_cpu
     gen_cpu: float  # seconds
     gen_lag_p99: float
     p50: float
@@ -113,7 +120,8 @@ class Run:
             f"{self.label}: {self.ms_per_act:.3f} ms server CPU per accepted action "
             f"({self.acts} acts, {self.events} events in {self.seconds:.1f} s, "
             f"{self.acts / self.seconds:.0f} acts/s, server {self.server_cpu / self.seconds:.0%} "
-            f"of a core, event loop thread {self.loop_cpu / self.server_cpu:.0%} of that); "
+            f"of a core, event loop thread {self.loop_cpu / self.server_cpu:.0%} of that, "
+            f"kernel {self.sys_cpu / self.server_cpu:.0%}); "
             f"generator {self.gen_cpu / self.seconds:.0%} of a core, "
             f"lag p99 {self.gen_lag_p99 * 1000:.1f} ms; latency p50 {self.p50 * 1000:.1f} ms, "
             f"p99 {self.p99 * 1000:.1f} ms; load average {self.load:.2f}"
@@ -159,10 +167,10 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
             ],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
-    main0, cpu0 = server.main_thread_seconds(), server.cpu_seconds()
+    main0, cpu0, sys0 = server.main_thread_seconds(), server.cpu_seconds(), server.system_seconds()
     gen0, w0, t0 = time.process_time(), time.time(), time.perf_counter()
     await asyncio.sleep(args.seconds)
-    main1, cpu1 = server.main_thread_seconds(), server.cpu_seconds()
+    main1, cpu1, sys1 = server.main_thread_seconds(), server.cpu_seconds(), server.system_seconds()
     gen1, w1, t1 = time.process_time(), time.time(), time.perf_counter()
     await asyncio.sleep(1.0)  # acts sent at the end arrive
     for task in tasks:
@@ -191,6 +199,7 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
         sum(stored.values()),
         cpu1 - cpu0,
         main1 - main0,
+        sys1 - sys0,
         gen1 - gen0,
         pct(lag, 0.99),
         pct(lat, 0.5),

@@ -466,11 +466,18 @@ def test_changes_applied_to_the_view_held_give_the_whole_view_for_every_viewer()
     of its view (`changes`, and the `added` items of the lists that grow);
     applied to the view of the version before (`ViewKeeper`, as the page
     does) they give exactly the whole view, for a spectator and every seat,
-    through whole random lists of three and four players, Ramsch and Kontra;
+    through whole random lists of three and four players, Ramsch,
+    Schieberamsch and Kontra; a seat's view, made from the public view and
+    the seat's own part, is the engine's view of that seat;
     and the changes of a card played are a fraction of the whole view."""
     sizes: list[tuple[int, int]] = []
     for k, options in enumerate(
-        ({"players": 3}, {"players": 4, "kontra": True}, {"players": 3, "all_pass": "ramsch"})
+        (
+            {"players": 3},
+            {"players": 4, "kontra": True},
+            {"players": 3, "all_pass": "ramsch"},
+            {"players": 3, "all_pass": "ramsch", "schieberamsch": True},
+        )
     ):
         _play_with_changes(k, options, sizes)
     changes = sorted(a for a, _ in sizes)
@@ -515,6 +522,9 @@ def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, i
                     continue
                 whole = shared.view_out(st.series, viewer)
                 assert keepers[viewer].view == wire(whole), (viewer, e)
+                # a seat's view made from the public one is the engine's view of that seat
+                own = projection.view_json(st.series.deal.view(viewer))
+                assert wire(whole) == wire(own), (viewer, e)
                 bases[viewer] = whole
                 if isinstance(e, ev.Act) and "state" not in got:
                     sizes.append((len(encode(msg)), len(encode(whole))))

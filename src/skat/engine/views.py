@@ -101,18 +101,28 @@ class View:
         return CardSet(m)
 
 
-def view_of(
-    deal: DealState,
-    seat: int | None,
-    legal: tuple[Action, ...],
-    offers: tuple[Action, ...],
-) -> View:
-    """Build the view of ``seat`` (``None``: spectators), R3.7, with the moves
-    the deal lists for it (``legal``, ``offers``: `Deal.view` asks for them)."""
+@dataclass(frozen=True, slots=True)
+class SeatPart:
+    """What a seat's view holds beyond the public (spectator) view of the same
+    moment (R3.7): its position, its own hand, the skat when this seat may
+    see it, and the places of the history where it sees a discard that the
+    public view reads as ``discard`` (its own, before the end). Everything
+    else of a seat's view is the public view's, so a server that shows one
+    moment to many viewers builds the public part once (`seat_part`)."""
+
+    position: int | None
+    hand: CardSet
+    skat: CardSet | None
+    discards: tuple[int, ...]  # indices into the history, shown with their cards
+
+
+def seat_part(deal: DealState, seat: int | None) -> SeatPart:
+    """``seat``'s own part of its view (`SeatPart`; ``None``: the public
+    view's, which has none of its own)."""
     pos = None if seat is None else deal.position_of(seat)
     done = deal._phase is _DONE
     d = deal._declarer
-    hand = CardSet(deal._hands[pos]) if pos is not None else CardSet()
+    hand = CardSet(deal._hands[pos]) if pos is not None else _NO_CARDS
     skat: CardSet | None = None
     if done or (pos is not None and pos == d and deal._picked_up):
         # before the discard the declarer still sees which two cards he took
@@ -121,22 +131,64 @@ def view_of(
         skat = CardSet(deal._taken)  # Schieberamsch: the two cards just taken up
     elif pos is not None and deal._skat_known == pos:
         skat = CardSet(deal._skat)  # the two cards this seat pushed on, still the skat
+    discards: tuple[int, ...] = ()
+    if not done and seat is not None:
+        # only a discard reads differently to the others before the end (R3.7)
+        discards = tuple(
+            i for i, (s, a) in enumerate(deal._history) if s == seat and a.__class__ is Discard
+        )
+    return SeatPart(pos, hand, skat, discards)
+
+
+_NO_CARDS = CardSet()
+
+
+def history_texts(deal: DealState) -> list[str]:
+    """The text of each action of the history, made once per action and kept
+    on the deal (the server shows every move to every viewer)."""
+    entries = deal._history
+    texts = deal._texts
+    if len(texts) < len(entries):
+        texts.extend([str(a) for _, a in entries[len(texts) :]])
+    return texts
+
+
+def public_history(deal: DealState) -> list[tuple[int, str]]:
+    """The history as the public view shows it: a discard reads ``discard``
+    until the deal is over (R3.7)."""
+    texts = history_texts(deal)
+    if deal._phase is _DONE:
+        return [(s, t) for (s, _), t in zip(deal._history, texts, strict=True)]
+    return [
+        (s, "discard" if a.__class__ is Discard else t)
+        for (s, a), t in zip(deal._history, texts, strict=True)
+    ]
+
+
+def view_of(
+    deal: DealState,
+    seat: int | None,
+    legal: tuple[Action, ...],
+    offers: tuple[Action, ...],
+) -> View:
+    """Build the view of ``seat`` (``None``: spectators), R3.7, with the moves
+    the deal lists for it (``legal``, ``offers``: `Deal.view` asks for them):
+    the public view's parts and the seat's own (`seat_part`)."""
+    part = seat_part(deal, seat)
+    done = deal._phase is _DONE
+    d = deal._declarer
     contract = deal._contract
     open_cards: CardSet | None = None
     if d >= 0 and deal._phase in (_KONTRA, _PLAY, _DONE) and contract is not None:
         if contract.ouvert or deal._claimed:
             open_cards = CardSet(deal._hands[d])
     # the history's texts are made once per action, not once per view (the
-    # server builds a view per viewer after every move): only the discard
-    # reads differently to the others before the end (R3.7)
-    entries = deal._history
-    texts = deal._texts
-    if len(texts) < len(entries):
-        texts.extend([str(a) for _, a in entries[len(texts) :]])
-    history = [
-        (s, "discard" if not done and s != seat and a.__class__ is Discard else t)
-        for (s, a), t in zip(entries, texts, strict=True)
-    ]
+    # server builds a view per viewer after every move)
+    history = public_history(deal)
+    if part.discards:
+        texts = history_texts(deal)
+        for i in part.discards:
+            history[i] = (history[i][0], texts[i])
     bidder = listener = None
     if deal._phase is _BIDDING:
         bidder = deal._seats[deal._bidder]
@@ -146,16 +198,16 @@ def view_of(
         sizes[s] = deal._hands[p].bit_count()
     return View(
         seat=seat,
-        position=pos,
+        position=part.position,
         players=deal.players,
         dealer=deal.dealer,
         rules=deal.rules,
         phase=deal._phase,
         current_seat=deal.current_seat,
         seats=deal._seats,  # type: ignore[arg-type]
-        hand=hand,
+        hand=part.hand,
         hand_sizes=tuple(sizes),
-        skat=skat,
+        skat=part.skat,
         bid=deal._value,
         declarer_seat=None if d < 0 else deal._seats[d],
         contract=contract if deal._phase not in (_BIDDING, *DECLARER_PHASES) else None,

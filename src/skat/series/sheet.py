@@ -3,7 +3,7 @@ Seeger-Fabian footer and the ranking with the ISkO tie-break (R8.4)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..engine import Contract, DealResult
@@ -140,7 +140,7 @@ def totals(rows: list[SheetRow], players: int, scoring: str) -> list[PlayerTotal
                 tie = "lost"
             else:
                 tie = "shared"
-        placed.append(PlayerTotal(**{**asdict(t), "place": place, "tie_break": tie}))
+        placed.append(replace(t, place=place, tie_break=tie))
     return placed
 
 

@@ -71,6 +71,7 @@ class Metrics:
             ["by", "outcome"],
             registry=r,
         )
+        self._moves: dict[tuple[str, bool], Any] = {}
         self.act_seconds = Histogram(
             "skat_act_seconds",
             "Seconds from a person's move reaching its table to its answer (stored and sent).",
@@ -107,7 +108,12 @@ class Metrics:
         )
 
     def move(self, by: str, accepted: bool) -> None:
-        self.moves.labels(by, "accepted" if accepted else "refused").inc()
+        # the labelled counters looked up once each (every move counts here)
+        key = (by, accepted)
+        child = self._moves.get(key)
+        if child is None:
+            child = self._moves[key] = self.moves.labels(by, "accepted" if accepted else "refused")
+        child.inc()
 
     def watch(self, tables: Tables, store: Store, info: dict[str, str]) -> None:
         """Read the live objects at every scrape from now on."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, assert_never
 
 import msgspec
@@ -22,8 +22,9 @@ from ..engine.cards import CARD_NAMES, CardSet
 from ..engine.game import Contract, GameType, sorted_cards
 from ..engine.iss import to_iss
 from ..engine.values import seeger_fabian_others
+from ..engine.views import history_texts, seat_part
 from ..players.levels import level_of
-from ..series import Series
+from ..series import ListOptions, Series, SheetRow
 from ..series.record import list_record
 from . import events as ev
 from . import messages as m
@@ -63,10 +64,37 @@ class Shared:
         return v
 
     def view_out(self, series: Series, viewer: Viewer) -> m.ViewOut:
-        """``viewer``'s view as it goes on the wire, made once per moment."""
+        """``viewer``'s view as it goes on the wire, made once per moment: the
+        public (spectator) view once, and a seat's from it with only the
+        seat's own parts made anew (`engine.views.seat_part`: its hand, the
+        skat it may see, its own discard in the history, its moves)."""
         out = self._outs.get(viewer)
-        if out is None:
-            out = self._outs[viewer] = view_json(self.view(series, viewer), self)
+        if out is not None:
+            return out
+        if viewer is None:
+            out = self._outs[None] = view_json(self.view(series, None), self)
+            return out
+        public = self.view_out(series, None)
+        deal = series.deal
+        part = seat_part(deal, viewer)
+        history = public.history
+        if part.discards:
+            texts = history_texts(deal)
+            history = list(history)
+            for i in part.discards:
+                history[i] = (history[i][0], texts[i])
+        contract = self.view(series, None).contract
+        legal = deal.legal_actions(viewer) if part.position is not None else ()
+        out = self._outs[viewer] = msgspec.structs.replace(
+            public,
+            seat=viewer,
+            position=part.position,
+            hand=_sorted(part.hand, contract),
+            skat=_cards(part.skat),
+            legal=_legal_texts(legal),
+            offers=[str(a) for a in deal.offers(viewer)],
+            history=history,
+        )
         return out
 
 
@@ -81,12 +109,24 @@ _DISPLAY = tuple(tuple(sorted_cards(range(32), g)) for g in GameType)
 
 def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
     """Cards in the display order of the game (Grand order before there is one):
-    the same as `sorted_cards`, as a filter of the whole deck in that order."""
+    the same as `sorted_cards`, as a filter of the whole deck in that order.
+    Made once per set of cards and game (a hand recurs in every message of
+    its deal): the list is shared, and nothing changes it."""
     if cs is None:
         return None
-    m = cs.mask
-    order = _DISPLAY[contract.game if contract is not None else GameType.GRAND]
-    return [CARD_NAMES[c] for c in order if m >> c & 1]
+    mask = cs.mask
+    game = contract.game if contract is not None else GameType.GRAND
+    key = mask << 3 | game
+    out = _HANDS.get(key)
+    if out is None:
+        if len(_HANDS) >= 50_000:
+            _HANDS.clear()
+        order = _DISPLAY[game]
+        out = _HANDS[key] = [CARD_NAMES[c] for c in order if mask >> c & 1]
+    return out
+
+
+_HANDS: dict[int, list[str]] = {}
 
 
 @lru_cache(maxsize=512)
@@ -104,7 +144,10 @@ def contract_json(c: Contract) -> m.ContractOut:
     )
 
 
+@lru_cache(maxsize=4096)
 def trick_json(t: Trick, seats: tuple[int, ...]) -> m.TrickOut:
+    """A finished trick on the wire, made once (every later message of its
+    deal shows it again)."""
     return m.TrickOut(
         leader=seats[t.leader],
         cards=[CARD_NAMES[c] for c in t.cards],
@@ -196,6 +239,24 @@ def _text(a: Action) -> str:
     return text
 
 
+#: The texts of a tuple of legal actions by the tuple's id: the auction's
+#: and the announcements' tuples are constants of the engine (the longest
+#: lists, sent after every call), a card play's are small. Pinned and
+#: bounded as `_TEXTS`; the list is shared, and nothing changes it.
+_LEGAL: dict[int, tuple[tuple[Action, ...], list[str]]] = {}
+
+
+def _legal_texts(legal: tuple[Action, ...]) -> list[str]:
+    hit = _LEGAL.get(id(legal))
+    if hit is not None and hit[0] is legal:
+        return hit[1]
+    if len(_LEGAL) >= 20_000:
+        _LEGAL.clear()
+    out = [_TEXTS[id(a)][1] if id(a) in _TEXTS else _text(a) for a in legal]
+    _LEGAL[id(legal)] = (legal, out)
+    return out
+
+
 def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
     """A seat's view as JSON: exactly what `View` holds, nothing more. Cards
     in hands come in the game's display order, so no front end sorts.
@@ -224,10 +285,10 @@ def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
         contract=None if c is None else contract_json(c),
         open_cards=_sorted(v.open_cards, c),
         trick=[(s, CARD_NAMES[card]) for s, card in v.trick],
-        tricks=[shared.get("trick", t, partial(trick_json, t, seats)) for t in v.tricks],
+        tricks=[trick_json(t, seats) for t in v.tricks],
         kontra=v.kontra,
         re=v.re,
-        legal=[_TEXTS[id(a)][1] if id(a) in _TEXTS else _text(a) for a in v.legal_actions],
+        legal=_legal_texts(v.legal_actions),
         offers=[str(a) for a in v.offers],  # concede / claim, beside the game moves
         history=list(v.history),
         result=None
@@ -346,15 +407,32 @@ def seats_json(state: TableState, connected: set[int]) -> list[m.SeatOut]:
 def sheet_json(state: TableState) -> m.SheetOut:
     series = state.series
     assert series is not None
+    rows = [_row_json(series, r) for r in series.rows]
     return m.SheetOut(
-        rows=[r.to_dict() for r in series.rows],
+        rows=[row for row, _ in rows],
         totals=[dict(t.__dict__) for t in series.totals()],
         auto_moves={str(k): v for k, v in state.auto_moves.items()},
         # R8.2: what each other player gets for a declarer's lost game (40, or 30 at four)
         others_bonus=seeger_fabian_others(False, state.options.players),
         names_from={str(k): list(v) for k, v in state.names_from().items()},
-        results=[_sheet_result(series, row.number) for row in series.rows],
+        results=[result for _, result in rows],
     )
+
+
+#: A settled deal's sheet row and its result on the wire by the row's id:
+#: a row never changes once written, and the sheet goes out whole at every
+#: deal's start and end, so each row is made once, not once per deal of
+#: the list (an entry pins its row, so the id stays its own). Bounded.
+_ROWS: dict[int, tuple[SheetRow, dict[str, Any], m.SheetResultOut]] = {}
+
+
+def _row_json(series: Series, row: SheetRow) -> tuple[dict[str, Any], m.SheetResultOut]:
+    hit = _ROWS.get(id(row))
+    if hit is None or hit[0] is not row:
+        if len(_ROWS) >= 20_000:
+            _ROWS.clear()
+        hit = _ROWS[id(row)] = (row, row.to_dict(), _sheet_result(series, row.number))
+    return hit[1], hit[2]
 
 
 def _sheet_result(series: Series, number: int) -> m.SheetResultOut:
@@ -450,13 +528,27 @@ def _table_json(state: TableState) -> m.TableOut:
     return m.TableOut(
         id=state.id,
         status=state.status,
-        options=state.options.to_dict(),
+        options=_options_json(state.options),
         settings={**state.settings.to_dict(), "level": level_of(state.settings.bot)},
         commitment=series.commitment if series else _commit(state.seed),
         seed=state.seed.hex() if state.status == "finished" else None,
         next_table=state.next_table,
         resting=state.resting,
     )
+
+
+#: A table's list options on the wire by the options' id (they never change
+#: once a table is made; `state`s carry them at every deal's start and end).
+_OPTIONS: dict[int, tuple[ListOptions, dict[str, Any]]] = {}
+
+
+def _options_json(options: ListOptions) -> dict[str, Any]:
+    hit = _OPTIONS.get(id(options))
+    if hit is None or hit[0] is not options:
+        if len(_OPTIONS) >= 20_000:
+            _OPTIONS.clear()
+        hit = _OPTIONS[id(options)] = (options, options.to_dict())
+    return hit[1]
 
 
 def _deal_json(state: TableState, series: Series) -> m.DealOut:
@@ -526,11 +618,10 @@ def event_message(
     if shared is None:
         shared = Shared()
     series = state.series
-    view = shared.view(series, viewer) if series is not None else None
 
     def text() -> str:
-        assert view is not None
-        return view.history[-1][1]  # the move just applied
+        assert series is not None
+        return shared.view_out(series, viewer).history[-1][1]  # the move just applied
 
     out = event_json(event, viewer, muted, text)
     if changes_sheet(event, state):

@@ -48,8 +48,9 @@ class SqliteWriter:
         transaction, after renewing this process's leases of the rows'
         tables to ``lease`` = ``(expires_at, owner, token)`` (else
         `NotOwner`, nothing written)."""
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._thread, self._write, rows, list(statuses), lease)
+        # the thread's future awaited directly (run_in_executor's checks of
+        # the callable cost as much as the hand-over itself)
+        await asyncio.wrap_future(self._thread.submit(self._write, rows, list(statuses), lease))
 
     def _connect(self) -> sqlite3.Connection:
         # autocommit mode: the transaction is ours (BEGIN IMMEDIATE takes
