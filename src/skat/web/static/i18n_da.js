@@ -535,7 +535,7 @@ export default {
   "err.ENTRY_CLOSED": "Første serie er begyndt; arrangøren kan stadig tilføje dig.",
   "err.TOURNAMENT_FULL": "Turneringen er fuld.",
   "err.TOURNAMENT_OVER": "Alle serier i denne turnering er spillet.",
-  "err.SERIES_IN_PLAY": "Næste serie trækkes, når alle borde er færdige.",
+  "err.SERIES_IN_PLAY": "Et bord i denne serie spiller stadig: næste serie trækkes, og hvilende borde lukkes, når intet bord spiller.",
   "err.NO_ENTRANTS": "For få deltagere til hele borde uden computerspillere.",
   "err.TOO_MANY_TOURNAMENTS": "For mange nye turneringer herfra; prøv igen senere.",
   "err.TOURNAMENT_BROKEN": "Denne turnerings data kan ikke læses.",

@@ -536,7 +536,7 @@ export default {
   "err.ENTRY_CLOSED": "Die erste Serie hat begonnen; der Ausrichter kann dich noch hinzufügen.",
   "err.TOURNAMENT_FULL": "Das Turnier ist voll.",
   "err.TOURNAMENT_OVER": "Alle Serien dieses Turniers sind gespielt.",
-  "err.SERIES_IN_PLAY": "Die nächste Serie wird ausgelost, wenn alle Tische fertig sind.",
+  "err.SERIES_IN_PLAY": "Ein Tisch dieser Serie spielt noch: Die nächste Serie wird ausgelost und ruhende Tische werden geschlossen, sobald keiner mehr spielt.",
   "err.NO_ENTRANTS": "Zu wenige Teilnehmer für volle Tische ohne Computerspieler.",
   "err.TOO_MANY_TOURNAMENTS": "Zu viele neue Turniere von hier; versuch es später noch einmal.",
   "err.TOURNAMENT_BROKEN": "Die Daten dieses Turniers lassen sich nicht lesen.",

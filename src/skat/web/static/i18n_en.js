@@ -536,7 +536,7 @@ export default {
   "err.ENTRY_CLOSED": "The first series has begun; the organiser can still add you.",
   "err.TOURNAMENT_FULL": "The tournament is full.",
   "err.TOURNAMENT_OVER": "Every series of this tournament has been played.",
-  "err.SERIES_IN_PLAY": "The next series is drawn when every table has finished.",
+  "err.SERIES_IN_PLAY": "A table of this series is still playing: the next series is drawn, and resting tables closed, once none is.",
   "err.NO_ENTRANTS": "Too few entrants for whole tables without computer players.",
   "err.TOO_MANY_TOURNAMENTS": "Too many new tournaments from here; try again later.",
   "err.TOURNAMENT_BROKEN": "This tournament's record cannot be read.",
