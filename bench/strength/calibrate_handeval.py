@@ -47,7 +47,7 @@ import numpy as np
 
 from bench.strength.arena_plays import variant
 from bench.strength.compat import make_player
-from bench.strength.train_handeval import GAMES, discard_for, fit, force, plausible
+from bench.strength.train_handeval import DEALER, discard_for, fit, force, forced_choices
 from skat.engine import Card, Deal, GameType
 from skat.engine.cards import mask_cards
 from skat.players.handeval import Evaluator, default, kind_of, put_aways
@@ -103,38 +103,33 @@ def rows_of_deal(
     rng = _rng("calibrate", seed, number)
     deck = list(Card)
     rng.shuffle(deck)
-    dealer = 2
-    probe = Deal(deck, dealer=dealer)
+    dealer = DEALER
     out: list[Row] = []
-    for position in range(3):
-        dealt = probe.dealt_hand(position).mask
-        for game in (*GAMES, GameType.NULL):
-            if not plausible(dealt, game):
-                continue
-            kind = kind_of(game)
-            for hand in (True, False):
-                how = evaluator_discard(evaluator, position) if own_discard else discard_for
-                deal, points = force(deck, dealer, position, game, hand, how)
-                seat = deal.seat_of(position)
-                kept = deal.hand(seat).mask  # the ten cards kept, before the first card
-                r = _rng("players", seed, number, position, int(game), hand)
-                players = [
-                    make_player(
-                        declarer if s == seat else defenders[r.randrange(len(defenders))],
-                        random.Random(r.random()),
-                    )
-                    for s in range(3)
+    for position, dealt, game in forced_choices(deck):
+        kind = kind_of(game)
+        for hand in (True, False):
+            how = evaluator_discard(evaluator, position) if own_discard else discard_for
+            deal, points = force(deck, dealer, position, game, hand, how)
+            seat = deal.seat_of(position)
+            kept = deal.hand(seat).mask  # the ten cards kept, before the first card
+            r = _rng("players", seed, number, position, int(game), hand)
+            players = [
+                make_player(
+                    declarer if s == seat else defenders[r.randrange(len(defenders))],
+                    random.Random(r.random()),
+                )
+                for s in range(3)
+            ]
+            won, schneider = play_out(deal, players)
+            if hand:
+                seen = [("hand", evaluator.chances(dealt, game, position, "hand"))]
+            else:
+                seen = [
+                    ("pickup", evaluator.chances(dealt, game, position, "pickup")),
+                    ("counted", evaluator.chances(kept, game, position, "counted", points)),
                 ]
-                won, schneider = play_out(deal, players)
-                if hand:
-                    seen = [("hand", evaluator.chances(dealt, game, position, "hand"))]
-                else:
-                    seen = [
-                        ("pickup", evaluator.chances(dealt, game, position, "pickup")),
-                        ("counted", evaluator.chances(kept, game, position, "counted", points)),
-                    ]
-                for stage, c in seen:
-                    out.append((kind, stage, c.win, c.schneider, won, schneider))
+            for stage, c in seen:
+                out.append((kind, stage, c.win, c.schneider, won, schneider))
     return out
 
 

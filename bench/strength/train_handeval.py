@@ -213,29 +213,38 @@ def labels_of(
     return out
 
 
+#: The dealer of the forced deals (forehand is position 0 at seat 0).
+DEALER = 2
+
+
+def forced_choices(deck: Sequence[Card]) -> Iterator[tuple[int, int, GameType]]:
+    """(position, the ten cards dealt, game) of every plausible game of each
+    position's ten cards in ``deck`` dealt by `DEALER`: the games forced."""
+    probe = Deal(deck, dealer=DEALER)
+    for position in range(3):
+        dealt = probe.dealt_hand(position).mask
+        for game in (*GAMES, GameType.NULL):
+            if plausible(dealt, game):
+                yield position, dealt, game
+
+
 def examples_of_deal(
     seed: int, number: int, mode: float = 0.0, curves: tuple[Curve, Curve] = CURVES
 ) -> list[Example]:
     rng = random.Random(f"{seed}/{number}")
     deck = list(Card)
     rng.shuffle(deck)
-    dealer = 2
-    probe = Deal(deck, dealer=dealer)
     out: list[Example] = []
-    for position in range(3):
-        dealt = probe.dealt_hand(position).mask
-        for game in (*GAMES, GameType.NULL):
-            if not plausible(dealt, game):
-                continue
-            kind = kind_of(game)
-            deal, _ = force(deck, dealer, position, game, True)
-            won, schneider = labels_of(deal, game, mode, curves)
-            out.append((kind, "hand", features(dealt, game, position), won, schneider))
-            deal, pts = force(deck, dealer, position, game, False)
-            kept = deal.hand(deal.seat_of(position)).mask
-            won, schneider = labels_of(deal, game, mode, curves)
-            out.append((kind, "pickup", features(dealt, game, position), won, schneider))
-            out.append((kind, "counted", features(kept, game, position, pts), won, schneider))
+    for position, dealt, game in forced_choices(deck):
+        kind = kind_of(game)
+        deal, _ = force(deck, DEALER, position, game, True)
+        won, schneider = labels_of(deal, game, mode, curves)
+        out.append((kind, "hand", features(dealt, game, position), won, schneider))
+        deal, pts = force(deck, DEALER, position, game, False)
+        kept = deal.hand(deal.seat_of(position)).mask
+        won, schneider = labels_of(deal, game, mode, curves)
+        out.append((kind, "pickup", features(dealt, game, position), won, schneider))
+        out.append((kind, "counted", features(kept, game, position, pts), won, schneider))
     return out
 
 
