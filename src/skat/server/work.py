@@ -16,9 +16,12 @@ processes). Neither may reach another table's moves:
   taken table by table in turn, so that one table's many requests wait
   behind each other and not in front of everyone's; each search is given
   what is left of its own budget, shared out when more decisions wait than
-  there are processes (a shallower search, never a silent fallback); a pool
-  whose process died (the OOM killer) is replaced, logged once, and the
-  decision is tried again.
+  there are processes (a shallower search, never a silent fallback); a
+  search already running is cut to the same share when decisions come to
+  wait behind it (`Cuts`: tables that start together send their discards
+  at once, and one long search would hold a process while the next trick's
+  decisions go late); a pool whose process died (the OOM killer) is
+  replaced, logged once, and the decision is tried again.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import multiprocessing
 import os
 import threading
 import time
@@ -35,6 +39,8 @@ from collections.abc import Callable, Hashable
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..players.search.decision import cut_by
 
 log = logging.getLogger("skat.server")
 
@@ -50,10 +56,27 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
 
 
-def search_worker_start() -> None:
+class Cuts:
+    """The ends the pool sets for its running searches, one slot per search
+    process, as `time.monotonic` seconds (the same clock in every process
+    of the machine), in memory the processes share (made before them)."""
+
+    def __init__(self, workers: int) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self.ends: Any = ctx.RawArray("d", max(1, workers))
+
+
+# the pool's cuts, in a search process (`search_worker_start`)
+_worker_cuts: Cuts | None = None
+
+
+def search_worker_start(cuts: Cuts | None = None) -> None:
     """A search process's start: below the server's priority, and gone soon
     after the server is (a server killed by SIGKILL or the OOM killer cannot
-    stop its workers, which would otherwise sit idle for ever)."""
+    stop its workers, which would otherwise sit idle for ever); ``cuts``:
+    where the pool tells the process's searches to end sooner."""
+    global _worker_cuts
+    _worker_cuts = cuts
     lower_priority()
     parent = os.getppid()
 
@@ -64,6 +87,17 @@ def search_worker_start() -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _cut_call(slot: int, fn: Callable[..., Any], args: tuple[Any, ...], inner: float) -> Any:
+    """``fn(*args, inner)`` in a search process, its clock also ending at
+    the pool's cut of ``slot``."""
+    cuts = _worker_cuts
+    if cuts is None:
+        return fn(*args, inner)
+    ends = cuts.ends
+    with cut_by(lambda: float(ends[slot])):
+        return fn(*args, inner)
 
 
 class Busy(Exception):
@@ -290,6 +324,9 @@ class _Job:
     args: tuple[Any, ...]
     deadline: float  # loop time by which the answer is due
     future: asyncio.Future[Any] = field(repr=False)
+    started: float = 0.0  # loop time it was given a process
+    left: float = 0.0  # what was left of its budget then (the trip's margin kept)
+    slot: int = -1  # its slot of the pool's `Cuts` while it runs
 
 
 class SearchPool:
@@ -300,14 +337,26 @@ class SearchPool:
     of ``budget`` when a process is free (a margin for the trip kept), cut to
     a fair share when more decisions wait than there are processes, never
     below ``floor``. A decision whose time runs out before it gets a process
-    raises `Late`."""
+    raises `Late`. With ``cuts`` (given to the processes ``make`` starts, by
+    `search_worker_start`), a search already running is cut to the share
+    it would be given now whenever another decision comes to wait."""
 
     MARGIN = 0.75  # of what is left: the rest is the trip there and back
 
-    def __init__(self, workers: int, make: Callable[[], Executor], floor: float = 0.15) -> None:
+    def __init__(
+        self,
+        workers: int,
+        make: Callable[[], Executor],
+        floor: float = 0.15,
+        cuts: Cuts | None = None,
+    ) -> None:
         self.workers = max(1, workers)
         self.floor = floor
         self._make = make
+        self._cuts = cuts
+        self._slots = list(range(self.workers)) if cuts is not None else []
+        self._live: set[_Job] = set()  # running with a slot
+        self.cut = 0  # running searches told to end sooner
         self._executor: Executor | None = None
         self._running = 0
         self._queues: OrderedDict[Hashable, deque[_Job]] = OrderedDict()
@@ -327,7 +376,28 @@ class SearchPool:
         job = _Job(key, fn, args, loop.time() + budget, loop.create_future())
         self._queues.setdefault(key, deque()).append(job)
         self._dispatch()
+        if self._queues:
+            self._cut_running()
         return await job.future
+
+    def _share(self, left: float, demand: int) -> float:
+        return max(self.floor, left * min(1.0, self.workers / demand))
+
+    def _cut_running(self) -> None:
+        """Decisions wait: each running search ends by the share it would be
+        given now (only ever sooner; its first world still ends, so a cut
+        search answers, shallower)."""
+        if self._cuts is None or not self._live:
+            return
+        demand = self._running + self.waiting()
+        ends = self._cuts.ends
+        # the loop's clock is `time.monotonic`, the processes' cut clock
+        offset = time.monotonic() - asyncio.get_running_loop().time()
+        for job in self._live:
+            end = job.started + self._share(job.left, demand) + offset
+            if end < ends[job.slot]:
+                ends[job.slot] = end
+                self.cut += 1
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
@@ -348,8 +418,13 @@ class SearchPool:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
                 continue
-            demand = self._running + 1 + self.waiting()
-            inner = max(self.floor, left * min(1.0, self.workers / demand))
+            inner = self._share(left, self._running + 1 + self.waiting())
+            job.started, job.left = loop.time(), left
+            if self._slots:
+                job.slot = self._slots.pop()
+                assert self._cuts is not None
+                self._cuts.ends[job.slot] = math.inf
+                self._live.add(job)
             self._running += 1
             self._turn += 1
             self._served[key] = self._turn
@@ -379,8 +454,13 @@ class SearchPool:
         try:
             for attempt in range(2):
                 executor = self._current()
-                try:
-                    result = await asyncio.wrap_future(executor.submit(job.fn, *job.args, inner))
+                try:  # a broken pool refuses at once
+                    call = (
+                        executor.submit(_cut_call, job.slot, job.fn, job.args, inner)
+                        if job.slot >= 0
+                        else executor.submit(job.fn, *job.args, inner)
+                    )
+                    result = await asyncio.wrap_future(call)
                 except BrokenExecutor:
                     self._replace(executor)
                     left = (job.deadline - loop.time()) * self.MARGIN
@@ -399,6 +479,10 @@ class SearchPool:
             if not job.future.done():  # cancelled: the pool is closing
                 job.future.set_exception(Late("the search pool is closed"))
             self._running -= 1
+            if job.slot >= 0:
+                self._live.discard(job)
+                self._slots.append(job.slot)
+                job.slot = -1
             self._busy[job.key] -= 1
             if not self._busy[job.key]:
                 del self._busy[job.key]
@@ -440,6 +524,7 @@ def stop_processes(executor: Executor, wait: float = 2.0) -> None:
 __all__ = [
     "AnalysisPool",
     "Busy",
+    "Cuts",
     "Late",
     "Offload",
     "SearchPool",
