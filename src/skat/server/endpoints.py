@@ -512,6 +512,7 @@ async def healthz(request: Request) -> Response:
     body["search"] = {
         "restarts": search.restarts,
         "late": search.late,
+        "cut": search.cut,
         "waiting": search.waiting(),
     }
     failing = store.failing_since
