@@ -129,6 +129,7 @@ def _club(name: str, settings: dict[str, Any]) -> None:
     """``club@worlds=6,budget=0.02,floor=5,margin=0,forty=0,evaluator=FILE``: the
     casual level with another card search (worlds, seconds), bid floor, Hand
     margin or hand evaluator (a file `train_handeval` wrote);
+    ``grand_pairs=1`` Grand's discard among the quick score's best pairs;
     ``contest=24:-1.0/36:-0.3`` the bidding's shifts for what the other seats
     bid (`handeval.contested`); ``budget=0``
     searches every world without a clock (``club@worlds=20,budget=0`` plays
@@ -137,7 +138,7 @@ def _club(name: str, settings: dict[str, Any]) -> None:
     from skat.players.club import ClubPlayer
     from skat.players.search import SearchPlayer
 
-    own = {"worlds", "budget", "floor", "margin", "evaluator", "contest", "forty"}
+    own = {"worlds", "budget", "floor", "margin", "evaluator", "contest", "forty", "grand_pairs"}
     search = {k: v for k, v in settings.items() if k not in own}
     SearchPlayer(None, **search)  # a wrong key fails here, at once
     evaluator = _evaluator(settings.get("evaluator"))
@@ -147,6 +148,8 @@ def _club(name: str, settings: dict[str, Any]) -> None:
         player.floor = float(settings.get("floor", player.floor))
         player.margin = float(settings.get("margin", player.margin))
         player.forty = float(settings.get("forty", player.forty))
+        if "grand_pairs" in settings:
+            player.grand_pairs = settings["grand_pairs"]
         if "contest" in settings:  # None: not lowered, the rule before 2026-12-05
             player.contest = tuple(settings["contest"] or ())
         if "worlds" in settings or "budget" in settings or search:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -443,11 +443,13 @@ def put_aways(
     games: tuple[GameType, ...] = GAMES,
     rules: Rules | None = None,
     forty: float = FORTY,
+    only: Mapping[GameType, Collection[int]] | None = None,
 ) -> list[tuple[float, int, GameType]]:
     """(expected result, the two cards as a mask, the game) of every pair
     put away from the twelve cards with every game of ``games`` the ten
     kept are considered for, best first; the points put away break ties
-    (then the order of the pairs and of ``games``)."""
+    (then the order of the pairs and of ``games``). ``only`` restricts a
+    game to the given pairs (masks)."""
     cards = mask_cards(cards12)
     out: list[tuple[float, int, GameType]] = []
     for i, a in enumerate(cards):
@@ -456,6 +458,8 @@ def put_aways(
             kept = cards12 & ~mask
             pts = POINTS[a] + POINTS[b]
             for g in games:
+                if only is not None and g in only and mask not in only[g]:
+                    continue
                 if not considered(kept, g, counted=True):
                     continue
                 s = counted_result(evaluator, kept, cards12, pts, position, bid, g, rules, forty)
@@ -472,12 +476,13 @@ def best_put_away(
     bid: int,
     rules: Rules | None = None,
     forty: float = FORTY,
+    only: Mapping[GameType, Collection[int]] | None = None,
 ) -> tuple[float, int, GameType | None]:
     """(expected result, the two cards as a mask, the game) of the best
-    discard of the twelve cards with its best game, every pair and every
-    game considered; the points put away break ties. The game is None when
-    no game is considered."""
-    ranked = put_aways(evaluator, cards12, position, bid, rules=rules, forty=forty)
+    discard of the twelve cards with its best game, every pair (or those of
+    ``only``, `put_aways`) and every game considered; the points put away
+    break ties. The game is None when no game is considered."""
+    ranked = put_aways(evaluator, cards12, position, bid, rules=rules, forty=forty, only=only)
     return ranked[0] if ranked else (-1e18, 0, None)
 
 
