@@ -451,6 +451,12 @@ def likelihood(
     factors: ``bid_rule`` where the cards fit the rule, the rest by the
     model's chance of what the seat did with those ten cards, and
     ``bid_uniform`` whatever the cards."""
+    how = (bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule)
+    kept = _FACTORS.get(how)
+    if kept is None:
+        if len(_FACTORS) > 20:
+            _FACTORS.clear()
+        kept = _FACTORS[how] = {}
     w = 1.0
     for p in range(3):
         if p == know.me:
@@ -459,25 +465,13 @@ def likelihood(
         if ten.bit_count() != 10:
             continue
         declarer = p == know.declarer
-        key = (
-            ten,
-            p,
-            know.named[p],
-            know.passed_at[p],
-            declarer,
-            know.game if declarer else None,
-            bid_miss,
-            pass_miss,
-            exact,
-            bid_model,
-            bid_uniform,
-            bid_rule,
-        )
-        got = _FACTORS.get(key)
+        game = int(know.game) if declarer and know.game is not None else -1
+        key = (ten, p, know.named[p], know.passed_at[p], declarer, game)
+        got = kept.get(key)
         if got is None:
-            if len(_FACTORS) > 200_000:
-                _FACTORS.clear()
-            got = _FACTORS[key] = _seat_factor(
+            if len(kept) > 200_000:
+                kept.clear()
+            got = kept[key] = _seat_factor(
                 know, p, ten, bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule
             )
         w *= got[0]
@@ -486,11 +480,12 @@ def likelihood(
     return w
 
 
-#: `_seat_factor` by everything it reads (the ten cards, the position, what
-#: it bid and where it passed, the game if it declared, the settings):
-#: a pure function, so the same hidden hand in another world or another
-#: decision of the deal is not judged again.
-_FACTORS: dict[tuple[Any, ...], tuple[float, float | None]] = {}
+#: `_seat_factor` by everything it reads: per setting of `likelihood`, by the
+#: ten cards, the position, what it bid and where it passed, and the game
+#: if it declared (plain numbers: the garbage collector does not walk the
+#: keys). A pure function, so the same hidden hand in another world or
+#: another decision of the deal is not judged again.
+_FACTORS: dict[tuple[Any, ...], dict[tuple[int, ...], tuple[float, float | None]]] = {}
 
 
 def _limit_of(p: int, ten: int, exact: bool) -> int:
