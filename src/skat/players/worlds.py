@@ -454,7 +454,7 @@ def likelihood(
     how = (bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule)
     kept = _FACTORS.get(how)
     if kept is None:
-        if len(_FACTORS) > 20:
+        if len(_FACTORS) > 8:
             _FACTORS.clear()
         kept = _FACTORS[how] = {}
     w = 1.0
@@ -469,7 +469,7 @@ def likelihood(
         key = (ten, p, know.named[p], know.passed_at[p], declarer, game)
         got = kept.get(key)
         if got is None:
-            if len(kept) > 200_000:
+            if len(kept) > 50_000:  # some forty deals' hidden hands (a deal's are what repeat)
                 kept.clear()
             got = kept[key] = _seat_factor(
                 know, p, ten, bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule
