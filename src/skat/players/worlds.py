@@ -443,8 +443,9 @@ def likelihood(
     picked up, his final ten cards instead). The limit is the value of the
     best game `heuristic` sees in the hand, or with ``exact`` its own bidding
     rule (`heuristic.bid_limit`: only games whose expectation beats passing,
-    the forehand's Grand bonus). The limits are kept (`_LIMITS`): the same
-    ten cards come back in world after world of a deal.
+    the forehand's Grand bonus). The limits are kept (`_LIMITS`), and each
+    seat's factors (`_FACTORS`): the same ten cards come back in world after
+    world of a deal.
 
     With ``bid_model`` (`bidmodel`, issue 53, point 4) a seat's bids and pass
     weigh the world as a mixture of bidders instead of by the rule's
