@@ -221,7 +221,14 @@ def _suit_danger(ranks: int) -> float:
 def _top_null_card(hand: int, suit: int) -> int:
     """The highest card of ``suit`` in Null order (the first to shed)."""
     bits = hand >> (8 * suit) & 0xFF
-    return max((idx for idx in range(8) if bits >> idx & 1), key=lambda i: _NULL_RANK[i]) + 8 * suit
+    return _TOP_NULL[bits] + 8 * suit
+
+
+#: The rank index of the highest card in Null order of each suit byte (-1 for none).
+_TOP_NULL: tuple[int, ...] = tuple(
+    max((idx for idx in range(8) if bits >> idx & 1), key=lambda i: _NULL_RANK[i], default=-1)
+    for bits in range(256)
+)
 
 
 def _null_table() -> tuple[tuple[int, float], ...]:
@@ -277,7 +284,16 @@ def null_win(danger: float) -> float:
 
 def null_risk(hand: int) -> int:
     """Number of suits that can be forced to win a trick in Null (0 = safe)."""
-    return sum(1 for suit in range(4) if _null_suit(_null_ranks(hand, suit))[0])
+    global _NULL_TABLE
+    if not _NULL_TABLE:
+        _NULL_TABLE = _null_table()
+    t = _NULL_TABLE
+    return (
+        (t[hand & 0xFF][0] > 0)
+        + (t[hand >> 8 & 0xFF][0] > 0)
+        + (t[hand >> 16 & 0xFF][0] > 0)
+        + (t[hand >> 24 & 0xFF][0] > 0)
+    )
 
 
 def _ouvert_ok(hand: int, forehand: bool) -> bool:
@@ -391,15 +407,49 @@ def top_value(hand: int) -> int:
 
 def bid_limit(hand: int, forehand: bool = False, aggression: float = 0.0) -> int:
     """The highest bid the hand is worth: the value of the best game whose
-    expected score beats passing."""
+    expected score beats passing.
 
-    def worth(p: Plan) -> bool:
-        floor = BID_EV_HAND if p.hand else BID_EV
-        return expected_score(min(1.0, p.win + aggression), p.value) > floor
-
+    The games of `plans` without making them (the world sampler asks this of
+    every hidden hand it weighs): a game whose values cannot pass the limit
+    found so far is not evaluated, nor its worth; the floats are the same
+    operations as in `_trump_plans` and `_null_plans`, so the limit is the
+    one the whole list gives (tests/players/test_strength.py)."""
+    best = 0
+    for g in _TRUMP_GAMES:
+        grand = g == GameType.GRAND
+        if grand:
+            if (hand & JACKS).bit_count() < 2:
+                continue
+        elif (hand & TRUMPS[g]).bit_count() < 4:
+            continue
+        mult = abs(matadors(g, hand)) + 1
+        base = BASE_VALUE[g]
+        if (mult + 2) * base <= best:
+            continue  # not even its Hand game with Schneider counted beats the limit
+        st = suit_strength(hand, g) + (FOREHAND_GRAND if grand and forehand else 0.0)
+        curve = PICKUP_GRAND if grand else PICKUP_SUIT
+        value = (mult + (1 if _schneider_chance(st, curve) > 0.6 else 0)) * base
+        if (
+            value > best
+            and expected_score(min(1.0, win_chance(st, curve) + aggression), value) > BID_EV
+        ):
+            best = value
+        curve = HAND_GRAND if grand else HAND_SUIT
+        value = (mult + 1 + (1 if _schneider_chance(st, curve) > 0.6 else 0)) * base
+        if value > best and (
+            expected_score(min(1.0, win_chance(st, curve) + aggression), value) > BID_EV_HAND
+        ):
+            best = value
     # the Null games only where they could raise the limit (the same limit)
-    best = max((p.value for p in _trump_plans(hand, True, forehand) if worth(p)), default=0)
-    return max((p.value for p in _null_plans(hand, True, forehand, best) if worth(p)), default=best)
+    for p in _null_plans(hand, True, forehand, best):
+        if p.value > best:
+            floor = BID_EV_HAND if p.hand else BID_EV
+            if expected_score(min(1.0, p.win + aggression), p.value) > floor:
+                best = p.value
+    return best
+
+
+_TRUMP_GAMES = (*SUITS, GameType.GRAND)
 
 
 def counted_games(hand10: int, cards12: int, skat_points: int) -> list[tuple[Plan, Contract]]:

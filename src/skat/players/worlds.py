@@ -443,60 +443,107 @@ def likelihood(
     picked up, his final ten cards instead). The limit is the value of the
     best game `heuristic` sees in the hand, or with ``exact`` its own bidding
     rule (`heuristic.bid_limit`: only games whose expectation beats passing,
-    the forehand's Grand bonus). The limits are kept (`_LIMITS`): the same
-    ten cards come back in world after world of a deal.
+    the forehand's Grand bonus). The limits are kept (`_LIMITS`), and each
+    seat's factors (`_FACTORS`): the same ten cards come back in world after
+    world of a deal.
 
     With ``bid_model`` (`bidmodel`, issue 53, point 4) a seat's bids and pass
     weigh the world as a mixture of bidders instead of by the rule's
     factors: ``bid_rule`` where the cards fit the rule, the rest by the
     model's chance of what the seat did with those ten cards, and
     ``bid_uniform`` whatever the cards."""
+    how = (bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule)
+    kept = _FACTORS.get(how)
+    if kept is None:
+        if len(_FACTORS) > 8:
+            _FACTORS.clear()
+        kept = _FACTORS[how] = {}
     w = 1.0
-
-    def limit_of(p: int, ten: int) -> int:
-        kind = (2 if p == 0 else 1) if exact else 0
-        got = _LIMITS.get((ten, kind))
-        if got is None:
-            if len(_LIMITS) > 200_000:
-                _LIMITS.clear()
-            got = heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
-            _LIMITS[(ten, kind)] = got
-        return got
-
     for p in range(3):
         if p == know.me:
             continue
         ten = world.hands[p] | know.played_by[p]
         if ten.bit_count() != 10:
             continue
-        limit: int | None = None
-        factor = 1.0  # the rule's
-        fits = True  # the seat did what the rule says of these cards
-        if know.named[p]:
-            limit = limit_of(p, ten)
-            if limit < know.named[p]:
-                factor *= bid_miss
-                fits = False
-        if know.passed_at[p] >= 0 and p != know.declarer:
-            if limit is None:
-                limit = limit_of(p, ten)
-            if limit >= _next_bid(know.passed_at[p]):
-                factor *= pass_miss
-                fits = False
-        if bid_model is not None:
-            # a mixture of bidders: ``bid_rule`` of them bid by the rule, the
-            # rest by the model, beside ``bid_uniform`` of the weight
-            # whatever the cards (in place of the rule's factors)
-            passed = know.passed_at[p] if p != know.declarer else -1
-            if exact and limit is None:
-                limit = limit_of(p, ten)  # the model's first feature, kept per ten cards
-            chance = bid_model.chance(ten, p, know.named[p], passed, limit if exact else None)
-            by_rule = bid_rule if fits else 0.0
-            factor = bid_uniform + by_rule + (1 - bid_uniform - bid_rule) * chance
-        w *= factor
-        if p == know.declarer and know.game is not None:
-            w *= _game_fit(know.game, ten)
+        declarer = p == know.declarer
+        game = int(know.game) if declarer and know.game is not None else -1
+        key = (ten, p, know.named[p], know.passed_at[p], declarer, game)
+        got = kept.get(key)
+        if got is None:
+            if len(kept) > 50_000:  # some forty deals' hidden hands (a deal's are what repeat)
+                kept.clear()
+            got = kept[key] = _seat_factor(
+                know, p, ten, bid_miss, pass_miss, exact, bid_model, bid_uniform, bid_rule
+            )
+        w *= got[0]
+        if got[1] is not None:
+            w *= got[1]  # (two products, as the factors were always taken)
     return w
+
+
+#: `_seat_factor` by everything it reads: per setting of `likelihood`, by the
+#: ten cards, the position, what it bid and where it passed, and the game
+#: if it declared (plain numbers: the garbage collector does not walk the
+#: keys). A pure function, so the same hidden hand in another world or
+#: another decision of the deal is not judged again.
+_FACTORS: dict[tuple[Any, ...], dict[tuple[int, ...], tuple[float, float | None]]] = {}
+
+
+def _limit_of(p: int, ten: int, exact: bool) -> int:
+    """`heuristic`'s bidding limit of ``ten`` in position ``p`` (its own rule with
+    ``exact``, else `bid_limit`), kept in `_LIMITS`."""
+    kind = (2 if p == 0 else 1) if exact else 0
+    got = _LIMITS.get((ten, kind))
+    if got is None:
+        if len(_LIMITS) > 200_000:
+            _LIMITS.clear()
+        got = heuristic_limit(ten, p == 0) if exact else bid_limit(ten)
+        _LIMITS[(ten, kind)] = got
+    return got
+
+
+def _seat_factor(
+    know: Knowledge,
+    p: int,
+    ten: int,
+    bid_miss: float,
+    pass_miss: float,
+    exact: bool,
+    bid_model: BidModel | None,
+    bid_uniform: float,
+    bid_rule: float,
+) -> tuple[float, float | None]:
+    """`likelihood`'s factors of position ``p`` dealt ``ten``: what it did in
+    the auction and, for the declarer, the game he chose (None for another
+    seat). It reads of ``know`` only ``p``'s bids and pass, the declarer and
+    the game (`likelihood`'s cache key)."""
+    limit: int | None = None
+    factor = 1.0  # the rule's
+    fits = True  # the seat did what the rule says of these cards
+    if know.named[p]:
+        limit = _limit_of(p, ten, exact)
+        if limit < know.named[p]:
+            factor *= bid_miss
+            fits = False
+    if know.passed_at[p] >= 0 and p != know.declarer:
+        if limit is None:
+            limit = _limit_of(p, ten, exact)
+        if limit >= _next_bid(know.passed_at[p]):
+            factor *= pass_miss
+            fits = False
+    if bid_model is not None:
+        # a mixture of bidders: ``bid_rule`` of them bid by the rule, the
+        # rest by the model, beside ``bid_uniform`` of the weight
+        # whatever the cards (in place of the rule's factors)
+        passed = know.passed_at[p] if p != know.declarer else -1
+        if exact and limit is None:
+            limit = _limit_of(p, ten, exact)  # the model's first feature, kept per ten cards
+        chance = bid_model.chance(ten, p, know.named[p], passed, limit if exact else None)
+        by_rule = bid_rule if fits else 0.0
+        factor = bid_uniform + by_rule + (1 - bid_uniform - bid_rule) * chance
+    if p == know.declarer and know.game is not None:
+        return factor, _game_fit(know.game, ten)
+    return factor, None
 
 
 def _game_fit(game: GameType, ten: int) -> float:

@@ -31,7 +31,7 @@ from ..solver.position import card_orders
 from ..worlds import Inference, Knowledge, Sampler, World, solver_positions
 from .decision import Clock, Decision, OutOfTime
 from .entries import LOST, LOST_SCHNEIDER, SCHNEIDER, SCHWARZ, WON
-from .settings import KONTRA_P
+from .settings import KONTRA_P, SearchSettings
 
 #: Per card decision and world: (its multiplicity, the declarer's twelve
 #: cards there, per card: (the contract made?, the position after it)).
@@ -170,6 +170,28 @@ def play(d: Decision, inference: Inference) -> Action | None:
     assert c is not None
     if len(plays) == 1 and kontra is None:
         return plays[0]
+    if kontra is None and len(set(card_classes(view).values())) == 1:
+        # one class of equal cards: every world values them alike, so every
+        # pass below would keep them all tied; the worlds are not drawn
+        return _tied_choice(view, plays, d.settings)
+    return _solved_play(d, inference, plays, kontra)
+
+
+def _tied_choice(view: View, plays: Sequence[Play], st: SearchSettings) -> Play:
+    """Of ``plays``, all of one class of equal cards, the one `play` takes
+    of cards still tied after its passes."""
+    cards = [int(a.card) for a in plays]
+    choice = by_policy(view, cards) if st.policy is not None else CardPlay(view).choose(cards)
+    return next(a for a in plays if a.card == choice)
+
+
+def _solved_play(
+    d: Decision, inference: Inference, plays: Sequence[Play], kontra: Kontra | None
+) -> Action | None:
+    """`play` by the worlds' solves."""
+    view = d.view
+    c = view.contract
+    assert c is not None
     s = solve_cards(d, inference)
     if s is None:
         return None
