@@ -5,10 +5,10 @@ commit) in one call, so a batch costs one trip between the event loop and
 a thread instead of SQLAlchemy's and aiosqlite's five or six.
 
 ``synchronous``: SQLite's sync level for these commits (a WAL file):
-``full`` (the default) syncs the disk at every commit, so an accepted
-action survives a power cut; ``normal`` syncs at checkpoints only, so a
-killed server process still loses nothing but a power cut or a crash of
-the whole machine may lose the last moves (docs/storage.md). Everything
+``normal`` (the default) syncs at checkpoints only, so a killed server
+process loses nothing but a power cut or a crash of the whole machine may
+lose the last moves; ``full`` syncs the disk at every commit, so an
+accepted action survives a power cut too (docs/storage.md). Everything
 else keeps using SQLAlchemy; `Store` makes both take their turns (its
 ``_turn``).
 """
@@ -31,7 +31,7 @@ _STATUS = "UPDATE skat_tables SET status = ?, updated_at = ? WHERE id = ?"
 class SqliteWriter:
     """Writes batches of event rows to the SQLite file ``path``."""
 
-    def __init__(self, path: str, insert_sql: str, synchronous: Sync = "full") -> None:
+    def __init__(self, path: str, insert_sql: str, synchronous: Sync = "normal") -> None:
         self.path = path
         self.insert_sql = insert_sql
         self.synchronous = synchronous
