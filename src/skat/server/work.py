@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import multiprocessing
 import os
 import threading
 import time
@@ -55,7 +56,11 @@ def search_worker_start() -> None:
     after the server is (a server killed by SIGKILL or the OOM killer cannot
     stop its workers, which would otherwise sit idle for ever)."""
     lower_priority()
-    parent = os.getppid()
+    # the server that started this process, whose id the process was given:
+    # getppid() here would be the init process's already when the server
+    # was killed while this process was still starting (importing)
+    spawner = multiprocessing.parent_process()
+    parent = spawner.pid if spawner is not None and spawner.pid is not None else os.getppid()
 
     def watch() -> None:
         while True:
