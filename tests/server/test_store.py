@@ -5,6 +5,7 @@ goes on after a failure."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -109,5 +110,115 @@ def test_a_table_of_another_worker_is_refused_and_nothing_of_it_stored(
         stored = await again.table("u")
         assert stored is not None and stored.status == "playing"
         await again.close()
+
+    asyncio.run(go())
+
+
+def test_appends_of_several_tables_in_one_turn_are_committed_before_they_return(
+    tmp_path: Path,
+) -> None:
+    """Under --db-sqlite-sync normal (the default) the event loop commits
+    the appends of one of its turns itself, in one transaction
+    (sqlitewriter.py's ``write_now``): each call returns once its row is in
+    the file, which another connection (another process) reads."""
+    import sqlite3
+
+    path = tmp_path / "s.db"
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        for name in "abcd":
+            await store.create_table(_table(name), own=True)
+        for version in (1, 2, 3):
+            results = await asyncio.gather(
+                *(store.append(name, version, "act", {"n": version}) for name in "abcd"),
+                store.append("d", version + 10, "expire", {}, status="expired"),
+            )
+            assert results == [None] * 5
+            with contextlib.closing(
+                sqlite3.connect(path)
+            ) as other:  # the file, as another process reads it
+                rows = other.execute(
+                    "SELECT table_id, version FROM skat_events WHERE version % 10 = ?",
+                    (version,),
+                ).fetchall()
+                status = other.execute("SELECT status FROM skat_tables WHERE id = 'd'").fetchone()
+            assert sorted(rows) == [
+                ("a", version),
+                ("b", version),
+                ("c", version),
+                ("d", version),
+                ("d", version + 10),
+            ]
+            assert status == ("expired",)
+        await store.close()
+
+    asyncio.run(go())
+
+
+@pytest.mark.parametrize("sync", ["full", "normal"])
+def test_an_append_waits_for_another_writer_without_stopping_the_event_loop(
+    tmp_path: Path, sync: str
+) -> None:
+    """Another process holds SQLite's write lock: an append waits for it
+    (and is committed once it is free) while the event loop serves
+    everything else; the event loop's own commits never wait for the lock,
+    the group commit's thread does."""
+    import sqlite3
+
+    from skat.server.store import StoreConfig
+
+    path = tmp_path / "s.db"
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}", StoreConfig(sqlite_sync=sync))  # type: ignore[arg-type]
+        await store.open()
+        await store.create_table(_table("a"), own=True)
+        await store.append("a", 1, "start", {})
+        other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        other.execute("BEGIN IMMEDIATE")  # another process writes
+        append = asyncio.create_task(store.append("a", 2, "act", {"n": 2}))
+        ticks = 0
+        while ticks < 20:  # the event loop goes on meanwhile
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not append.done()  # nothing acknowledged that is not committed
+        other.execute("COMMIT")
+        other.close()
+        await append
+        with contextlib.closing(sqlite3.connect(path)) as reader:
+            versions = reader.execute(
+                "SELECT version FROM skat_events WHERE table_id = 'a' ORDER BY version"
+            ).fetchall()
+        assert versions == [(1,), (2,)]
+        await store.append("a", 3, "act", {"n": 3})  # and on as before
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_the_wal_file_is_checkpointed_without_a_disk_sync_per_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The event loop's own commits never checkpoint (a checkpoint syncs
+    the disk); the group commit's thread does, soon after: the WAL file
+    does not grow with every move (nor the moves a power cut may lose)."""
+    from skat.server import sqlitewriter
+
+    monkeypatch.setattr(sqlitewriter, "CHECKPOINT_AFTER", 0.0)
+    monkeypatch.setattr(sqlitewriter, "RESTART_FRAMES", 50)
+    path = tmp_path / "s.db"
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        await store.create_table(_table("a"), own=True)
+        for version in range(1, 401):
+            await store.append("a", version, "chat", {"text": "x" * 200})
+            await asyncio.sleep(0.002)  # the thread's turn
+        wal = path.with_name(path.name + "-wal").stat().st_size
+        assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
+        await store.close()
 
     asyncio.run(go())

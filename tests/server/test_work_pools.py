@@ -394,3 +394,48 @@ def test_search_processes_end_when_their_server_is_killed(tmp_path: Path) -> Non
     while time.monotonic() < end and any(_running(p) for p in workers):
         time.sleep(0.1)
     assert not [p for p in workers if _running(p)]
+
+
+_SERVER_KILLED_AT_ONCE = """
+import multiprocessing, os, signal, time
+from concurrent.futures import ProcessPoolExecutor
+from skat.server.work import search_worker_start
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(
+        2, mp_context=multiprocessing.get_context("spawn"), initializer=search_worker_start
+    )
+    for _ in range(2):  # each starts a process
+        pool.submit(time.sleep, 0.1)
+    print(" ".join(str(p) for p in pool._processes), flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # while they are still starting
+"""
+
+
+def test_search_processes_end_when_their_server_is_killed_while_they_start(
+    tmp_path: Path,
+) -> None:
+    """A server killed before its search processes are up (they import for
+    a second or two): they find themselves without it when they are, and
+    end (they once waited for work for ever: their parent was the init
+    process already when they looked)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "server.py"
+    script.write_text(_SERVER_KILLED_AT_ONCE)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        workers = [int(p) for p in server.stdout.readline().split()]
+    finally:
+        server.wait(timeout=30)  # killed by itself
+        server.stdout.close()  # (the workers hold it open)
+    assert len(workers) == 2
+    end = time.monotonic() + 30
+    while time.monotonic() < end and any(_running(p) for p in workers):
+        time.sleep(0.1)
+    left = [p for p in workers if _running(p)]
+    for pid in left:  # not to leave them behind when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left

@@ -57,13 +57,14 @@ class StoreConfig:
     statement_timeout: float = 30.0
     idle_in_transaction_timeout: float = 5.0
     claim_lock_timeout: float = 0.5  # a claim waits this long for a locked lease row
-    # SQLite only: the event log's commits sync the disk every time (full:
-    # an accepted action survives a power cut) or at checkpoints (normal;
-    # server/sqlitewriter.py, docs/storage.md)
+    # SQLite only: the event log's commits sync the disk at checkpoints
+    # (normal, the default: a killed server loses nothing, a power cut the
+    # last moves) or every time (full: an accepted action survives a power
+    # cut; server/sqlitewriter.py, docs/storage.md)
     sqlite_sync: Literal["full", "normal"] = tunable(
-        "full",
-        "SQLite: sync the disk at every commit (full), or at checkpoints only (normal: "
-        "less CPU; a killed server loses nothing, a power cut may lose the last moves).",
+        "normal",
+        "SQLite: sync the disk at checkpoints only (normal: a killed server loses nothing, "
+        "a power cut may lose the last moves), or at every commit (full: more CPU).",
     )
 
 

@@ -81,6 +81,8 @@ class Store(Leases, Listings, ProfileRows):
             asyncio.Queue()
         )
         self._writer: asyncio.Task[None] | None = None
+        # appends the event loop commits itself at its next turn (`_flush`)
+        self._gathered: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]] = []
         self.metrics: Metrics | None = None  # the app's (create_app); None: not counted
         # SQLite in a file: the group commit's own connection and thread
         db = self.engine.url.database
@@ -108,6 +110,7 @@ class Store(Leases, Listings, ProfileRows):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._writer
         if self._raw is not None:
+            self._raw.stop()
             await asyncio.to_thread(self._raw.close)
         await self.engine.dispose()
 
@@ -209,6 +212,11 @@ class Store(Leases, Listings, ProfileRows):
         Appends from all tables go through one writer task that commits
         whatever is waiting in one transaction (group commit): one disk
         sync for many events, and no writers fighting over SQLite's lock.
+        On a SQLite file without a disk sync per commit (``--db-sqlite-sync
+        normal``) the event loop commits what was appended in one of its
+        turns itself, at its next turn (`_flush`), and the writer task
+        takes only what that cannot write. Either way the call returns
+        once the row is committed.
         """
         row = {
             "table_id": table_id,
@@ -217,11 +225,15 @@ class Store(Leases, Listings, ProfileRows):
             "payload": json.dumps(payload),
             "at": time.time(),
         }
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
         started = time.monotonic()
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
-        await self._pending.put((row, status, done))
+        if self._raw is not None and self._raw.inline:
+            if not self._gathered:
+                loop.call_soon(self._flush)
+            self._gathered.append((row, status, done))
+        else:
+            self._queue([(row, status, done)])
         try:
             await done
         except (NotOwner, IntegrityError):  # a conflict, not a failing store
@@ -234,6 +246,41 @@ class Store(Leases, Listings, ProfileRows):
         self._outcome(None)
         if self.metrics is not None:
             self.metrics.store_write_seconds.observe(time.monotonic() - started)
+
+    def _queue(self, items: list[tuple[dict[str, Any], str | None, asyncio.Future[None]]]) -> None:
+        """Hand appends to the writer task (started if it is not running)."""
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        for item in items:
+            self._pending.put_nowait(item)
+
+    def _flush(self) -> None:
+        """Commit the appends gathered since the last turn of the event loop
+        in one transaction, here, without waiting (`SqliteWriter.write_now`:
+        a commit without a disk sync costs less than handing it to the
+        writer's thread and back). When this process writes already (its
+        turn is taken), SQLite's lock is taken or anything fails, the writer
+        task takes the batch: it waits for the lock, and tells a bad row
+        from the others."""
+        batch, self._gathered = self._gathered, []
+        raw = self._raw
+        assert raw is not None
+        written = False
+        if not (self._sqlite_turn is not None and self._sqlite_turn.locked()):
+            try:
+                written = raw.write_now(
+                    [row for row, _, _ in batch],
+                    [(status, row["at"], row["table_id"]) for row, status, _ in batch if status],
+                    (time.time() + self.lease_ttl, self.worker, self.token),
+                )
+            except Exception:  # nothing written: the writer task finds out what it was
+                written = False
+        if not written:
+            self._queue(batch)
+            return
+        for _, _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     async def _write_loop(self) -> None:
         # One connection held across batches: checking one out of the pool

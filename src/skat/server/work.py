@@ -78,7 +78,11 @@ def search_worker_start(cuts: Cuts | None = None) -> None:
     global _worker_cuts
     _worker_cuts = cuts
     lower_priority()
-    parent = os.getppid()
+    # the server that started this process, whose id the process was given:
+    # getppid() here would be the init process's already when the server
+    # was killed while this process was still starting (importing)
+    spawner = multiprocessing.parent_process()
+    parent = spawner.pid if spawner is not None and spawner.pid is not None else os.getppid()
 
     def watch() -> None:
         while True:
