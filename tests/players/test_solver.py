@@ -213,7 +213,9 @@ def test_c_and_python_cores_agree_on_random_positions() -> None:
 def _position_with_quick_tricks(rng: random.Random) -> Position:
     """Random hands with 1-5 tricks left, the player to lead holding the
     highest cards of one or two effective suits (trumps or not), so that he
-    can cash tricks or an opponent can ruff them."""
+    can cash tricks or an opponent can ruff them; or he and one other
+    player sharing the highest cards (a defender and his partner, whose
+    top trumps count for their side once)."""
     game = rng.choice([*SUITS_AND_GRAND, GameType.GRAND])
     left = rng.randint(1, 5)
     cards = rng.sample(range(32), 3 * left)
@@ -222,13 +224,18 @@ def _position_with_quick_tricks(rng: random.Random) -> Position:
     first = rng.sample(range(len(groups)), len(groups))
     cards.sort(key=lambda c: (first.index(rank[c][0]), rank[c][1]))
     leader = rng.randrange(3)
-    mine, others = cards[:left], cards[left:]
-    rng.shuffle(others)
+    second, third = (leader + 1) % 3, (leader + 2) % 3
+    if rng.randrange(2):
+        second, third = third, second
+    shared = 2 * left if rng.randrange(2) else left
+    top, low = cards[:shared], cards[shared:]
+    rng.shuffle(top)
+    rng.shuffle(low)
+    owners = [leader] * left + [second] * left + [third] * left
+    mine = top + low
     hands = [0, 0, 0]
-    for c in mine:
-        hands[leader] |= 1 << c
-    for i, c in enumerate(others):
-        hands[(leader + 1 + i // left) % 3] |= 1 << c
+    for p, c in zip(owners, mine, strict=True):
+        hands[p] |= 1 << c
     return Position(
         game, (hands[0], hands[1], hands[2]), rng.randrange(3), leader, (), rng.randrange(40), 0, 0
     )

@@ -337,11 +337,11 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
     uint32_t own = s->h[leader];
     int ldecl = leader == s->decl;
     int t = 0, side_pts = 0;
+    uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0, srun = 0;
     /* the opponents who keep trumps after the leader's run of them, and
      * the points of the cards they must follow with */
     int ruffer[2], forced[2], nruff = 0;
     if (G->trump >= 0) {
-        uint32_t tm = G->group_mask[G->trump];
         uint32_t tr = rest & tm;
         if (tr) {
             uint32_t gap = tr & ~own;
@@ -350,7 +350,7 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
             /* the whole run of top trumps of the leader's side */
             uint32_t side = ldecl ? own : rest & ~s->h[s->decl];
             uint32_t sgap = tr & ~side;
-            uint32_t srun = sgap ? tr & ((sgap & -sgap) - 1) : tr;
+            srun = sgap ? tr & ((sgap & -sgap) - 1) : tr;
             side_pts = mask_points(G, srun);
             for (int q = 0; q < 3; q++)
                 if ((q == s->decl) != ldecl && popc(s->h[q] & tm) > t) {
@@ -378,14 +378,27 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
     }
     if (s->mode == POINTS_MODE && tricks) {
         /* each of the other two plays one card to each of those tricks,
-         * all of them the leader's side's: an opponent who keeps trumps
-         * follows every lead (forced), any other player gives at least
-         * his cheapest cards */
+         * all of them the leader's side's. Those of the side's top trumps
+         * (the partner's) are in side_pts already: only his other cards
+         * count, at most that many fewer of them. An opponent who keeps
+         * trumps follows every lead (forced); a player with at most t
+         * trumps gives them all to the leader's trumps (he must follow),
+         * and then his cheapest other cards; any other player at least
+         * his cheapest cards. */
         for (int q = 0; q < 3; q++) {
             if (q == leader) continue;
             int j = 0;
             while (j < nruff && ruffer[j] != q) j++;
-            pts += j < nruff ? forced[j] : cheapest(G, s->h[q], tricks);
+            uint32_t h = s->h[q] & ~srun;
+            int n = tricks - popc(s->h[q] & srun);
+            if (j < nruff) {
+                pts += forced[j];
+            } else if (t && popc(s->h[q] & tm) <= t) {
+                uint32_t must = h & tm;
+                pts += mask_points(G, must) + cheapest(G, h & ~tm, n - popc(must));
+            } else {
+                pts += cheapest(G, h, n);
+            }
         }
     }
     int x = s->mode == POINTS_MODE ? pts : tricks;
