@@ -305,9 +305,12 @@ static inline void top_trumps(const Search *s, uint32_t rest, int *lo, int *hi) 
  * them takes its trick when every opponent either still follows g (holds
  * at least i cards of g: he followed every earlier lead of g and of the
  * trumps) or has no trump left to ruff with; an opponent with no trump
- * left never gets one. The partner may always throw a card that does not
- * take the trick (one lower in g, or any card when void: no duty to ruff,
- * R4.3), so the leader keeps the lead. The number of such tricks k_g is
+ * left never gets one. The partner (of a defender) must not take the lead
+ * away: to the trumps he follows lower or throws a side card; to the other
+ * leads he follows lower or throws any side card (no duty to ruff, R4.3),
+ * which he can while he has side cards. He has enough of them unless he
+ * keeps trumps after the t tricks and holds fewer side cards than the side
+ * suit tricks: then those are not counted. The number of such tricks k_g is
  * the run's length, capped by the fewest cards of g among the opponents
  * who keep trumps after the t tricks.
  *
@@ -340,7 +343,7 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
     uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0, srun = 0;
     /* the opponents who keep trumps after the leader's run of them, and
      * the points of the cards they must follow with */
-    int ruffer[2], forced[2], nruff = 0;
+    int ruffer[2], forced[2], forced_t[2], nruff = 0;
     if (G->trump >= 0) {
         uint32_t tr = rest & tm;
         if (tr) {
@@ -355,7 +358,8 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
             for (int q = 0; q < 3; q++)
                 if ((q == s->decl) != ldecl && popc(s->h[q] & tm) > t) {
                     ruffer[nruff] = q;
-                    forced[nruff++] = cheapest(G, s->h[q] & tm, t);
+                    forced[nruff] = forced_t[nruff] = cheapest(G, s->h[q] & tm, t);
+                    nruff++;
                 }
         }
     }
@@ -375,6 +379,15 @@ static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int 
         tricks += k;
         for (int j = 0; j < nruff; j++) forced[j] += cheapest(G, s->h[ruffer[j]] & r, k);
         for (; k > 0; k--, run &= run - 1) pts += G->pts[lowest(run)];
+    }
+    if (!ldecl && tricks > t) {
+        uint32_t ph = s->h[3 - leader - s->decl];
+        if (popc(ph & tm) > t && popc(ph & ~tm) < tricks - t) {
+            /* the partner would have to ruff a side suit trick */
+            tricks = t;
+            pts = side_pts;
+            for (int j = 0; j < nruff; j++) forced[j] = forced_t[j];
+        }
     }
     if (s->mode == POINTS_MODE && tricks) {
         /* each of the other two plays one card to each of those tricks,
