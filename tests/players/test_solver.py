@@ -210,6 +210,58 @@ def test_c_and_python_cores_agree_on_random_positions() -> None:
         assert c.card_values(pos) == pysolver.card_values(pos), pos
 
 
+def _position_with_quick_tricks(rng: random.Random) -> Position:
+    """Random hands with 1-5 tricks left, the player to lead holding the
+    highest cards of one or two effective suits (trumps or not), so that he
+    can cash tricks or an opponent can ruff them; or he and one other
+    player sharing the highest cards (a defender and his partner, whose
+    top trumps count for their side once)."""
+    game = rng.choice([*SUITS_AND_GRAND, GameType.GRAND])
+    left = rng.randint(1, 5)
+    cards = rng.sample(range(32), 3 * left)
+    groups = card_orders()[game]
+    rank = {c: (i, j) for i, group in enumerate(groups) for j, c in enumerate(group)}
+    first = rng.sample(range(len(groups)), len(groups))
+    cards.sort(key=lambda c: (first.index(rank[c][0]), rank[c][1]))
+    leader = rng.randrange(3)
+    second, third = (leader + 1) % 3, (leader + 2) % 3
+    if rng.randrange(2):
+        second, third = third, second
+    shared = 2 * left if rng.randrange(2) else left
+    top, low = cards[:shared], cards[shared:]
+    rng.shuffle(top)
+    rng.shuffle(low)
+    owners = [leader] * left + [second] * left + [third] * left
+    mine = top + low
+    hands = [0, 0, 0]
+    for p, c in zip(owners, mine, strict=True):
+        hands[p] |= 1 << c
+    return Position(
+        game, (hands[0], hands[1], hands[2]), rng.randrange(3), leader, (), rng.randrange(40), 0, 0
+    )
+
+
+@pytest.mark.skipif(_csolver is None, reason=C_MISSING)
+def test_the_quick_trick_bound_keeps_the_answers_of_the_python_core() -> None:
+    """The compiled core bounds a trick start by the tricks the side to lead
+    can cash (its highest trumps, then its highest cards of other suits
+    while no opponent can ruff them) and the cards the others must give
+    to them. Where those tricks decide the game, a wrong count shows: the
+    best points, 61 and Schwarz agree with the pure-Python core, which has
+    no such bound."""
+    from skat.players.solver.api import make_api
+
+    assert _csolver is not None
+    c = make_api(_csolver.test, _csolver.exact)
+    rng = random.Random(52)
+    for _ in range(1500):
+        pos = _position_with_quick_tricks(rng)
+        best = pysolver.best_points(pos)
+        assert c.best_points(pos) == best, pos
+        assert c.reaches(pos, best) and not c.reaches(pos, best + 1), pos
+        assert c.takes_all(pos) == pysolver.takes_all(pos), pos
+
+
 # The declarer's best points in 30 whole games from trick 1 (every hand
 # open), as the compiled core of 314dde9 gave them. The pure-Python core
 # takes seconds a game, so these pin the compiled core's answers at full

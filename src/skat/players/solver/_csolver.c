@@ -37,6 +37,7 @@ enum { POINTS_MODE = 0, ALL_MODE = 1, NULL_MODE = 2 };
 #define MAX_GEN 63
 
 static const uint8_t RANK_POINTS[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+static const uint8_t PTS_LEVELS[6] = {0, 2, 3, 4, 10, 11};
 
 typedef struct {
     uint8_t to_idx[32];     /* card -> index */
@@ -44,6 +45,7 @@ typedef struct {
     uint32_t group_mask[5]; /* indices of each group */
     uint8_t pts[32];        /* card points by index */
     uint8_t pts8[4][256];   /* card points of each byte of a mask of indices */
+    uint32_t by_pts[6];     /* indices worth 0, 2, 3, 4, 10, 11 points */
     int trump;              /* the trump group (0) or -1 in Null */
     /* per mode: runs of cards next to each other in one group that only
      * their order tells apart, for the table's canonical key: in ALL_MODE
@@ -288,6 +290,135 @@ static inline void top_trumps(const Search *s, uint32_t rest, int *lo, int *hi) 
         *lo = run;
     } else {
         *hi -= (run + 1) / 2;
+    }
+}
+
+/* Quick tricks of the side to lead, at a trick start (POINTS_MODE and
+ * ALL_MODE): a bound that holds whatever the others play.
+ *
+ * The leader first leads his own run of the highest trumps left (t cards):
+ * each takes its trick, as no higher trump is out, and the partner, below
+ * it, never takes the lead away. An opponent with trumps must follow
+ * trumps, so after those t tricks an opponent holds trumps only if he had
+ * more than t, and then he discarded nothing. Then the leader leads, in
+ * each other group g, his run of the highest cards of g left: the i-th of
+ * them takes its trick when every opponent either still follows g (holds
+ * at least i cards of g: he followed every earlier lead of g and of the
+ * trumps) or has no trump left to ruff with; an opponent with no trump
+ * left never gets one. The partner (of a defender) must not take the lead
+ * away: to the trumps he follows lower or throws a side card; to the other
+ * leads he follows lower or throws any side card (no duty to ruff, R4.3),
+ * which he can while he has side cards. He has enough of them unless he
+ * keeps trumps after the t tricks and holds fewer side cards than the side
+ * suit tricks: then those are not counted. The number of such tricks k_g is
+ * the run's length, capped by the fewest cards of g among the opponents
+ * who keep trumps after the t tricks.
+ *
+ * The leader's side then takes at least t + sum k_g tricks (ALL_MODE),
+ * or at least the points of those cards (POINTS_MODE; the others' cards
+ * count 0 at least); in POINTS_MODE also the points of the whole run of
+ * top trumps the side holds (top_trumps: every trick with one of them is
+ * the side's whatever is played), which holds the leader's t trumps, and
+ * the suit cards led are other cards: the two add up. A bound for the
+ * declarer is a lower bound (lo), one for the defenders lowers hi from
+ * the total left (fmax). */
+/* The points of the n cheapest cards of hand. */
+static inline int cheapest(const Game *G, uint32_t hand, int n) {
+    int sum = 0;
+    for (int v = 0; v < 6 && n > 0; v++) {
+        int k = popc(hand & G->by_pts[v]);
+        if (k > n) k = n;
+        sum += k * PTS_LEVELS[v];
+        n -= k;
+    }
+    return sum;
+}
+
+static inline void quick_tricks(const Search *s, uint32_t rest, int leader, int fmax, int *lo,
+                                int *hi) {
+    const Game *G = s->G;
+    uint32_t own = s->h[leader];
+    int ldecl = leader == s->decl;
+    int t = 0, side_pts = 0;
+    uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0, srun = 0;
+    /* the opponents who keep trumps after the leader's run of them, and
+     * the points of the cards they must follow with */
+    int ruffer[2], forced[2], forced_t[2], nruff = 0;
+    if (G->trump >= 0) {
+        uint32_t tr = rest & tm;
+        if (tr) {
+            uint32_t gap = tr & ~own;
+            uint32_t run = gap ? tr & ((gap & -gap) - 1) : tr;
+            t = popc(run);
+            /* the whole run of top trumps of the leader's side */
+            uint32_t side = ldecl ? own : rest & ~s->h[s->decl];
+            uint32_t sgap = tr & ~side;
+            srun = sgap ? tr & ((sgap & -sgap) - 1) : tr;
+            side_pts = mask_points(G, srun);
+            for (int q = 0; q < 3; q++)
+                if ((q == s->decl) != ldecl && popc(s->h[q] & tm) > t) {
+                    ruffer[nruff] = q;
+                    forced[nruff] = forced_t[nruff] = cheapest(G, s->h[q] & tm, t);
+                    nruff++;
+                }
+        }
+    }
+    int tricks = t, pts = side_pts;
+    for (int g = 0; g < 5; g++) {
+        if (g == G->trump) continue;
+        uint32_t r = rest & G->group_mask[g];
+        if (!r || !(own & r & -r)) continue; /* the leader lacks the highest card of g */
+        uint32_t gap = r & ~own;
+        uint32_t run = gap ? r & ((gap & -gap) - 1) : r;
+        int k = popc(run);
+        for (int j = 0; j < nruff; j++) {
+            int n = popc(s->h[ruffer[j]] & r);
+            if (n < k) k = n;
+        }
+        if (!k) continue;
+        tricks += k;
+        for (int j = 0; j < nruff; j++) forced[j] += cheapest(G, s->h[ruffer[j]] & r, k);
+        for (; k > 0; k--, run &= run - 1) pts += G->pts[lowest(run)];
+    }
+    if (!ldecl && tricks > t) {
+        uint32_t ph = s->h[3 - leader - s->decl];
+        if (popc(ph & tm) > t && popc(ph & ~tm) < tricks - t) {
+            /* the partner would have to ruff a side suit trick */
+            tricks = t;
+            pts = side_pts;
+            for (int j = 0; j < nruff; j++) forced[j] = forced_t[j];
+        }
+    }
+    if (s->mode == POINTS_MODE && tricks) {
+        /* each of the other two plays one card to each of those tricks,
+         * all of them the leader's side's. Those of the side's top trumps
+         * (the partner's) are in side_pts already: only his other cards
+         * count, at most that many fewer of them. An opponent who keeps
+         * trumps follows every lead (forced); a player with at most t
+         * trumps gives them all to the leader's trumps (he must follow),
+         * and then his cheapest other cards; any other player at least
+         * his cheapest cards. */
+        for (int q = 0; q < 3; q++) {
+            if (q == leader) continue;
+            int j = 0;
+            while (j < nruff && ruffer[j] != q) j++;
+            uint32_t h = s->h[q] & ~srun;
+            int n = tricks - popc(s->h[q] & srun);
+            if (j < nruff) {
+                pts += forced[j];
+            } else if (t && popc(s->h[q] & tm) <= t) {
+                uint32_t must = h & tm;
+                pts += mask_points(G, must) + cheapest(G, h & ~tm, n - popc(must));
+            } else {
+                pts += cheapest(G, h, n);
+            }
+        }
+    }
+    int x = s->mode == POINTS_MODE ? pts : tricks;
+    if (ldecl) {
+        if (x > *lo) *lo = x;
+    } else if (fmax - x < *hi) {
+        *hi = fmax - x;
     }
 }
 
@@ -556,7 +687,11 @@ static int start(Search *s, int leader, int alpha, int beta) {
         lo = 0;
         s->nt = 0;
         hi = future_max(s);
-        if (s->mode != NULL_MODE) top_trumps(s, rest, &lo, &hi);
+        if (s->mode != NULL_MODE) {
+            int fmax = hi;
+            top_trumps(s, rest, &lo, &hi);
+            if (hi > alpha && lo < beta) quick_tricks(s, rest, leader, fmax, &lo, &hi);
+        }
         if (hi <= alpha) return hi;
         if (lo >= beta) return lo;
         if (beta <= 0) return 0;
@@ -780,6 +915,8 @@ static PyObject *py_init(PyObject *self, PyObject *args) {
                 G->group[idx] = (uint8_t)k;
                 G->group_mask[k] |= 1u << idx;
                 G->pts[idx] = RANK_POINTS[c & 7];
+                for (int v = 0; v < 6; v++)
+                    if (PTS_LEVELS[v] == G->pts[idx]) G->by_pts[v] |= 1u << idx;
                 idx++;
             }
             Py_DECREF(cards);
