@@ -1366,3 +1366,50 @@ def test_the_discards_entries_weigh_the_defenders_forty_as_told() -> None:
     assert prior_entry(null, 23, prior, twelve, forty=0.5) == pytest.approx(
         prior_entry(null, 23, prior, twelve) - 20 * 0.75
     )
+
+
+def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_players(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The server makes each decision with a fresh player: the notes it keeps
+    per seat (`levels.choose_noted`) carry the game planned with the discard
+    (R3.2) to the announcement, which then needs no solve of its own;
+    without them the choice is worked out again (`contract.declare`)."""
+    from skat.engine import Announce, parse_action
+    from skat.players.levels import choose_noted
+    from skat.players.search import contract as contract_module
+
+    declared = 0
+    original = contract_module.declare
+
+    def declare(*args: Any) -> Any:
+        nonlocal declared
+        declared += 1
+        return original(*args)
+
+    monkeypatch.setattr(contract_module, "declare", declare)
+    seen = 0
+    for number in itertools.count(1):
+        deal = Deal(deal_deck(_seed(45), number))
+        players = [make_player("heuristic", random.Random(s)) for s in range(3)]
+        while not deal.is_terminal() and deal.phase not in (Phase.DISCARD, Phase.PLAY):
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(players[seat].choose(deal.view(seat)), seat)
+        if deal.phase is not Phase.DISCARD:
+            continue
+        seat = deal.current_seat
+        assert seat is not None
+        text, notes = choose_noted("search", deal.view(seat), 1, None, None)
+        deal.apply(parse_action(text), seat)
+        assert deal.phase is Phase.DECLARE
+        planned = set(notes.values())
+        assert len(planned) == 1
+        declared = 0
+        text, _ = choose_noted("search", deal.view(seat), 2, notes, None)
+        assert parse_action(text) == Announce(planned.pop()) and declared == 0
+        choose_noted("search", deal.view(seat), 2, None, None)
+        assert declared == 1
+        seen += 1
+        if seen == 3:
+            break

@@ -11,6 +11,7 @@ budget). The server, the terminal game and
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..engine import Action, View
 from ..levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, Level
@@ -42,10 +43,25 @@ def choose_within(name: str, view: View, seed: int, budget: float | None) -> str
     """One decision by a fresh player ``name`` (for a worker process: the
     arguments and the answer pickle). A player with a ``time_budget`` is
     given ``budget`` seconds. Returns the action's text."""
+    return choose_noted(name, view, seed, None, budget)[0]
+
+
+def choose_noted(
+    name: str, view: View, seed: int, notes: Any, budget: float | None
+) -> tuple[str, Any]:
+    """`choose_within` for a player that carries notes from one decision to
+    its next (``notes``: the strong player's games planned with its
+    discards, so that it announces the game it put away for, R3.2, without
+    solving the choice again): the caller, which makes every decision with
+    a fresh player, keeps them. Returns the action's text and the notes
+    after it (None for a player without)."""
     player = make_player(name, random.Random(seed))
     if budget is not None and hasattr(player, "time_budget"):
         player.time_budget = budget
-    return str(player.choose(view))
+    if notes is not None and hasattr(player, "notes"):
+        player.notes = notes
+    action = player.choose(view)
+    return str(action), getattr(player, "notes", None)
 
 
 def fallback(view: View) -> Action:
@@ -70,6 +86,7 @@ __all__ = [
     "LEVELS",
     "LEVEL_OF",
     "Level",
+    "choose_noted",
     "choose_within",
     "fallback",
     "level_of",

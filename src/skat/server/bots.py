@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE, REFUSE
 from ..players import claims, in_processes, searches
-from ..players.levels import LEVELS, choose_within, fallback, offturn_within
+from ..players.levels import LEVELS, choose_noted, fallback, offturn_within
 from . import messages as m
 from .commands import BotMove, Command
 from .config import ServerConfig
@@ -82,6 +82,10 @@ class ComputerSeats:
         # per seat: the decision (game version) a hint is for, the connections
         # waiting for it and, once thought out, the answer sent to each asker
         self._hints: dict[int, _Hint] = {}
+        # per seat, what its computer player carries to its next decision
+        # (`levels.choose_noted`: the game planned with the discard); lost
+        # with a restart, when the player works the choice out again
+        self._notes: dict[int, Any] = {}
 
     def tasks(self) -> tuple[asyncio.Task[None] | None, ...]:
         return (self._offturn, self._answering)
@@ -98,28 +102,33 @@ class ComputerSeats:
     def _name(self, seat: int) -> str:
         return self.actor.state.seats[seat].bot or self.actor.state.settings.bot
 
-    async def think(self, name: str, view: View, budget: float) -> tuple[Action, bool]:
-        """One decision of computer player ``name`` off the event loop: a
-        searching or light player in the search pool with a time budget,
-        others in a thread; whatever fails or runs late is `heuristic`'s choice instead.
-        Returns the action and whether it is that fallback."""
+    async def think(self, name: str, view: View, budget: float, seat: int) -> tuple[Action, bool]:
+        """One decision of computer player ``name`` for ``seat`` off the event
+        loop: a searching or light player in the search pool with a time
+        budget, others in a thread; whatever fails or runs late is
+        `heuristic`'s choice instead. Returns the action and whether it is
+        that fallback."""
         loop = asyncio.get_running_loop()
         seed = random.getrandbits(32)
+        notes = self._notes.get(seat)
         try:
             if in_processes(name) and self.actor.search is not None:
                 # the pool gives the search what is left of the budget when a
                 # process is free (a fair share when many wait): the answer is
                 # due by then, with a little room for the trip back
                 job = self.actor.search.run(
-                    self.actor.state.id, choose_within, budget, name, view, seed
+                    self.actor.state.id, choose_noted, budget, name, view, seed, notes
                 )
-                text = await asyncio.wait_for(job, budget + 0.5)
+                text, notes = await asyncio.wait_for(job, budget + 0.5)
             else:
                 inner = budget * 0.75 if searches(name) else None
-                text = await asyncio.wait_for(
-                    loop.run_in_executor(self.actor.pool, choose_within, name, view, seed, inner),
+                text, notes = await asyncio.wait_for(
+                    loop.run_in_executor(
+                        self.actor.pool, choose_noted, name, view, seed, notes, inner
+                    ),
                     budget,
                 )
+            self._notes[seat] = notes
             action = parse_action(text)
             if action in view.legal_actions:
                 self.actor.metrics.decisions.labels(name).inc()
@@ -142,7 +151,7 @@ class ComputerSeats:
         view = st.series.deal.view(seat)
         loop = asyncio.get_running_loop()
         started = loop.time()
-        action, _ = await self.think(self._name(seat), view, self.actor.config.bot_budget)
+        action, _ = await self.think(self._name(seat), view, self.actor.config.bot_budget, seat)
         rest = self.actor.config.bot_delay - (loop.time() - started)
         if rest > 0:
             await asyncio.sleep(rest)
@@ -267,7 +276,7 @@ class ComputerSeats:
 
         async def think() -> None:
             action, fell_back = await self.think(
-                LEVELS["strong"], view, self.actor.config.hint_budget
+                LEVELS["strong"], view, self.actor.config.hint_budget, seat
             )
             # "fallback": the strong player had no time; the page says so
             hint.answer = (action, fell_back)

@@ -67,6 +67,17 @@ class SearchPlayer(BasePlayer):
         self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
 
     @property
+    def notes(self) -> dict[tuple[int, int], Contract]:
+        """What this player carries to its next decision: the game planned
+        with each discard it chose (`levels.choose_noted`, for a caller that
+        makes each decision with a fresh player)."""
+        return dict(self._plan)
+
+    @notes.setter
+    def notes(self, plan: dict[tuple[int, int], Contract]) -> None:
+        self._plan = dict(plan)
+
+    @property
     def time_budget(self) -> float | None:
         return self.settings.time_budget
 
