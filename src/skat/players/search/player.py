@@ -62,14 +62,14 @@ class SearchPlayer(BasePlayer):
         # elsewhere, so two settings compared on the same deals differ only
         # from the first decision that changed (common random numbers)
         self._stream = self.rng.getrandbits(64)
-        # the game chosen with each discard: (ten cards kept, discard) -> game
+        # the game chosen with the last discard: (ten cards kept, discard) -> game
         self._plan: dict[tuple[int, int], Contract] = {}
         self.fallbacks = 0  # decisions left to `heuristic` because of a failure or the clock
 
     @property
     def notes(self) -> dict[tuple[int, int], Contract]:
         """What this player carries to its next decision: the game planned
-        with each discard it chose (`levels.choose_noted`, for a caller that
+        with its last discard (`levels.choose_noted`, for a caller that
         makes each decision with a fresh player)."""
         return dict(self._plan)
 
@@ -133,7 +133,7 @@ class SearchPlayer(BasePlayer):
                 return None
             action, planned = got
             put = sum(1 << int(c) for c in action.cards)
-            self._plan[(view.hand.mask & ~put, put)] = planned
+            self._plan = {(view.hand.mask & ~put, put): planned}  # this deal's only
             return action
         if ph is Phase.DECLARE:
             skat = view.skat.mask if view.skat is not None else 0
