@@ -10,7 +10,6 @@ must find the card that is right in every world.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import random
 from collections import Counter
@@ -657,47 +656,6 @@ def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> N
         action = p.choose(view)
         assert action == make_player("heuristic", random.Random(0)).choose(view)
         assert p.fallbacks == 1
-
-
-def test_a_decision_cut_short_by_whoever_runs_it_still_answers_shallower(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The server's search pool may cut a running decision (`cut_by`, a
-    fair share when other tables' decisions wait): the decision ends after
-    its first world, with a card of its own, not `heuristic`'s; a decision
-    without a budget (the arena's) is never cut."""
-    from skat.players.search import cards as cards_module
-    from skat.players.search.decision import cut_by
-
-    original = cards_module.Outcomes.primary
-    calls = 0
-
-    def primary(self: Any, pos: Any) -> bool:
-        nonlocal calls
-        calls += 1
-        return bool(original(self, pos))
-
-    monkeypatch.setattr(cards_module.Outcomes, "primary", primary)
-    for view in _first_views(Phase.PLAY, 44, 3):
-        cards = sum(isinstance(a, Play) for a in view.legal_actions)
-        asked = {}
-        for cut in (False, True):
-            calls = 0
-            p = SearchPlayer(random.Random(1), time_budget=60.0, strict=True)
-            with cut_by(lambda: 0.0) if cut else contextlib.nullcontext():
-                action = p.choose(view)
-            assert p.fallbacks == 0 and action in view.legal_actions
-            asked[cut] = calls
-        assert asked[True] <= cards < asked[False]
-        with cut_by(lambda: 0.0):  # no budget: no clock, not cut
-            calls = 0
-            SearchPlayer(random.Random(1), strict=True).choose(view)
-            assert calls == asked[False]
-    for view in _first_views(Phase.DISCARD, 44, 2):
-        p = SearchPlayer(random.Random(1), time_budget=60.0, strict=True)
-        with cut_by(lambda: 0.0):
-            action = p.choose(view)
-        assert p.fallbacks == 0 and action in view.legal_actions
 
 
 def test_a_world_stopped_by_the_solver_is_left_out_of_the_card_decision(

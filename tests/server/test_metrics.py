@@ -69,7 +69,7 @@ def test_the_metrics_move_when_moves_are_made(tmp_path: Path) -> None:
     )
     assert after[("skat_store_write_failures_total", ())] == 0
     assert after[("skat_store_failing_seconds", ())] == 0
-    for name in ("skat_search_late_total", "skat_search_restarts_total", "skat_search_cut_total"):
+    for name in ("skat_search_late_total", "skat_search_restarts_total"):
         assert after[(name, ())] == 0
     assert after[("skat_analysis_capacity", ())] > 0
 

@@ -24,8 +24,7 @@ from typing import Any
 
 import pytest
 
-from skat.players.search.decision import Clock
-from skat.server.work import AnalysisPool, Busy, Cuts, Late, SearchPool, search_worker_start
+from skat.server.work import AnalysisPool, Busy, Late, SearchPool
 from tests.helpers.server import Peer, join, new_table, pump, serve
 
 
@@ -95,47 +94,6 @@ def test_a_killed_search_process_is_replaced_and_the_decision_tried_again() -> N
         pool.close()
 
     asyncio.run(main())
-
-
-def _think(inner: float) -> float:
-    """A search that uses its whole time: the seconds it thought."""
-    clock = Clock.start(inner)
-    start = time.perf_counter()
-    while not clock.over:
-        time.sleep(0.005)
-    return time.perf_counter() - start
-
-
-@pytest.mark.slow
-def test_a_long_search_is_cut_short_when_other_tables_decisions_come_to_wait() -> None:
-    """Tables that start together send their discards at once: a search that
-    got the whole process (6 s of an 8 s budget) ends by its fair share once
-    three other tables' decisions (4 s budgets) wait behind it, so that none
-    of them goes late; without the cut the first of them would wait 5.7 s."""
-    cuts = Cuts(1)
-
-    def make() -> Executor:
-        return ProcessPoolExecutor(
-            1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=search_worker_start,
-            initargs=(cuts,),
-        )
-
-    async def main() -> tuple[float, list[float], SearchPool]:
-        pool = SearchPool(1, make, cuts=cuts)
-        assert await pool.run("warm", min, 30.0, 7) == 7  # the process is up
-        long = asyncio.ensure_future(pool.run("A", _think, 8.0))
-        await asyncio.sleep(0.3)
-        others = [asyncio.ensure_future(pool.run(k, _think, 4.0)) for k in "BCD"]
-        took = await long
-        rest = await asyncio.gather(*others)  # `Late` would raise here
-        pool.close()
-        return took, list(rest), pool
-
-    took, rest, pool = asyncio.run(main())
-    assert took < 3.0, f"cut to a quarter of 6 s after the others came, not {took:.2f} s"
-    assert pool.late == 0 and pool.cut >= 1 and len(rest) == 3
 
 
 def test_identical_analyses_merge_and_too_many_distinct_ones_are_busy() -> None:

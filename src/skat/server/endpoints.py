@@ -512,7 +512,6 @@ async def healthz(request: Request) -> Response:
     body["search"] = {
         "restarts": search.restarts,
         "late": search.late,
-        "cut": search.cut,
         "waiting": search.waiting(),
     }
     failing = store.failing_since

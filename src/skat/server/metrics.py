@@ -146,9 +146,6 @@ class _Live(Collector):
         yield _counter(
             "skat_search_restarts", "Search process pools replaced after one died.", search.restarts
         )
-        yield _counter(
-            "skat_search_cut", "Running searches cut to a fair share as others waited.", search.cut
-        )
         yield _gauge("skat_search_waiting", "Searches waiting for a process.", search.waiting())
         analyses = self.tables.analyses
         yield _gauge(

@@ -35,7 +35,7 @@ from .metrics import Metrics
 from .store import CorruptRow, Event, Store, StoredTable, address_key
 from .table import Settings, TableState
 from .tokens import hash_token
-from .work import AnalysisPool, Cuts, Offload, SearchPool, search_worker_start
+from .work import AnalysisPool, Offload, SearchPool, search_worker_start
 
 log = logging.getLogger("skat.server")
 ANALYSES_KEPT = 512  # settled deals' analyses kept in memory
@@ -211,10 +211,7 @@ class Tables:
         # so that the server keeps serving while they do (processes start on
         # first use) at a lower priority: the event loop wins the CPU whenever
         # it needs it; shared table by table (work.py)
-        # the search processes and the pool share where the pool cuts a
-        # running search short (`work.Cuts`)
-        self._cuts = Cuts(config.search_workers)
-        self.search = SearchPool(config.search_workers, self._search_processes, cuts=self._cuts)
+        self.search = SearchPool(config.search_workers, self._search_processes)
         # analyses: a thread of their own, bounded, identical requests merged
         self.analyses = AnalysisPool(config.analysis_threads, config.analysis_queue)
         # reviews of people's decisions: a pool of their own with the same
@@ -267,7 +264,6 @@ class Tables:
             max_workers=self.config.search_workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=search_worker_start,
-            initargs=(self._cuts,),
         )
 
     def _review_process(self) -> ProcessPoolExecutor:

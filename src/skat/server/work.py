@@ -16,12 +16,9 @@ processes). Neither may reach another table's moves:
   taken table by table in turn, so that one table's many requests wait
   behind each other and not in front of everyone's; each search is given
   what is left of its own budget, shared out when more decisions wait than
-  there are processes (a shallower search, never a silent fallback); a
-  search already running is cut to the same share when decisions come to
-  wait behind it (`Cuts`: tables that start together send their discards
-  at once, and one long search would hold a process while the next trick's
-  decisions go late); a pool whose process died (the OOM killer) is
-  replaced, logged once, and the decision is tried again.
+  there are processes (a shallower search, never a silent fallback); a pool
+  whose process died (the OOM killer) is replaced, logged once, and the
+  decision is tried again.
 """
 
 from __future__ import annotations
@@ -40,8 +37,6 @@ from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..players.search.decision import cut_by
-
 log = logging.getLogger("skat.server")
 
 #: Niceness of analysis threads and search processes: the event loop (the
@@ -56,27 +51,10 @@ def lower_priority() -> None:
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
 
 
-class Cuts:
-    """The ends the pool sets for its running searches, one slot per search
-    process, as `time.monotonic` seconds (the same clock in every process
-    of the machine), in memory the processes share (made before them)."""
-
-    def __init__(self, workers: int) -> None:
-        ctx = multiprocessing.get_context("spawn")
-        self.ends: Any = ctx.RawArray("d", max(1, workers))
-
-
-# the pool's cuts, in a search process (`search_worker_start`)
-_worker_cuts: Cuts | None = None
-
-
-def search_worker_start(cuts: Cuts | None = None) -> None:
+def search_worker_start() -> None:
     """A search process's start: below the server's priority, and gone soon
     after the server is (a server killed by SIGKILL or the OOM killer cannot
-    stop its workers, which would otherwise sit idle for ever); ``cuts``:
-    where the pool tells the process's searches to end sooner."""
-    global _worker_cuts
-    _worker_cuts = cuts
+    stop its workers, which would otherwise sit idle for ever)."""
     lower_priority()
     # the server that started this process, whose id the process was given:
     # getppid() here would be the init process's already when the server
@@ -91,17 +69,6 @@ def search_worker_start(cuts: Cuts | None = None) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _cut_call(slot: int, fn: Callable[..., Any], args: tuple[Any, ...], inner: float) -> Any:
-    """``fn(*args, inner)`` in a search process, its clock also ending at
-    the pool's cut of ``slot``."""
-    cuts = _worker_cuts
-    if cuts is None:
-        return fn(*args, inner)
-    ends = cuts.ends
-    with cut_by(lambda: float(ends[slot])):
-        return fn(*args, inner)
 
 
 class Busy(Exception):
@@ -328,9 +295,6 @@ class _Job:
     args: tuple[Any, ...]
     deadline: float  # loop time by which the answer is due
     future: asyncio.Future[Any] = field(repr=False)
-    started: float = 0.0  # loop time it was given a process
-    left: float = 0.0  # what was left of its budget then (the trip's margin kept)
-    slot: int = -1  # its slot of the pool's `Cuts` while it runs
 
 
 class SearchPool:
@@ -341,26 +305,14 @@ class SearchPool:
     of ``budget`` when a process is free (a margin for the trip kept), cut to
     a fair share when more decisions wait than there are processes, never
     below ``floor``. A decision whose time runs out before it gets a process
-    raises `Late`. With ``cuts`` (given to the processes ``make`` starts, by
-    `search_worker_start`), a search already running is cut to the share
-    it would be given now whenever another decision comes to wait."""
+    raises `Late`."""
 
     MARGIN = 0.75  # of what is left: the rest is the trip there and back
 
-    def __init__(
-        self,
-        workers: int,
-        make: Callable[[], Executor],
-        floor: float = 0.15,
-        cuts: Cuts | None = None,
-    ) -> None:
+    def __init__(self, workers: int, make: Callable[[], Executor], floor: float = 0.15) -> None:
         self.workers = max(1, workers)
         self.floor = floor
         self._make = make
-        self._cuts = cuts
-        self._slots = list(range(self.workers)) if cuts is not None else []
-        self._live: set[_Job] = set()  # running with a slot
-        self.cut = 0  # running searches told to end sooner
         self._executor: Executor | None = None
         self._running = 0
         self._queues: OrderedDict[Hashable, deque[_Job]] = OrderedDict()
@@ -380,28 +332,7 @@ class SearchPool:
         job = _Job(key, fn, args, loop.time() + budget, loop.create_future())
         self._queues.setdefault(key, deque()).append(job)
         self._dispatch()
-        if self._queues:
-            self._cut_running()
         return await job.future
-
-    def _share(self, left: float, demand: int) -> float:
-        return max(self.floor, left * min(1.0, self.workers / demand))
-
-    def _cut_running(self) -> None:
-        """Decisions wait: each running search ends by the share it would be
-        given now (only ever sooner; its first world still ends, so a cut
-        search answers, shallower)."""
-        if self._cuts is None or not self._live:
-            return
-        demand = self._running + self.waiting()
-        ends = self._cuts.ends
-        # the loop's clock is `time.monotonic`, the processes' cut clock
-        offset = time.monotonic() - asyncio.get_running_loop().time()
-        for job in self._live:
-            end = job.started + self._share(job.left, demand) + offset
-            if end < ends[job.slot]:
-                ends[job.slot] = end
-                self.cut += 1
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
@@ -422,13 +353,8 @@ class SearchPool:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
                 continue
-            inner = self._share(left, self._running + 1 + self.waiting())
-            job.started, job.left = loop.time(), left
-            if self._slots:
-                job.slot = self._slots.pop()
-                assert self._cuts is not None
-                self._cuts.ends[job.slot] = math.inf
-                self._live.add(job)
+            demand = self._running + 1 + self.waiting()
+            inner = max(self.floor, left * min(1.0, self.workers / demand))
             self._running += 1
             self._turn += 1
             self._served[key] = self._turn
@@ -459,12 +385,7 @@ class SearchPool:
             for attempt in range(2):
                 executor = self._current()
                 try:  # a broken pool refuses at once
-                    call = (
-                        executor.submit(_cut_call, job.slot, job.fn, job.args, inner)
-                        if job.slot >= 0
-                        else executor.submit(job.fn, *job.args, inner)
-                    )
-                    result = await asyncio.wrap_future(call)
+                    result = await asyncio.wrap_future(executor.submit(job.fn, *job.args, inner))
                 except BrokenExecutor:
                     self._replace(executor)
                     left = (job.deadline - loop.time()) * self.MARGIN
@@ -483,10 +404,6 @@ class SearchPool:
             if not job.future.done():  # cancelled: the pool is closing
                 job.future.set_exception(Late("the search pool is closed"))
             self._running -= 1
-            if job.slot >= 0:
-                self._live.discard(job)
-                self._slots.append(job.slot)
-                job.slot = -1
             self._busy[job.key] -= 1
             if not self._busy[job.key]:
                 del self._busy[job.key]
@@ -528,7 +445,6 @@ def stop_processes(executor: Executor, wait: float = 2.0) -> None:
 __all__ = [
     "AnalysisPool",
     "Busy",
-    "Cuts",
     "Late",
     "Offload",
     "SearchPool",
