@@ -1,11 +1,13 @@
 """The leak test's pieces: what a seat may know (R3.6, R3.7) and the same
 deal with everything else relabelled at random, and the option sets the
-leak tests run under."""
+leak tests run under; and a deal played on by given players up to a
+phase (`play_until`)."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from skat.engine import (
     Action,
@@ -20,6 +22,22 @@ from skat.engine import (
     deck_from_hands,
 )
 from skat.engine.actions import PLAYS
+
+
+class _Chooser(Protocol):
+    def choose(self, view: Any) -> Action: ...
+
+
+def play_until(deal: Deal, players: Sequence[_Chooser], phase: Phase) -> int | None:
+    """Play ``deal`` on with ``players`` (one a seat) up to ``phase`` or the
+    card play: the seat to act if ``phase`` was reached, else None."""
+    while not deal.is_terminal() and deal.phase not in (phase, Phase.PLAY):
+        seat = deal.current_seat
+        assert seat is not None
+        deal.apply(players[seat].choose(deal.view(seat)), seat)
+    if deal.is_terminal() or deal.phase is not phase:
+        return None
+    return deal.current_seat
 
 
 def _relabel(action: Action, sigma: Sequence[int]) -> Action:

@@ -17,6 +17,7 @@ from skat.players.club import ClubPlayer
 from skat.players.handeval import Chances, considered, default, expected_result, game_value
 from skat.players.search.settings import NULL_HIDDEN, WIN_CURVE
 from tests.helpers.hands import FOUR_JACKS_SIX_CLUBS
+from tests.helpers.players import play_until
 
 # Forehand (seat 0 with the dealer at seat 2) with four jacks and six clubs;
 # with sevens, eights and two nines (no game but Null: a Null hand, R3.3);
@@ -360,16 +361,9 @@ def _grand_discards(grand_pairs: int | None, count: int) -> list[tuple[int, int]
         players = [ClubPlayer(random.Random(s)) for s in range(3)]
         for p in players:
             p.grand_pairs = grand_pairs
-        while not deal.is_terminal() and deal.phase is not Phase.DISCARD:
-            if deal.phase is Phase.PLAY:
-                break
-            seat = deal.current_seat
-            assert seat is not None
-            deal.apply(players[seat].choose(deal.view(seat)), seat)
-        if deal.phase is not Phase.DISCARD:
+        seat = play_until(deal, players, Phase.DISCARD)
+        if seat is None:
             continue
-        seat = deal.current_seat
-        assert seat is not None
         view = deal.view(seat)
         put = players[seat].choose(view)
         assert isinstance(put, Discard)

@@ -29,7 +29,7 @@ from skat.players.search import SearchPlayer
 from skat.players.worlds import Inference, Knowledge, Sampler, World, likelihood
 from skat.series import ListOptions, Series
 from skat.series.shuffle import deal_deck
-from tests.helpers.players import LEAK_CONFIGS, may_know, reshuffled
+from tests.helpers.players import LEAK_CONFIGS, may_know, play_until, reshuffled
 
 
 def _seed(i: int) -> bytes:
@@ -1350,14 +1350,9 @@ def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_play
     for number in itertools.count(1):
         deal = Deal(deal_deck(_seed(45), number))
         players = [make_player("heuristic", random.Random(s)) for s in range(3)]
-        while not deal.is_terminal() and deal.phase not in (Phase.DISCARD, Phase.PLAY):
-            seat = deal.current_seat
-            assert seat is not None
-            deal.apply(players[seat].choose(deal.view(seat)), seat)
-        if deal.phase is not Phase.DISCARD:
+        seat = play_until(deal, players, Phase.DISCARD)
+        if seat is None:
             continue
-        seat = deal.current_seat
-        assert seat is not None
         text, notes = choose_noted("search", deal.view(seat), 1, None, None)
         deal.apply(parse_action(text), seat)
         assert deal.phase is Phase.DECLARE
