@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import statistics
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -66,15 +67,26 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=Path("arena-runs.jsonl"))
+    ap.add_argument(
+        "--out", type=Path, help="records, resumed if present (default: named by A, B and seed)"
+    )
     ap.add_argument("--report", type=Path)
     args = ap.parse_args(argv)
     if args.report:
         print(json.dumps(report(args.a, args.b, args.report), indent=1))
         return
+    out: Path = args.out or Path(
+        re.sub(r"[^\w.=@,-]", "_", f"arena-{args.a}-{args.b}-{args.seed}.jsonl")
+    )
+    args.out = out
     done = set()
-    if args.out.exists():
-        done = {json.loads(x)["number"] for x in args.out.read_text().splitlines() if x.strip()}
+    if out.exists():
+        rows = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+        for r in rows:  # a file of another match is never resumed into this one
+            names = [side["name"] for side in r["sides"]]
+            if names != [args.a, args.b]:
+                raise SystemExit(f"{out} holds {names[0]} against {names[1]}: give another --out")
+        done = {r["number"] for r in rows}
     decks = make_decks(args.deals, args.seed)
     tasks = [
         (args.a, args.b, [int(c) for c in deck], k, args.seed)
