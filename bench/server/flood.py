@@ -104,7 +104,7 @@ from bench.server.load import (
 from skat.server.messages import ViewKeeper
 
 SCENARIOS = ("analysis", "hints", "strong", "kill-search")
-FALLBACK = re.compile(r"failed \((.*)\); heuristic instead")
+FALLBACK = re.compile(r"(?:failed|fell back)(?: in \w+)? \((.*)\); heuristic instead")
 GAME_EVENTS = frozenset({"act", "start", "next"})
 HINT_WAIT = 2.5  # seconds an unanswered hint is waited for (the hint budget is 2 s)
 MOVED_PAUSE = 0.2  # seconds before asking anew when the table moved on

@@ -44,6 +44,7 @@ import gc
 import json
 import os
 import random
+import re
 import resource
 import signal
 import socket
@@ -182,10 +183,17 @@ class Server:
     def create_table(self, **extra: Any) -> dict[str, Any]:
         return create_table(self.http, **extra)
 
-    def fallbacks(self) -> int:
-        """Computer decisions that fell back to `heuristic` so far (the
-        server logs each one: a search late or failed)."""
-        return self.log.read_text(errors="replace").count("heuristic instead")
+    def fallbacks(self) -> Counter[str]:
+        """Computer decisions that fell back to `heuristic` so far, by phase
+        (the server logs each one: a search late or failed, or out of time
+        in its first world)."""
+        text = self.log.read_text(errors="replace")
+        return Counter(
+            m.group(1) or "?"  # a server before the phases were logged
+            for m in re.finditer(
+                r"(?:failed|fell back)(?: in (\w+))? \([^\n]*\); heuristic instead", text
+            )
+        )
 
     def searches(self) -> Any:
         """The search processes' counts of `/healthz` (restarts, late, waiting)."""
@@ -571,6 +579,12 @@ async def drain(ws: ClientConnection) -> None:
             pass
 
 
+def _by_phase(counts: Counter[str]) -> str:
+    """``12 (discard 9, play 3)``: a count and where it came from."""
+    parts = ", ".join(f"{phase} {n}" for phase, n in counts.most_common())
+    return f"{counts.total()}" + (f" ({parts})" if parts else "")
+
+
 async def run(args: argparse.Namespace, server: Server) -> list[Result]:
     stats = Stats()
     monitor = asyncio.create_task(lag_monitor(stats))
@@ -584,7 +598,7 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
         n = args.tables
         while True:
             started = time.perf_counter()
-            fallbacks0 = server.fallbacks() if args.strong_people else 0
+            fallbacks0 = server.fallbacks() if args.strong_people else Counter()
             if args.strong_people:
                 complete = await load.grow_strong(n, args.grow_timeout)
             else:
@@ -598,8 +612,9 @@ async def run(args: argparse.Namespace, server: Server) -> list[Result]:
             results.append(result)
             print(result.line(), flush=True)
             if args.strong_people:
+                fell = _by_phase(server.fallbacks() - fallbacks0)
                 print(
-                    f"  {args.level} computer players: {server.fallbacks() - fallbacks0} decisions "
+                    f"  {args.level} computer players: {fell} decisions "
                     f"fell back to heuristic (late or failed) since this step's tables were "
                     f"added; search processes: {server.searches()}",
                     flush=True,

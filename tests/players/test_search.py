@@ -656,6 +656,11 @@ def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> N
         action = p.choose(view)
         assert action == make_player("heuristic", random.Random(0)).choose(view)
         assert p.fallbacks == 1
+        # what the server's search processes answer says so (it counts it)
+        from skat.players.levels import choose_noted
+
+        assert choose_noted("search", view, 1, None, 1e-6).fell_back
+        assert not choose_noted("search", view, 1, None, None).fell_back
 
 
 def test_a_world_stopped_by_the_solver_is_left_out_of_the_card_decision(
@@ -1353,13 +1358,14 @@ def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_play
         seat = play_until(deal, players, Phase.DISCARD)
         if seat is None:
             continue
-        text, notes = choose_noted("search", deal.view(seat), 1, None, None)
+        text, notes, fell_back = choose_noted("search", deal.view(seat), 1, None, None)
+        assert not fell_back
         deal.apply(parse_action(text), seat)
         assert deal.phase is Phase.DECLARE
         planned = set(notes.values())
         assert len(planned) == 1
         declared = 0
-        text, _ = choose_noted("search", deal.view(seat), 2, notes, None)
+        text, _, _ = choose_noted("search", deal.view(seat), 2, notes, None)
         assert parse_action(text) == Announce(planned.pop()) and declared == 0
         choose_noted("search", deal.view(seat), 2, None, None)
         assert declared == 1

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from skat.engine import Phase
 from skat.players.solver import IMPLEMENTATION
 from skat.server.metrics import serve_metrics
 from tests.helpers.server import join, new_table, pump, serve
@@ -61,9 +62,12 @@ def test_the_metrics_move_when_moves_are_made(tmp_path: Path) -> None:
     assert after[("skat_act_seconds_count", ())] >= after[person]
     assert after[("skat_open_tables", ())] == 1
     assert after[("skat_connections", ())] == 1
-    # by the computer player's name (the level's player)
-    decisions = [v for k, v in after.items() if k[0] == "skat_computer_decisions_total"]
-    assert decisions and sum(decisions) >= after[computer]
+    # by the computer player's name (the level's player) and the phase, so
+    # that an operator sees where a level falls back (the discard, the play)
+    decisions = {k[1]: v for k, v in after.items() if k[0] == "skat_computer_decisions_total"}
+    assert decisions and sum(decisions.values()) >= after[computer]
+    phases = {dict(labels)["phase"] for labels in decisions}
+    assert "bidding" in phases and phases <= {str(p) for p in Phase}
     assert after[("skat_store_write_seconds_count", ())] > before.get(
         ("skat_store_write_seconds_count", ()), 0
     )

@@ -59,6 +59,32 @@ def test_searches_are_shared_table_by_table_with_a_fair_share_of_time() -> None:
     assert all(inner >= 0.15 for inner in shares.values())
 
 
+def test_quick_decisions_go_ahead_of_a_burst_of_searches() -> None:
+    """Tables that start together ask for their discards together; a bid or
+    the choice of Hand (a millisecond) at another table does not wait
+    behind them (it would run out of time there and fall back), and it
+    is not cut to a share of the searches' time."""
+    started: list[tuple[str, float]] = []
+
+    async def main() -> None:
+        pool = SearchPool(1, lambda: ThreadPoolExecutor(1))
+        burst = [
+            asyncio.ensure_future(pool.run(f"T{i}", _record, 5.0, started, f"S{i}"))
+            for i in range(8)
+        ]
+        await asyncio.sleep(0)
+        bid = asyncio.ensure_future(pool.run("Q", _record, 5.0, started, "bid", quick=True))
+        await asyncio.gather(*burst, bid)
+        pool.close()
+
+    asyncio.run(main())
+    order = [name for name, _ in started]
+    assert order.index("bid") == 1, f"the bid waits behind the running search only: {order}"
+    shares = dict(started)
+    # the bid may use what is left of its time; the searches share theirs
+    assert shares["bid"] > 3.0 > 5.0 * SearchPool.MARGIN / 7 > shares["S1"]
+
+
 def test_a_decision_that_gets_no_process_in_time_is_late_not_stuck() -> None:
     async def main() -> None:
         pool = SearchPool(1, lambda: ThreadPoolExecutor(1))

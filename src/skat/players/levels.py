@@ -11,7 +11,7 @@ budget). The server, the terminal game and
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engine import Action, View
 from ..levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, Level
@@ -43,25 +43,33 @@ def choose_within(name: str, view: View, seed: int, budget: float | None) -> str
     """One decision by a fresh player ``name`` (for a worker process: the
     arguments and the answer pickle). A player with a ``time_budget`` is
     given ``budget`` seconds. Returns the action's text."""
-    return choose_noted(name, view, seed, None, budget)[0]
+    return choose_noted(name, view, seed, None, budget).text
 
 
-def choose_noted(
-    name: str, view: View, seed: int, notes: Any, budget: float | None
-) -> tuple[str, Any]:
+class Choice(NamedTuple):
+    """`choose_noted`'s answer (it pickles)."""
+
+    text: str  # the action
+    notes: Any  # what the player carries to its next decision (None: nothing)
+    fell_back: bool  # the player ran out of time or failed: `heuristic`'s choice
+
+
+def choose_noted(name: str, view: View, seed: int, notes: Any, budget: float | None) -> Choice:
     """`choose_within` for a player that carries notes from one decision to
     its next (``notes``: the strong player's games planned with its
     discards, so that it announces the game it put away for, R3.2, without
     solving the choice again): the caller, which makes every decision with
-    a fresh player, keeps them. Returns the action's text and the notes
-    after it (None for a player without)."""
+    a fresh player, keeps them. The answer says too whether the player fell
+    back to `heuristic` itself (a searching player whose first world did not
+    finish in its time), which the caller counts as it counts its own."""
     player = make_player(name, random.Random(seed))
     if budget is not None and hasattr(player, "time_budget"):
         player.time_budget = budget
     if notes is not None and hasattr(player, "notes"):
         player.notes = notes
     action = player.choose(view)
-    return str(action), getattr(player, "notes", None)
+    fell_back = getattr(player, "fallbacks", 0) > 0
+    return Choice(str(action), getattr(player, "notes", None), fell_back)
 
 
 def fallback(view: View) -> Action:
@@ -85,6 +93,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_OF",
+    "Choice",
     "Level",
     "choose_noted",
     "choose_within",

@@ -18,7 +18,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import Action, View, parse_action
+from ..engine import Action, Phase, View, parse_action
 from ..engine.actions import CONCEDE, REFUSE
 from ..players import claims, in_processes, searches
 from ..players.levels import LEVELS, choose_noted, fallback, offturn_within
@@ -32,6 +32,10 @@ from .table import TableState
 from .work import SearchPool
 
 log = logging.getLogger("skat.server")
+
+#: Decisions of a millisecond even for the strong player: they go ahead of
+#: the searches in the search processes (`SearchPool`'s ``quick``).
+QUICK_PHASES = frozenset({Phase.BIDDING, Phase.SKAT, Phase.DECLARE, Phase.PUSH})
 
 
 class Table(Protocol):
@@ -107,42 +111,71 @@ class ComputerSeats:
         loop: a searching or light player in the search pool with a time
         budget, others in a thread; whatever fails or runs late is
         `heuristic`'s choice instead. Returns the action and whether it is
-        that fallback."""
+        that fallback (the player's own included: a search whose first world
+        did not finish in its time)."""
         loop = asyncio.get_running_loop()
+        legal = view.legal_actions
+        phase = str(view.phase)
+        decisions = self.actor.metrics.decisions.labels(name, phase)
+        if len(legal) == 1:  # nothing to think about (the last trick): no trip
+            decisions.inc()
+            return legal[0], False
         seed = random.getrandbits(32)
         notes = self._notes.get(seat)
+        why = "it fell back itself"
         try:
             if in_processes(name) and self.actor.search is not None:
                 # the pool gives the search what is left of the budget when a
                 # process is free (a fair share when many wait): the answer is
-                # due by then, with a little room for the trip back
+                # due by then, with a little room for the trip back; a bid or
+                # the choice of Hand costs a millisecond and goes first
                 job = self.actor.search.run(
-                    self.actor.state.id, choose_noted, budget, name, view, seed, notes
+                    self.actor.state.id,
+                    choose_noted,
+                    budget,
+                    name,
+                    view,
+                    seed,
+                    notes,
+                    quick=view.phase in QUICK_PHASES,
                 )
-                text, notes = await asyncio.wait_for(job, budget + 0.5)
+                choice = await asyncio.wait_for(job, budget + 0.5)
             else:
                 inner = budget * 0.75 if searches(name) else None
-                text, notes = await asyncio.wait_for(
+                choice = await asyncio.wait_for(
                     loop.run_in_executor(
                         self.actor.pool, choose_noted, name, view, seed, notes, inner
                     ),
                     budget,
                 )
-            self._notes[seat] = notes
-            action = parse_action(text)
-            if action in view.legal_actions:
-                self.actor.metrics.decisions.labels(name).inc()
+            self._notes[seat] = choice.notes
+            action = parse_action(choice.text)
+            if action in legal and not choice.fell_back:
+                decisions.inc()
                 return action, False
-            log.warning("table %s: %s chose %r, not legal", self.actor.state.id, name, text)
+            if action in legal:  # `heuristic`'s already, made in the player's time
+                decisions.inc()
+                self.actor.metrics.fallbacks.labels(name, phase).inc()
+                log.warning(
+                    "table %s: %s fell back in %s (%s); heuristic instead",
+                    self.actor.state.id,
+                    name,
+                    phase,
+                    why,
+                )
+                return action, True
+            why = f"it chose {choice.text!r}, not legal"
         except Exception as exc:  # TimeoutError and work.Late included
-            log.warning(
-                "table %s: %s failed (%s); heuristic instead",
-                self.actor.state.id,
-                name,
-                exc or type(exc).__name__,
-            )
-        self.actor.metrics.decisions.labels(name).inc()
-        self.actor.metrics.fallbacks.labels(name).inc()
+            why = str(exc) or type(exc).__name__
+        log.warning(
+            "table %s: %s failed in %s (%s); heuristic instead",
+            self.actor.state.id,
+            name,
+            phase,
+            why,
+        )
+        decisions.inc()
+        self.actor.metrics.fallbacks.labels(name, phase).inc()
         return await loop.run_in_executor(self.actor.pool, fallback, view), True
 
     async def move(self, seat: int, game_version: int) -> None:

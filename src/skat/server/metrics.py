@@ -80,14 +80,14 @@ class Metrics:
         )
         self.decisions = Counter(
             "skat_computer_decisions",
-            "Decisions of computer players, by player (the level's player, e.g. novice).",
-            ["player"],
+            "Decisions of computer players, by player (the level's player, e.g. novice) and phase.",
+            ["player", "phase"],
             registry=r,
         )
         self.fallbacks = Counter(
             "skat_computer_fallbacks",
             "Decisions a computer player failed or made too late: the heuristic's instead.",
-            ["player"],
+            ["player", "phase"],
             registry=r,
         )
         self.store_write_seconds = Histogram(

@@ -16,7 +16,9 @@ processes). Neither may reach another table's moves:
   taken table by table in turn, so that one table's many requests wait
   behind each other and not in front of everyone's; each search is given
   what is left of its own budget, shared out when more decisions wait than
-  there are processes (a shallower search, never a silent fallback); a pool
+  there are processes (a shallower search, never a silent fallback); quick
+  decisions (a bid, Hand or pickup, the announcement: a millisecond) go
+  ahead of the searches, so that none waits behind a burst of discards; a pool
   whose process died (the OOM killer) is replaced, logged once, and the
   decision is tried again.
 """
@@ -295,6 +297,7 @@ class _Job:
     args: tuple[Any, ...]
     deadline: float  # loop time by which the answer is due
     future: asyncio.Future[Any] = field(repr=False)
+    quick: bool = False  # a decision of a millisecond: ahead of the searches
 
 
 class SearchPool:
@@ -305,7 +308,9 @@ class SearchPool:
     of ``budget`` when a process is free (a margin for the trip kept), cut to
     a fair share when more decisions wait than there are processes, never
     below ``floor``. A decision whose time runs out before it gets a process
-    raises `Late`."""
+    raises `Late`. ``quick=True`` marks a decision that costs a millisecond
+    (a bid): those go first, table by table, and do not count in the
+    others' shares."""
 
     MARGIN = 0.75  # of what is left: the rest is the trip there and back
 
@@ -316,6 +321,7 @@ class SearchPool:
         self._executor: Executor | None = None
         self._running = 0
         self._queues: OrderedDict[Hashable, deque[_Job]] = OrderedDict()
+        self._quick: OrderedDict[Hashable, deque[_Job]] = OrderedDict()  # quick=True
         self._served: dict[Hashable, int] = {}  # key -> when it was last given a process
         self._busy: Counter[Hashable] = Counter()  # key -> its searches running
         self._turn = 0
@@ -325,26 +331,33 @@ class SearchPool:
         self.done = 0
 
     def waiting(self) -> int:
-        return sum(len(q) for q in self._queues.values())
+        return sum(len(q) for q in self._queues.values()) + self._waiting_quick()
 
-    async def run(self, key: Hashable, fn: Callable[..., Any], budget: float, *args: Any) -> Any:
+    def _waiting_quick(self) -> int:
+        return sum(len(q) for q in self._quick.values())
+
+    async def run(
+        self, key: Hashable, fn: Callable[..., Any], budget: float, *args: Any, quick: bool = False
+    ) -> Any:
         loop = asyncio.get_running_loop()
-        job = _Job(key, fn, args, loop.time() + budget, loop.create_future())
-        self._queues.setdefault(key, deque()).append(job)
+        job = _Job(key, fn, args, loop.time() + budget, loop.create_future(), quick)
+        (self._quick if quick else self._queues).setdefault(key, deque()).append(job)
         self._dispatch()
         return await job.future
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._running < self.workers and self._queues:
-            # the table served longest ago goes first (one never served, or
-            # with nothing running, first of all): round robin by table
-            key = min(self._queues, key=lambda k: self._served.get(k, -1))
-            queue = self._queues[key]
+        while self._running < self.workers and (self._quick or self._queues):
+            # the quick ones first; among them, and among the searches, the
+            # table served longest ago goes first (one never served, or with
+            # nothing running, first of all): round robin by table
+            queues = self._quick or self._queues
+            key = min(queues, key=lambda k: self._served.get(k, -1))
+            queue = queues[key]
             job = queue.popleft()
             if not queue:
-                del self._queues[key]
-                if not self._busy.get(key):
+                del queues[key]
+                if not self._busy.get(key) and key not in self._queues and key not in self._quick:
                     self._served.pop(key, None)  # set again below if it runs
             if job.future.done():  # its caller gave up meanwhile
                 continue
@@ -353,7 +366,10 @@ class SearchPool:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
                 continue
-            demand = self._running + 1 + self.waiting()
+            # the searches share the processes; a quick decision hardly takes any
+            demand = (
+                self._running + 1 + (0 if job.quick else self.waiting() - self._waiting_quick())
+            )
             inner = max(self.floor, left * min(1.0, self.workers / demand))
             self._running += 1
             self._turn += 1
@@ -407,7 +423,7 @@ class SearchPool:
             self._busy[job.key] -= 1
             if not self._busy[job.key]:
                 del self._busy[job.key]
-                if job.key not in self._queues:  # nothing left of it: forgotten
+                if job.key not in self._queues and job.key not in self._quick:  # forgotten
                     self._served.pop(job.key, None)
             self._dispatch()
 
@@ -416,11 +432,12 @@ class SearchPool:
         with the server (an idle worker left to itself can outlive it)."""
         for task in self._tasks:
             task.cancel()
-        for queue in self._queues.values():  # nobody will run these: their callers hear so
-            for job in queue:
+        for queue in (*self._queues.values(), *self._quick.values()):
+            for job in queue:  # nobody will run these: their callers hear so
                 if not job.future.done():
                     job.future.set_exception(Late("the search pool is closed"))
         self._queues.clear()
+        self._quick.clear()
         if self._executor is not None:
             stop_processes(self._executor)
             self._executor = None
