@@ -663,6 +663,43 @@ def test_a_card_decision_out_of_time_inside_its_first_world_is_heuristics() -> N
         assert not choose_noted("search", view, 1, None, None).fell_back
 
 
+def test_a_card_decision_with_a_short_share_finishes_its_first_world() -> None:
+    """The server cuts a search to a share of the processes when many wait,
+    and stops it only where its own wait ends (``time_limit``): the first
+    world is then finished and decides, not `heuristic`."""
+    from skat.players.levels import choose_noted
+
+    for view in _first_views(Phase.PLAY, 44, 3):
+        p = SearchPlayer(random.Random(1), time_budget=1e-6, time_limit=60.0)
+        assert p.choose(view) in view.legal_actions
+        assert p.fallbacks == 0
+        assert not choose_noted("search", view, 1, None, 1e-6, 60.0).fell_back
+
+
+def test_a_discard_out_of_time_inside_its_first_world_is_the_priors() -> None:
+    """Tables that start together share the search processes: a discard
+    given too little time to solve one world is chosen by the evaluator's
+    prior among the same candidates (and its game announced with it), not
+    left to `heuristic`."""
+    from skat.players.search import contract as contract_module
+
+    differs = 0
+    for view in _first_views(Phase.DISCARD, 44, 4):
+        p = SearchPlayer(random.Random(1), time_budget=1e-6)
+        action = p.choose(view)
+        assert p.fallbacks == 0 and action in view.legal_actions
+        hand12 = view.hand.mask
+        candidates = contract_module.discard_candidates(
+            contract_module.discard_games(view, hand12), hand12
+        )
+        put = sum(1 << int(c) for c in action.cards)
+        assert put in {mask for _, mask in candidates}
+        (game,) = p.notes.values()  # the announcement needs no solve
+        assert any(c.game == game.game for c, mask in candidates if mask == put)
+        differs += action != make_player("heuristic", random.Random(0)).choose(view)
+    assert differs  # the test sees a choice `heuristic` would not make
+
+
 def test_a_world_stopped_by_the_solver_is_left_out_of_the_card_decision(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -1339,7 +1376,7 @@ def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_play
     (R3.2) to the announcement, which then needs no solve of its own;
     without them the choice is worked out again (`contract.declare`)."""
     from skat.engine import Announce, parse_action
-    from skat.players.levels import choose_noted
+    from skat.players.levels import choose_noted, quick
     from skat.players.search import contract as contract_module
 
     declared = 0
@@ -1365,6 +1402,8 @@ def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_play
         planned = set(notes.values())
         assert len(planned) == 1
         declared = 0
+        # so the server sends it ahead of the searches (`levels.quick`)
+        assert quick(deal.view(seat), notes) and not quick(deal.view(seat), None)
         text, _, _ = choose_noted("search", deal.view(seat), 2, notes, None)
         assert parse_action(text) == Announce(planned.pop()) and declared == 0
         choose_noted("search", deal.view(seat), 2, None, None)

@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any, NamedTuple
 
-from ..engine import Action, View
+from ..engine import Action, Phase, View
 from ..levels import DEFAULT_LEVEL, LEVEL_OF, LEVELS, Level
 from .catalogue import make_player, player_names
+from .search.player import planned
 
 
 def player_for(level_or_name: str, *, lab: bool = False) -> str:
@@ -54,22 +55,38 @@ class Choice(NamedTuple):
     fell_back: bool  # the player ran out of time or failed: `heuristic`'s choice
 
 
-def choose_noted(name: str, view: View, seed: int, notes: Any, budget: float | None) -> Choice:
+def choose_noted(
+    name: str, view: View, seed: int, notes: Any, budget: float | None, limit: float | None = None
+) -> Choice:
     """`choose_within` for a player that carries notes from one decision to
     its next (``notes``: the strong player's games planned with its
     discards, so that it announces the game it put away for, R3.2, without
     solving the choice again): the caller, which makes every decision with
     a fresh player, keeps them. The answer says too whether the player fell
     back to `heuristic` itself (a searching player whose first world did not
-    finish in its time), which the caller counts as it counts its own."""
+    finish in its time), which the caller counts as it counts its own.
+    ``limit``: the seconds after which a searching player stops at once (by
+    default a third more than ``budget``)."""
     player = make_player(name, random.Random(seed))
     if budget is not None and hasattr(player, "time_budget"):
         player.time_budget = budget
+    if limit is not None and hasattr(player, "time_limit"):
+        player.time_limit = limit
     if notes is not None and hasattr(player, "notes"):
         player.notes = notes
     action = player.choose(view)
     fell_back = getattr(player, "fallbacks", 0) > 0
     return Choice(str(action), getattr(player, "notes", None), fell_back)
+
+
+def quick(view: View, notes: Any) -> bool:
+    """Whether a decision costs about a millisecond for every player (no
+    search): a bid, Hand or pickup, the skat pushed on, and an announcement
+    whose game was planned with the discard (``notes``; without them the
+    strong player solves the choice again)."""
+    if view.phase in (Phase.BIDDING, Phase.SKAT, Phase.PUSH):
+        return True
+    return planned(view, notes) is not None
 
 
 def fallback(view: View) -> Action:
@@ -101,4 +118,5 @@ __all__ = [
     "level_of",
     "offturn_within",
     "player_for",
+    "quick",
 ]

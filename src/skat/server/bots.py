@@ -18,10 +18,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..engine import Action, Phase, View, parse_action
+from ..engine import Action, View, parse_action
 from ..engine.actions import CONCEDE, REFUSE
 from ..players import claims, in_processes, searches
-from ..players.levels import LEVELS, choose_noted, fallback, offturn_within
+from ..players.levels import LEVELS, choose_noted, fallback, offturn_within, quick
 from . import messages as m
 from .commands import BotMove, Command
 from .config import ServerConfig
@@ -32,10 +32,6 @@ from .table import TableState
 from .work import SearchPool
 
 log = logging.getLogger("skat.server")
-
-#: Decisions of a millisecond even for the strong player: they go ahead of
-#: the searches in the search processes (`SearchPool`'s ``quick``).
-QUICK_PHASES = frozenset({Phase.BIDDING, Phase.SKAT, Phase.DECLARE, Phase.PUSH})
 
 
 class Table(Protocol):
@@ -127,8 +123,9 @@ class ComputerSeats:
             if in_processes(name) and self.actor.search is not None:
                 # the pool gives the search what is left of the budget when a
                 # process is free (a fair share when many wait): the answer is
-                # due by then, with a little room for the trip back; a bid or
-                # the choice of Hand costs a millisecond and goes first
+                # due by then, with a little room for the trip back (the solver
+                # stops there: a short share still finishes one world); a bid,
+                # Hand or pickup, a planned announcement (a millisecond) first
                 job = self.actor.search.run(
                     self.actor.state.id,
                     choose_noted,
@@ -137,7 +134,8 @@ class ComputerSeats:
                     view,
                     seed,
                     notes,
-                    quick=view.phase in QUICK_PHASES,
+                    quick=quick(view, notes),
+                    limit=True,
                 )
                 choice = await asyncio.wait_for(job, budget + 0.5)
             else:

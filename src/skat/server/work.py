@@ -298,6 +298,7 @@ class _Job:
     deadline: float  # loop time by which the answer is due
     future: asyncio.Future[Any] = field(repr=False)
     quick: bool = False  # a decision of a millisecond: ahead of the searches
+    limit: bool = False  # fn takes the time left to the deadline after its share
 
 
 class SearchPool:
@@ -310,11 +311,14 @@ class SearchPool:
     below ``floor``. A decision whose time runs out before it gets a process
     raises `Late`. ``quick=True`` marks a decision that costs a millisecond
     (a bid): those go first, table by table, and do not count in the
-    others' shares."""
+    others' shares. With ``limit=True`` ``fn`` is given too, after
+    ``inner``, the seconds it may not pass (what is left of ``budget``, the
+    trip kept): a search cut to a short share may finish its first world."""
 
     MARGIN = 0.75  # of what is left: the rest is the trip there and back
+    QUICK = 0.25  # seconds at most for a quick decision (a bid takes a millisecond)
 
-    def __init__(self, workers: int, make: Callable[[], Executor], floor: float = 0.15) -> None:
+    def __init__(self, workers: int, make: Callable[[], Executor], floor: float = 0.03) -> None:
         self.workers = max(1, workers)
         self.floor = floor
         self._make = make
@@ -337,10 +341,16 @@ class SearchPool:
         return sum(len(q) for q in self._quick.values())
 
     async def run(
-        self, key: Hashable, fn: Callable[..., Any], budget: float, *args: Any, quick: bool = False
+        self,
+        key: Hashable,
+        fn: Callable[..., Any],
+        budget: float,
+        *args: Any,
+        quick: bool = False,
+        limit: bool = False,
     ) -> Any:
         loop = asyncio.get_running_loop()
-        job = _Job(key, fn, args, loop.time() + budget, loop.create_future(), quick)
+        job = _Job(key, fn, args, loop.time() + budget, loop.create_future(), quick, limit)
         (self._quick if quick else self._queues).setdefault(key, deque()).append(job)
         self._dispatch()
         return await job.future
@@ -366,11 +376,13 @@ class SearchPool:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
                 continue
-            # the searches share the processes; a quick decision hardly takes any
-            demand = (
-                self._running + 1 + (0 if job.quick else self.waiting() - self._waiting_quick())
-            )
-            inner = max(self.floor, left * min(1.0, self.workers / demand))
+            # the searches share the processes; a quick decision hardly takes
+            # any (and is held to that, should it search after all)
+            if job.quick:
+                inner = max(self.floor, min(left, self.QUICK))
+            else:
+                demand = self._running + 1 + self.waiting() - self._waiting_quick()
+                inner = max(self.floor, left * min(1.0, self.workers / demand))
             self._running += 1
             self._turn += 1
             self._served[key] = self._turn
@@ -400,8 +412,10 @@ class SearchPool:
         try:
             for attempt in range(2):
                 executor = self._current()
+                hard = max(inner, (job.deadline - loop.time()) * self.MARGIN)
+                args = (*job.args, inner, hard) if job.limit else (*job.args, inner)
                 try:  # a broken pool refuses at once
-                    result = await asyncio.wrap_future(executor.submit(job.fn, *job.args, inner))
+                    result = await asyncio.wrap_future(executor.submit(job.fn, *args))
                 except BrokenExecutor:
                     self._replace(executor)
                     left = (job.deadline - loop.time()) * self.MARGIN

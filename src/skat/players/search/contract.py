@@ -281,6 +281,16 @@ class DiscardSolves:
         v, best_v = self.value(k)
         return v + mask_points(k[1]) / 100, best_v
 
+    def prior_score(self, k: tuple[Contract, int]) -> tuple[float, Contract]:
+        """`score` by the evaluator's prior alone, before any world is solved."""
+        view, forty = self.d.view, self.d.settings.forty or 0.0
+
+        def value(v: Contract) -> float:
+            return prior_entry(v, view.bid, self._prior(k, v), self.hand12, view.rules, forty)
+
+        best_v = max(self.variants(k[0]), key=value)
+        return value(best_v) + mask_points(k[1]) / 100, best_v
+
     def _entry(self, v: Contract, outcome: Outcome) -> float:
         got = self._entries.get((v, outcome))
         if got is None:
@@ -399,7 +409,8 @@ def discard(
     candidates go on (successive halving). Then the best of them is solved in
     every world first, and the others world by world, each dropped as soon
     as it can no longer come out best (`DiscardSolves.beaten`): the choice is
-    the one solving them all in every world makes."""
+    the one solving them all in every world makes. Out of time before one
+    world is solved, the evaluator's prior chooses among the candidates."""
     view, clock = d.view, d.clock
     hand12 = view.hand.mask
     games = discard_games(view, hand12)
@@ -453,7 +464,11 @@ def discard(
         for k in alive:
             table.keep(k, done)
     if not done:
-        return None
+        # not one world solved in the time (many tables started together and
+        # share the search processes): the evaluator's prior alone chooses,
+        # among the same candidates, rather than `heuristic`
+        score = table.prior_score
+        alive = candidates
     chosen = max(alive, key=lambda k: score(k)[0])
     cards = tuple(mask_cards(chosen[1]))
     for a in view.legal_actions:

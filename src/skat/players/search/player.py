@@ -85,6 +85,14 @@ class SearchPlayer(BasePlayer):
     def time_budget(self, seconds: float | None) -> None:
         self.settings = replace(self.settings, time_budget=seconds)
 
+    @property
+    def time_limit(self) -> float | None:
+        return self.settings.time_limit
+
+    @time_limit.setter
+    def time_limit(self, seconds: float | None) -> None:
+        self.settings = replace(self.settings, time_limit=seconds)
+
     def _inference(self, play: bool) -> Inference:
         return self.settings.inference(play, self.seat_model, self.bids)
 
@@ -99,10 +107,13 @@ class SearchPlayer(BasePlayer):
         self.rng.seed(f"{self._stream}/{len(view.history)}/{view.hand.mask}")
         action: Action | None
         try:
-            # the solver stops any search (`Stopped`) at HARD_LIMIT times the
-            # budget; the soft clock, read between worlds and solves, lets the
-            # first world of a decision finish until then
-            with solver_limit(None if budget is None else HARD_LIMIT * budget):
+            # the solver stops any search (`Stopped`) at the time limit
+            # (HARD_LIMIT times the budget unless given); the soft clock, read
+            # between worlds and solves, lets the first world finish until then
+            hard = self.settings.time_limit
+            if hard is None and budget is not None:
+                hard = HARD_LIMIT * budget
+            with solver_limit(hard):
                 action = self._choose(view, clock)
         except (OutOfTime, Stopped):
             action = None
@@ -131,16 +142,15 @@ class SearchPlayer(BasePlayer):
             got = contract.discard(d, self.evaluator, self._inference(play=False))
             if got is None:
                 return None
-            action, planned = got
+            action, game = got
             put = sum(1 << int(c) for c in action.cards)
-            self._plan = {(view.hand.mask & ~put, put): planned}  # this deal's only
+            self._plan = {(view.hand.mask & ~put, put): game}  # this deal's only
             return action
         if ph is Phase.DECLARE:
-            skat = view.skat.mask if view.skat is not None else 0
-            game = self._plan.get((view.hand.mask, skat))
-            if game is None:
-                game = contract.declare(d, self._inference(play=False))
-            return None if game is None else Announce(game)
+            chosen = planned(view, self._plan)
+            if chosen is None:
+                chosen = contract.declare(d, self._inference(play=False))
+            return None if chosen is None else Announce(chosen)
         if any(isinstance(a, (Re, NoRe)) for a in legal):
             p = cards.win_probability(d, self._inference(play=True))
             re_choice: type[Action] = Re if p >= RE_P else NoRe
@@ -150,3 +160,13 @@ class SearchPlayer(BasePlayer):
             kontra_choice: type[Action] = Kontra if p <= KONTRA_P else NoKontra
             return next((a for a in legal if isinstance(a, kontra_choice)), None)
         return cards.play(d, self._inference(play=True))
+
+
+def planned(view: View, notes: Any) -> Contract | None:
+    """The game planned with the discard that led to ``view`` (an
+    announcement's), if ``notes`` (`SearchPlayer.notes`) hold it."""
+    if not isinstance(notes, dict) or view.phase is not Phase.DECLARE:
+        return None
+    skat = view.skat.mask if view.skat is not None else 0
+    game = notes.get((view.hand.mask, skat))
+    return game if isinstance(game, Contract) else None

@@ -66,6 +66,11 @@ class SearchSettings:
     #: seed replays exactly; the arena's and the tests' choice). With a
     #: budget it stops adding worlds when the time is up.
     time_budget: float | None = None
+    #: Seconds after which the solver stops whatever it searches (None:
+    #: ``HARD_LIMIT`` times ``time_budget``). The server gives what is left
+    #: of its own wait, so that a search cut to a short share of the search
+    #: processes (many tables starting together) still finishes one world.
+    time_limit: float | None = None
     #: Errors propagate instead of falling back to `heuristic` (tests).
     strict: bool = False
     #: Worlds drawn per world used in card play (the inference keeps the likeliest).
@@ -131,6 +136,8 @@ class SearchSettings:
             raise ValueError("worlds, discard_worlds and pool must be at least 1")
         if self.time_budget is not None and self.time_budget <= 0:
             raise ValueError("time_budget must be positive (or None)")
+        if self.time_limit is not None and self.time_limit <= 0:
+            raise ValueError("time_limit must be positive (or None)")
         if self.policy is not None and self.policy < 0:
             raise ValueError("policy must be at least 0 (or None)")
         # curves given as lists (from a command line) are kept as tuples
