@@ -108,6 +108,24 @@ def test_a_search_cut_to_a_share_may_run_on_to_its_own_deadline() -> None:
         assert inner < 4.0 * SearchPool.MARGIN / 4 < hard <= 4.0 * SearchPool.MARGIN
 
 
+def test_a_job_may_ask_for_a_larger_least_share() -> None:
+    """A claim's answer is a proof, worth nothing cut short: in a crowd of
+    searches it still gets its own least share, where a search gets less."""
+    started: list[tuple[str, float]] = []
+
+    async def main() -> None:
+        pool = SearchPool(1, lambda: ThreadPoolExecutor(1))
+        crowd = [pool.run(f"T{i}", _record, 0.5, started, f"S{i}") for i in range(40)]
+        claim = pool.run("C", _record, 0.5, started, "claim", floor=0.2)
+        await asyncio.gather(*crowd[:2], claim, *crowd[2:], return_exceptions=True)
+        pool.close()
+
+    asyncio.run(main())
+    shares = dict(started)
+    assert shares["claim"] >= 0.2
+    assert shares["S2"] < 0.2
+
+
 def test_a_decision_that_gets_no_process_in_time_is_late_not_stuck() -> None:
     async def main() -> None:
         pool = SearchPool(1, lambda: ThreadPoolExecutor(1))

@@ -33,6 +33,10 @@ from .work import SearchPool
 
 log = logging.getLogger("skat.server")
 
+#: The least share of the search processes a claim's answer is given: a
+#: proof cut short proves nothing (the defender then refuses, R6.6)
+CLAIM_FLOOR = 0.15
+
 
 class Table(Protocol):
     """What the computer seats use of their table's actor (`TableActor`):
@@ -265,7 +269,12 @@ class ComputerSeats:
         try:
             if self.actor.search is not None:  # solves: in the search processes, fairly
                 job = self.actor.search.run(
-                    self.actor.state.id, claims.answer_within, budget, view, seed
+                    self.actor.state.id,
+                    claims.answer_within,
+                    budget,
+                    view,
+                    seed,
+                    floor=CLAIM_FLOOR,
                 )
             else:
                 job = loop.run_in_executor(

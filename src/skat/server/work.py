@@ -299,6 +299,7 @@ class _Job:
     future: asyncio.Future[Any] = field(repr=False)
     quick: bool = False  # a decision of a millisecond: ahead of the searches
     limit: bool = False  # fn takes the time left to the deadline after its share
+    floor: float | None = None  # the least share worth running (None: the pool's)
 
 
 class SearchPool:
@@ -313,7 +314,9 @@ class SearchPool:
     (a bid): those go first, table by table, and do not count in the
     others' shares. With ``limit=True`` ``fn`` is given too, after
     ``inner``, the seconds it may not pass (what is left of ``budget``, the
-    trip kept): a search cut to a short share may finish its first world."""
+    trip kept): a search cut to a short share may finish its first world.
+    ``floor`` sets the least share for one job (a proof that is worth
+    nothing unfinished: a claim's answer)."""
 
     MARGIN = 0.75  # of what is left: the rest is the trip there and back
     QUICK = 0.25  # seconds at most for a quick decision (a bid takes a millisecond)
@@ -348,9 +351,10 @@ class SearchPool:
         *args: Any,
         quick: bool = False,
         limit: bool = False,
+        floor: float | None = None,
     ) -> Any:
         loop = asyncio.get_running_loop()
-        job = _Job(key, fn, args, loop.time() + budget, loop.create_future(), quick, limit)
+        job = _Job(key, fn, args, loop.time() + budget, loop.create_future(), quick, limit, floor)
         (self._quick if quick else self._queues).setdefault(key, deque()).append(job)
         self._dispatch()
         return await job.future
@@ -372,17 +376,18 @@ class SearchPool:
             if job.future.done():  # its caller gave up meanwhile
                 continue
             left = (job.deadline - loop.time()) * self.MARGIN
-            if left < self.floor:
+            floor = self.floor if job.floor is None else job.floor
+            if left < floor:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
                 continue
             # the searches share the processes; a quick decision hardly takes
             # any (and is held to that, should it search after all)
             if job.quick:
-                inner = max(self.floor, min(left, self.QUICK))
+                inner = max(floor, min(left, self.QUICK))
             else:
                 demand = self._running + 1 + self.waiting() - self._waiting_quick()
-                inner = max(self.floor, left * min(1.0, self.workers / demand))
+                inner = max(floor, left * min(1.0, self.workers / demand))
             self._running += 1
             self._turn += 1
             self._served[key] = self._turn
@@ -419,7 +424,7 @@ class SearchPool:
                 except BrokenExecutor:
                     self._replace(executor)
                     left = (job.deadline - loop.time()) * self.MARGIN
-                    if attempt or left < self.floor:
+                    if attempt or left < (self.floor if job.floor is None else job.floor):
                         raise
                     inner = min(inner, left)
                     continue
