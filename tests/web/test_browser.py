@@ -1785,6 +1785,40 @@ def test_next_deal_is_in_sight_when_the_result_shows(
     assert headline is not None and headline["y"] + headline["height"] <= viewport["height"]
 
 
+def test_next_stays_in_sight_beside_a_long_verdict(clients: Callable[..., Client]) -> None:
+    """A deal in which many cards swung the open-card outcome: on a phone
+    the verdict shows what best play gives and the first swing, the others
+    fold away ("More (3)"), and Next stays in the window (CI once saw it
+    1 px below a verdict of several swings)."""
+    c = clients(PHONE)
+    page = c.page
+    start_with_bots(c)
+    play_deal(page)
+    page.locator("[data-testid=next]").wait_for()
+    swing = {"seat": 1, "card": "CJ", "better": "S7", "best_better": 36, "best_after": 61}
+    shown = page.evaluate(
+        """async (swing) => {
+          const app = document.querySelector("script[type=module]").src;
+          const state = await import(app.replace(/app\\.js$/, "state.js"));
+          const result = await import(app.replace(/app\\.js$/, "result.js"));
+          const T = state.T;
+          const turning = [1, 2, 3, 4].map((trick) => ({...swing, trick,
+                                                        declarer_winning_before: trick % 2 === 0}));
+          T.analyses[T.snap.deal.number] = {declarer_seat: 0, declarer_points: 52,
+            positions: [{best_declarer_points: 36}], turning_cards: turning};
+          result.renderResult();
+          window.scrollTo(0, 0);
+          return document.querySelector("[data-testid=analysis]").innerText;
+        }""",
+        swing,
+    )
+    assert "Trick 1: " in shown and "More (3)" in shown and "Trick 2: " not in shown, shown
+    box = page.locator("[data-testid=next]").bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    page.click("[data-testid=analysis-more] summary")
+    assert "Trick 4: " in page.inner_text("[data-testid=analysis]")
+
+
 def test_the_phone_sheet_shows_every_player_at_once(clients: Callable[..., Client]) -> None:
     """Issue 26, point 9: at 390 px the score sheet shows the columns of all
     players side by side, with whole headers, and no sideways scrolling."""

@@ -78,6 +78,7 @@ export default {
   "analysis.nullWin": "Med åbne kort kunne spilføreren have vundet denne nul.",
   "analysis.nullLose": "Med åbne kort kunne denne nul ikke vindes.",
   "analysis.noTurn": "Intet spillet kort ændrede udfaldet med åbne kort.",
+  "analysis.more": "Mere ({n})",
   "err.HINT_OFF": "Ved dette bord er der ingen hjælp.",
   "err.NO_DECISION": "Der er intet at beslutte lige nu.",
   "opt.on": "Til",

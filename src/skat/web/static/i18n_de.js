@@ -78,6 +78,7 @@ export default {
   "analysis.nullWin": "Mit offenen Karten hätte der Alleinspieler dieses Null gewinnen können.",
   "analysis.nullLose": "Mit offenen Karten war dieses Null nicht zu gewinnen.",
   "analysis.noTurn": "Keine gespielte Karte hat das Ergebnis bei offenen Karten verändert.",
+  "analysis.more": "Mehr ({n})",
   "err.HINT_OFF": "An diesem Tisch gibt es keine Tipps.",
   "err.NO_DECISION": "Gerade ist nichts zu entscheiden.",
   "opt.on": "An",

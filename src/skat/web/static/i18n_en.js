@@ -79,6 +79,7 @@ export default {
   "analysis.nullWin": "With all cards open the declarer could have won this Null.",
   "analysis.nullLose": "With all cards open this Null could not be won.",
   "analysis.noTurn": "No card played changed the open-card outcome.",
+  "analysis.more": "More ({n})",
   "err.HINT_OFF": "This table plays without hints.",
   "err.NO_DECISION": "Nothing to decide right now.",
   "opt.on": "On",

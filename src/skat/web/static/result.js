@@ -119,6 +119,8 @@ export function valueSections(r, nameOf = seatName) {
 // view without scrolling: the headline, the entries and the verdict; the
 // Next button follows them (renderResult), the reckoning after.
 export const RESULT_HEAD = 3;
+// Lines of the open-card verdict in view: what best play gives, the first swing.
+export const VERDICT_SHOWN = 2;
 
 export function resultSections(r, v) {
   const out = [`<h2 data-testid="result-headline">${esc(resultHeadline(r))}</h2>`];
@@ -126,7 +128,12 @@ export function resultSections(r, v) {
   const entries = scoring === "plain" ? r.plain : r.seeger_fabian;
   out.push(`<p class="entries" data-testid="result-entries">${esc(t("result.entries"))}: ${entries.map((e, s) => `${esc(seatName(s))} ${esc(signed(e))}`).join(", ")}</p>`);
   const verdict = analysisText(r);
-  out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${verdict.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link" target="_blank" rel="noopener">${esc(t("board.link"))}</a></div>` : "");
+  // what best play gives and the first card that swung it stay in view; more
+  // swings fold away, so that Next stays in the window on a phone
+  const shown = verdict ? verdict.slice(0, VERDICT_SHOWN) : [];
+  const folded = verdict ? verdict.slice(VERDICT_SHOWN) : [];
+  const more = folded.length ? `<details class="analysis-more" data-testid="analysis-more"><summary>${esc(t("analysis.more", { n: folded.length }))}</summary>${folded.map(esc).join(" ")}</details>` : "";
+  out.push(verdict ? `<div class="analysis" data-testid="analysis"><b>${esc(t("analysis.title"))}</b> ${shown.map(esc).join(" ")} <a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" data-testid="board-link" target="_blank" rel="noopener">${esc(t("board.link"))}</a>${more}</div>` : "");
   // your decisions judged from your seat, beside the board's open cards (review.js)
   if (T.seat !== null) out.push(`<p data-testid="review-link"><a href="/t/${esc(T.id)}/deals/${T.snap.deal.number}" target="_blank" rel="noopener">${esc(t("review.open"))}</a>${T.snap.list_over ? ` · <a href="/t/${esc(T.id)}/review" data-testid="list-review-link" target="_blank" rel="noopener">${esc(t("review.openList"))}</a>` : ""}</p>`);
   out.push(...valueSections(r));
