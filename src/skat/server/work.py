@@ -376,7 +376,7 @@ class SearchPool:
             if job.future.done():  # its caller gave up meanwhile
                 continue
             left = (job.deadline - loop.time()) * self.MARGIN
-            floor = self.floor if job.floor is None else job.floor
+            floor = self._floor(job)
             if left < floor:
                 self.late += 1
                 job.future.set_exception(Late("no search process was free in time"))
@@ -395,6 +395,9 @@ class SearchPool:
             task = asyncio.create_task(self._run(job, inner))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+
+    def _floor(self, job: _Job) -> float:
+        return self.floor if job.floor is None else job.floor
 
     def _current(self) -> Executor:
         if self._executor is None:
@@ -424,7 +427,7 @@ class SearchPool:
                 except BrokenExecutor:
                     self._replace(executor)
                     left = (job.deadline - loop.time()) * self.MARGIN
-                    if attempt or left < (self.floor if job.floor is None else job.floor):
+                    if attempt or left < self._floor(job):
                         raise
                     inner = min(inner, left)
                     continue
