@@ -302,8 +302,10 @@ def test_a_full_outbound_queue_drops_only_that_connection(tmp_path: Path) -> Non
 
 
 async def _stall(conn: Any) -> None:
-    """The connection's writer stops, as if its socket never drained."""
-    conn._writer.cancel()
+    """The connection's writer stops, as if its socket never drained (a
+    writer runs only while there is something to send)."""
+    if conn._writer is not None:
+        conn._writer.cancel()
     conn._writer = asyncio.get_running_loop().create_future()
 
 

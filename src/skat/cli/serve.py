@@ -277,6 +277,7 @@ def serve_cmd(
     import uvicorn
 
     from ..server import create_app
+    from ..server.collector import Collector
     from ..server.store import StoreError, check_database, default_db_url, shown_url
 
     try:
@@ -315,11 +316,22 @@ def serve_cmd(
     where = f"unix:{uds}" if uds else f"http://{shown}:{port}/"
     trusted = [a.strip() for a in forwarded_allow_ips.split(",") if a.strip()]
 
+    # Python's cyclic garbage collector stops the event loop while it scans;
+    # its own schedule let the young generation grow to 200,000 objects at
+    # 3,000 tables and set the latency's p99: the server runs its own
+    # (server/collector.py). What exists at start is never scanned.
+    collector = Collector(app.state.metrics.collected)
+
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:
             await super().startup(sockets=sockets)
             if self.started:  # the page answers from now on
+                collector.start()
                 click.echo(f"skat: open {where} in a browser (Ctrl+C stops)")
+
+        async def shutdown(self, sockets: Any = None) -> None:
+            collector.stop()
+            await super().shutdown(sockets=sockets)
 
     # Messages are small JSON; compressing each one per viewer costs more CPU
     # than it saves (docs/benchmarks.md, server load).
@@ -341,12 +353,6 @@ def serve_cmd(
             forwarded_allow_ips=trusted or None,
         )
     )
-    # Python's cyclic garbage collector stops the event loop while it scans:
-    # with the defaults its collections over a thousand tables' objects took
-    # 0.1-0.7 s several times a minute and set the latency's p99
-    # (docs/benchmarks.md, tables in one process). Larger young generations
-    # make the older collections rare; what exists at start is never scanned.
-    gc.set_threshold(20_000, 100, 100)
     gc.freeze()
     server.run()
 

@@ -166,48 +166,48 @@ class TableActor:
     # ---------------------------------------------------------------- loop
     async def _run(self) -> None:
         while True:
-            item = await self.queue.get()
-            command = item.command
-            conn = command.conn if isinstance(command, Inbound) else None
-            # a person's move: its answer's latency (refused or stored and sent)
-            timed = isinstance(command, Inbound) and isinstance(command.msg, p.Act)
-            try:
-                await self._handle(command)
-            except CommandError as exc:
-                if timed:
-                    self.metrics.move("person", False)
-                elif isinstance(command, BotMove):
-                    self.metrics.move("computer", False)
-                if conn is not None:
-                    await conn.send(exc.to_message())
-                if isinstance(item.command, BotMove):
-                    self._wait_key = None  # a refused computer move: think again
-            except NotOwner:  # nothing was stored or applied: the new owner serves it
-                log.warning("table %s: its lease is gone; another worker serves it", self.state.id)
-                self.lose()
-            except StoreFailed:  # nothing was stored or applied: try again later
-                await self._store_failed(item.command, conn)
-            except VersionTaken:
-                # the version is in the store already: a commit whose answer
-                # was lost (the connection dropped during COMMIT) stored it.
-                # The store is the truth: this actor goes, and the table is
-                # loaded again from its events (its clients reconnect to it)
-                log.warning(
-                    "table %s: its next version is stored already; reloading", self.state.id
-                )
-                self.lose()
-            except Exception:  # a bug must not kill the table
-                log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
-                if conn is not None:
-                    await conn.send(
-                        CommandError(ErrorCode.SERVER_ERROR, "internal error").to_message()
-                    )
-            finally:
-                if timed:
-                    self.metrics.act_seconds.observe(time.monotonic() - item.at)
-                if item.done is not None and not item.done.done():
-                    item.done.set_result(None)
-                self._schedule()
+            # one command at a time, in its own frame: nothing of it stays
+            # referenced while the table waits seconds for the next
+            await self._serve(await self.queue.get())
+
+    async def _serve(self, item: _Queued) -> None:
+        command = item.command
+        conn = command.conn if isinstance(command, Inbound) else None
+        # a person's move: its answer's latency (refused or stored and sent)
+        timed = isinstance(command, Inbound) and isinstance(command.msg, p.Act)
+        try:
+            await self._handle(command)
+        except CommandError as exc:
+            if timed:
+                self.metrics.move("person", False)
+            elif isinstance(command, BotMove):
+                self.metrics.move("computer", False)
+            if conn is not None:
+                await conn.send(exc.to_message())
+            if isinstance(item.command, BotMove):
+                self._wait_key = None  # a refused computer move: think again
+        except NotOwner:  # nothing was stored or applied: the new owner serves it
+            log.warning("table %s: its lease is gone; another worker serves it", self.state.id)
+            self.lose()
+        except StoreFailed:  # nothing was stored or applied: try again later
+            await self._store_failed(item.command, conn)
+        except VersionTaken:
+            # the version is in the store already: a commit whose answer
+            # was lost (the connection dropped during COMMIT) stored it.
+            # The store is the truth: this actor goes, and the table is
+            # loaded again from its events (its clients reconnect to it)
+            log.warning("table %s: its next version is stored already; reloading", self.state.id)
+            self.lose()
+        except Exception:  # a bug must not kill the table
+            log.exception("table %s: %s failed", self.state.id, type(item.command).__name__)
+            if conn is not None:
+                await conn.send(CommandError(ErrorCode.SERVER_ERROR, "internal error").to_message())
+        finally:
+            if timed:
+                self.metrics.act_seconds.observe(time.monotonic() - item.at)
+            if item.done is not None and not item.done.done():
+                item.done.set_result(None)
+            self._schedule()
 
     async def _handle(self, command: Command) -> None:
         st = self.state

@@ -92,7 +92,10 @@ class Conn:
     """A websocket connection as the actor sees it.
 
     Messages go into a bounded queue that a writer task of its own sends,
-    each with a timeout: the table never waits for a client. A client that
+    each with a timeout: the table never waits for a client. The writer
+    lives while there is something to send and ends when the queue is
+    empty, so an idle connection (most of them, most of the time) holds
+    no task, coroutine or future that the collector would have to scan. A client that
     lets the queue fill or a send time out is dropped (closed with
     `CLOSE_TOO_SLOW`) and receives nothing more."""
 
@@ -119,7 +122,6 @@ class Conn:
         self._max_queue = config.send_queue
         self._timeout = config.send_timeout
         self._out: deque[str] = deque()
-        self._ready: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing: asyncio.Task[None] | None = None
         self._since: float | None = None  # when the send in progress started
@@ -147,20 +149,12 @@ class Conn:
             self.drop("outbound queue full")
             return
         self._out.append(text)
-        if self._ready is None:
-            self._ready = asyncio.Event()
-        self._ready.set()
         if self._writer is None:
             self._writer = asyncio.create_task(self._write_loop(), name="conn-writer")
 
     async def _write_loop(self) -> None:
-        assert self._ready is not None
         loop = asyncio.get_running_loop()
-        while not self.closed:
-            if not self._out:
-                self._ready.clear()
-                await self._ready.wait()
-                continue
+        while self._out and not self.closed:
             text = self._out.popleft()
             # A send only waits when the client does not read; the watch
             # (one timer per send_timeout, not one per message) drops it then.
@@ -173,6 +167,9 @@ class Conn:
                 self.closed = True
             finally:
                 self._since = None
+        # nothing left to send (no await since the test): the next push starts a new writer
+        if self._writer is asyncio.current_task():
+            self._writer = None
 
     def _check(self) -> None:
         """The watch: drop the client if the send in progress has taken

@@ -16,12 +16,22 @@ from typing import Any
 import msgspec
 from msgspec import UNSET, UnsetType
 
-Cards = list[str]
+Cards = tuple[str, ...]
 
 
-class _Part(msgspec.Struct, frozen=True):
+class _Part(msgspec.Struct, frozen=True, gc=False):
     """A part of a message (no ``type`` of its own). Shared parts (a trick, a
-    contract, the result) are reused by many messages and never changed."""
+    contract, the result) are reused by many messages and never changed.
+
+    Not tracked by Python's cyclic collector (``gc=False``, as `_Message`): a
+    message refers to values and other parts, never back, so it cannot be in
+    a cycle. A table holds each viewer's last view until its next event
+    (seconds), and 3,000 tables' worth of such parts kept the collector's
+    young generation at 100,000 objects and more, every one scanned in every
+    young collection (docs/lab/benchmarks-history.md, tables in one process).
+    For the same reason the view's lists are tuples, most of them the
+    engine's own: a tuple of plain values drops out of the collector's
+    sight at its first collection, a list never does."""
 
 
 # --------------------------------------------------------------- the deal's view
@@ -40,7 +50,7 @@ class TrickOut(_Part, frozen=True):
     cards: Cards
     winner: int
     points: int
-    by: list[int]  # the table seat that played each card, in play order
+    by: tuple[int, ...]  # the table seat that played each card, in play order
 
 
 class RamschOut(_Part, frozen=True):
@@ -92,9 +102,9 @@ class ViewOut(_Part, frozen=True):
     dealer: int
     phase: str
     turn: int | None
-    seats: list[int]
+    seats: tuple[int, ...]
     hand: Cards | None
-    hand_sizes: list[int]
+    hand_sizes: tuple[int, ...]
     skat: Cards | None
     bid: int
     bidder: int | None
@@ -102,15 +112,15 @@ class ViewOut(_Part, frozen=True):
     declarer: int | None
     contract: ContractOut | None
     open_cards: Cards | None
-    trick: list[tuple[int, str]]
-    tricks: list[TrickOut]
+    trick: tuple[tuple[int, str], ...]
+    tricks: tuple[TrickOut, ...]
     kontra: bool
     re: bool
-    legal: list[str]
-    offers: list[str]  # concede / claim, beside the game moves
-    history: list[tuple[int, str]]
+    legal: tuple[str, ...]
+    offers: tuple[str, ...]  # concede / claim, beside the game moves
+    history: tuple[tuple[int, str], ...]
     result: ResultOut | None
-    dealt: list[Cards | None] | None
+    dealt: tuple[Cards | None, ...] | None
 
 
 # ------------------------------------------------------------------ the table
@@ -284,7 +294,7 @@ EventOut = (
 
 
 # ------------------------------------------------------------ top-level messages
-class _Message(msgspec.Struct, frozen=True, tag_field="type"):
+class _Message(msgspec.Struct, frozen=True, tag_field="type", gc=False):
     pass
 
 
@@ -320,7 +330,7 @@ class Event(_Message, tag="event", frozen=True):
     state: State | UnsetType = UNSET
     view: ViewOut | UnsetType = UNSET
     changes: dict[str, Any] | UnsetType = UNSET
-    added: dict[str, list[Any]] | UnsetType = UNSET
+    added: dict[str, tuple[Any, ...]] | UnsetType = UNSET
     seats: list[SeatOut] | UnsetType | None = UNSET
 
 

@@ -101,11 +101,23 @@ class Metrics:
             "Appends the store refused (the tables wait and retry).",
             registry=r,
         )
+        self.collector_seconds = Histogram(
+            "skat_collector_seconds",
+            "Pauses of Python's cyclic garbage collector (`skat serve`'s schedule), by generation.",
+            ["generation"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self._collections = [self.collector_seconds.labels(str(g)) for g in range(3)]
         self.rebuilt = Counter(
             "skat_tables_rebuilt",
             "Tables rebuilt from the store: their whole log read and replayed.",
             registry=r,
         )
+
+    def collected(self, generation: int, seconds: float) -> None:
+        """A collection of the cyclic garbage collector paused the loop."""
+        self._collections[generation].observe(seconds)
 
     def move(self, by: str, accepted: bool) -> None:
         # the labelled counters looked up once each (every move counts here)

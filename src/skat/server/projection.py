@@ -80,9 +80,10 @@ class Shared:
         history = public.history
         if part.discards:
             texts = history_texts(deal)
-            history = list(history)
+            own = list(history)
             for i in part.discards:
-                history[i] = (history[i][0], texts[i])
+                own[i] = (own[i][0], texts[i])
+            history = tuple(own)
         contract = self.view(series, None).contract
         legal = deal.legal_actions(viewer) if part.position is not None else ()
         out = self._outs[viewer] = msgspec.structs.replace(
@@ -92,26 +93,26 @@ class Shared:
             hand=_sorted(part.hand, contract),
             skat=_cards(part.skat),
             legal=_legal_texts(legal),
-            offers=[str(a) for a in deal.offers(viewer)],
+            offers=_offers(deal.offers(viewer)),
             history=history,
         )
         return out
 
 
 # -------------------------------------------------------------- the engine's view
-def _cards(cs: Iterable[Any] | None) -> list[str] | None:
-    return None if cs is None else [CARD_NAMES[c] for c in cs]
+def _cards(cs: Iterable[Any] | None) -> tuple[str, ...] | None:
+    return None if cs is None else tuple(CARD_NAMES[c] for c in cs)
 
 
 #: Every card in the display order of each game (`sorted_cards` of the whole deck).
 _DISPLAY = tuple(tuple(sorted_cards(range(32), g)) for g in GameType)
 
 
-def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
+def _sorted(cs: CardSet | None, contract: Contract | None) -> tuple[str, ...] | None:
     """Cards in the display order of the game (Grand order before there is one):
     the same as `sorted_cards`, as a filter of the whole deck in that order.
     Made once per set of cards and game (a hand recurs in every message of
-    its deal): the list is shared, and nothing changes it."""
+    its deal): the tuple is shared."""
     if cs is None:
         return None
     mask = cs.mask
@@ -122,11 +123,11 @@ def _sorted(cs: CardSet | None, contract: Contract | None) -> list[str] | None:
         if len(_HANDS) >= 50_000:
             _HANDS.clear()
         order = _DISPLAY[game]
-        out = _HANDS[key] = [CARD_NAMES[c] for c in order if mask >> c & 1]
+        out = _HANDS[key] = tuple(CARD_NAMES[c] for c in order if mask >> c & 1)
     return out
 
 
-_HANDS: dict[int, list[str]] = {}
+_HANDS: dict[int, tuple[str, ...]] = {}
 
 
 @lru_cache(maxsize=512)
@@ -150,10 +151,10 @@ def trick_json(t: Trick, seats: tuple[int, ...]) -> m.TrickOut:
     deal shows it again)."""
     return m.TrickOut(
         leader=seats[t.leader],
-        cards=[CARD_NAMES[c] for c in t.cards],
+        cards=tuple(CARD_NAMES[c] for c in t.cards),
         winner=seats[t.winner],
         points=t.points,
-        by=[seats[p] for p in t.players],
+        by=tuple(seats[p] for p in t.players),
     )
 
 
@@ -242,19 +243,23 @@ def _text(a: Action) -> str:
 #: The texts of a tuple of legal actions by the tuple's id: the auction's
 #: and the announcements' tuples are constants of the engine (the longest
 #: lists, sent after every call), a card play's are small. Pinned and
-#: bounded as `_TEXTS`; the list is shared, and nothing changes it.
-_LEGAL: dict[int, tuple[tuple[Action, ...], list[str]]] = {}
+#: bounded as `_TEXTS`; the texts' tuple is shared.
+_LEGAL: dict[int, tuple[tuple[Action, ...], tuple[str, ...]]] = {}
 
 
-def _legal_texts(legal: tuple[Action, ...]) -> list[str]:
+def _legal_texts(legal: tuple[Action, ...]) -> tuple[str, ...]:
     hit = _LEGAL.get(id(legal))
     if hit is not None and hit[0] is legal:
         return hit[1]
     if len(_LEGAL) >= 20_000:
         _LEGAL.clear()
-    out = [_TEXTS[id(a)][1] if id(a) in _TEXTS else _text(a) for a in legal]
+    out = tuple(_TEXTS[id(a)][1] if id(a) in _TEXTS else _text(a) for a in legal)
     _LEGAL[id(legal)] = (legal, out)
     return out
+
+
+def _offers(offers: tuple[Action, ...]) -> tuple[str, ...]:
+    return tuple(str(a) for a in offers) if offers else ()
 
 
 def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
@@ -274,9 +279,9 @@ def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
         dealer=v.dealer,
         phase=v.phase.value,
         turn=v.current_seat,
-        seats=list(seats),
+        seats=seats,
         hand=_sorted(v.hand, c),
-        hand_sizes=list(v.hand_sizes),
+        hand_sizes=v.hand_sizes,
         skat=_cards(v.skat),
         bid=v.bid,
         bidder=v.bidder,
@@ -284,13 +289,13 @@ def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
         declarer=v.declarer_seat,
         contract=None if c is None else contract_json(c),
         open_cards=_sorted(v.open_cards, c),
-        trick=[(s, CARD_NAMES[card]) for s, card in v.trick],
-        tricks=[trick_json(t, seats) for t in v.tricks],
+        trick=tuple((s, CARD_NAMES[card]) for s, card in v.trick),
+        tricks=tuple(trick_json(t, seats) for t in v.tricks),
         kontra=v.kontra,
         re=v.re,
         legal=_legal_texts(v.legal_actions),
-        offers=[str(a) for a in v.offers],  # concede / claim, beside the game moves
-        history=list(v.history),
+        offers=_offers(v.offers),  # concede / claim, beside the game moves
+        history=v.history,
         result=None
         if result is None
         else shared.get("result", result, lambda: result_json(result, v)),
@@ -299,7 +304,7 @@ def view_json(v: View, shared: Shared | None = None) -> m.ViewOut:
         else shared.get(  # shown once the deal is over: keyed by its result
             "dealt",
             result if result is not None else dealt,
-            lambda: [*(_sorted(cs, c) for cs in dealt[:-1]), _cards(dealt[-1])],
+            lambda: (*(_sorted(cs, c) for cs in dealt[:-1]), _cards(dealt[-1])),
         ),
     )
 
@@ -572,13 +577,15 @@ def _next_in(state: TableState) -> float | None:
     return None if due is None else round(max(0.0, due - time.time()), 1)
 
 
-def view_changes(old: m.ViewOut, new: m.ViewOut) -> tuple[dict[str, Any], dict[str, list[Any]]]:
+def view_changes(
+    old: m.ViewOut, new: m.ViewOut
+) -> tuple[dict[str, Any], dict[str, tuple[Any, ...]]]:
     """What turns view ``old`` into ``new`` (docs/protocol.md, "Changes"): the
     keys whose value changed, with the new value, and for the lists that
     grow (`messages.GROWING`) their new items (else, when the list did not
     grow from the one held, it is among the changes, whole)."""
     changes: dict[str, Any] = {}
-    added: dict[str, list[Any]] = {}
+    added: dict[str, tuple[Any, ...]] = {}
     for name, a, b in zip(_VIEW_FIELDS, astuple(old), astuple(new), strict=True):
         if name in _GROWING:
             # within a deal they only grow (a new deal comes as a whole

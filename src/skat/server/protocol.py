@@ -31,7 +31,7 @@ MAX_CHAT = 200
 REACTIONS = ("👍", "👏", "😄", "😮", "😢", "🤔")
 
 
-class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, gc=False):
     token: str | None = None
     last_version: int | None = None
     protocol: int | None = None  # `PROTOCOL`; None: a client from before it (refused)
@@ -41,7 +41,7 @@ class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True):
 ProfileKey = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{32}$")]
 
 
-class Sit(msgspec.Struct, tag="sit", forbid_unknown_fields=True):
+class Sit(msgspec.Struct, tag="sit", forbid_unknown_fields=True, gc=False):
     name: str
     seat: int | None = None
     #: the key of the sitter's profile (issue 48): the seat is linked to the
@@ -49,57 +49,57 @@ class Sit(msgspec.Struct, tag="sit", forbid_unknown_fields=True):
     profile: ProfileKey | None = None
 
 
-class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True):
+class Act(msgspec.Struct, tag="act", forbid_unknown_fields=True, gc=False):
     action: Action  # the text on the wire, parsed by `decode`
     version: int
 
 
-class Next(msgspec.Struct, tag="next", forbid_unknown_fields=True):
+class Next(msgspec.Struct, tag="next", forbid_unknown_fields=True, gc=False):
     pass
 
 
-class Fill(msgspec.Struct, tag="fill", forbid_unknown_fields=True):
+class Fill(msgspec.Struct, tag="fill", forbid_unknown_fields=True, gc=False):
     creator: str
 
 
-class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True):
+class Start(msgspec.Struct, tag="start", forbid_unknown_fields=True, gc=False):
     creator: str
 
 
-class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True):
+class Leave(msgspec.Struct, tag="leave", forbid_unknown_fields=True, gc=False):
     keep_bot: bool = True
 
 
-class Reclaim(msgspec.Struct, tag="reclaim", forbid_unknown_fields=True):
+class Reclaim(msgspec.Struct, tag="reclaim", forbid_unknown_fields=True, gc=False):
     pass
 
 
-class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True):
+class Chat(msgspec.Struct, tag="chat", forbid_unknown_fields=True, gc=False):
     text: str
 
 
-class React(msgspec.Struct, tag="react", forbid_unknown_fields=True):
+class React(msgspec.Struct, tag="react", forbid_unknown_fields=True, gc=False):
     emoji: str
 
 
-class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True):
+class Mute(msgspec.Struct, tag="mute", forbid_unknown_fields=True, gc=False):
     seat: int
     on: bool = True
 
 
-class Again(msgspec.Struct, tag="again", forbid_unknown_fields=True):
+class Again(msgspec.Struct, tag="again", forbid_unknown_fields=True, gc=False):
     pass
 
 
-class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True):
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True, gc=False):
     pass
 
 
-class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True):
+class Hint(msgspec.Struct, tag="hint", forbid_unknown_fields=True, gc=False):
     """Ask the strong computer player what it would do (tables with hints on)."""
 
 
-class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True):
+class Resync(msgspec.Struct, tag="resync", forbid_unknown_fields=True, gc=False):
     """Send me the whole `state` again: a change came that does not follow
     the version I hold (a message was lost), so I cannot apply it."""
 
