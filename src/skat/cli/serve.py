@@ -320,7 +320,9 @@ def serve_cmd(
     # its own schedule let the young generation grow to 200,000 objects at
     # 3,000 tables and set the latency's p99: the server runs its own
     # (server/collector.py). What exists at start is never scanned.
-    collector = Collector(app.state.metrics.collected)
+    collector = Collector(
+        lambda generation, seconds: app.state.metrics.collected(generation, seconds)
+    )
 
     class Server(uvicorn.Server):
         async def startup(self, sockets: Any = None) -> None:

@@ -48,7 +48,7 @@ CHECK_EVERY = 30.0
 GROWTH = 0.25
 #: ... but no sooner than this many seconds after the last one, and at the latest this many.
 FULL_MIN = 300.0
-FULL_MAX = 1800.0
+FULL_MAX = 6 * 3600.0
 
 Observe = Callable[[int, float], None]  # generation, seconds
 
