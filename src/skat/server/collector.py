@@ -38,13 +38,12 @@ import asyncio
 import gc
 import time
 from collections.abc import Callable
-from typing import Any
 
 #: Seconds between young collections.
 YOUNG_EVERY = 0.05
 #: Seconds between two looks at how much the frozen objects grew.
 CHECK_EVERY = 30.0
-#: A full collection is due when the old generation grew by this share ...
+#: A full collection is due when the frozen objects grew by this share ...
 GROWTH = 0.25
 #: ... but no sooner than this many seconds after the last one, and at the latest this many.
 FULL_MIN = 300.0
@@ -82,10 +81,6 @@ class Collector:
         self._last_full = 0.0
         self.frozen_after_full = 0  # objects frozen right after the last full collection
         self.collections = [0, 0, 0]
-
-    @property
-    def running(self) -> bool:
-        return self._handle is not None
 
     def start(self) -> None:
         """Python's own schedule off, this one on (in the running loop)."""
@@ -138,9 +133,6 @@ class Collector:
                 self.frozen_after_full = gc.get_freeze_count()
                 return
         self._collect(0)
-
-    def status(self) -> dict[str, Any]:
-        return {"collections": list(self.collections), "frozen_after_full": self.frozen_after_full}
 
 
 __all__ = ["CHECK_EVERY", "FULL_MAX", "FULL_MIN", "GROWTH", "YOUNG_EVERY", "Collector"]
