@@ -271,7 +271,6 @@ def serve_cmd(
 
     The limits are described in docs/protocol.md (Security)."""
     import asyncio
-    import gc
     import logging.config
 
     import uvicorn
@@ -319,7 +318,7 @@ def serve_cmd(
     # Python's cyclic garbage collector stops the event loop while it scans;
     # its own schedule let the young generation grow to 200,000 objects at
     # 3,000 tables and set the latency's p99: the server runs its own
-    # (server/collector.py). What exists at start is never scanned.
+    # (server/collector.py), which freezes what exists at start.
     collector = Collector(
         lambda generation, seconds: app.state.metrics.collected(generation, seconds)
     )
@@ -355,7 +354,6 @@ def serve_cmd(
             forwarded_allow_ips=trusted or None,
         )
     )
-    gc.freeze()
     server.run()
 
 

@@ -94,10 +94,10 @@ class Conn:
     Messages go into a bounded queue that a writer task of its own sends,
     each with a timeout: the table never waits for a client. The writer
     lives while there is something to send and ends when the queue is
-    empty, so an idle connection (most of them, most of the time) holds
-    no task, coroutine or future that the collector would have to scan. A client that
-    lets the queue fill or a send time out is dropped (closed with
-    `CLOSE_TOO_SLOW`) and receives nothing more."""
+    empty, so an idle connection (most of them, most of the time) holds no
+    task, coroutine or future that the collector would have to scan. A
+    client that lets the queue fill or a send time out is dropped (closed
+    with `CLOSE_TOO_SLOW`) and receives nothing more."""
 
     def __init__(
         self,
