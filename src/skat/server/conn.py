@@ -11,7 +11,8 @@ import ipaddress
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine, Generator
+from typing import Any
 
 from . import protocol as p
 from .config import ServerConfig
@@ -91,17 +92,21 @@ class AddressBuckets:
 class Conn:
     """A websocket connection as the actor sees it.
 
-    Messages go into a bounded queue that a writer task of its own sends,
-    each with a timeout: the table never waits for a client. The writer
-    lives while there is something to send and ends when the queue is
-    empty, so an idle connection (most of them, most of the time) holds no
-    task, coroutine or future that the collector would have to scan. A
-    client that lets the queue fill or a send time out is dropped (closed
-    with `CLOSE_TOO_SLOW`) and receives nothing more."""
+    A message is sent at once, in the caller's frame, when nothing is in
+    flight: a socket write completes without waiting unless the client's
+    buffer is full, and a task per message was a tenth of the server's CPU
+    per move (docs/lab/benchmarks-history.md). A send that has to wait
+    goes on in a writer task of its own, with a timeout, and what comes
+    meanwhile waits in a bounded queue behind it: the table never waits
+    for a client. The writer lives while there is something to send, so an
+    idle connection (most of them, most of the time) holds no task,
+    coroutine or future that the collector would have to scan. A client
+    that lets the queue fill or a send time out is dropped (closed with
+    `CLOSE_TOO_SLOW`) and receives nothing more."""
 
     def __init__(
         self,
-        send: Callable[[str], Awaitable[None]],
+        send: Callable[[str], Coroutine[Any, Any, None]],
         config: ServerConfig,
         close: Callable[[int, str], Awaitable[None]] | None = None,
     ) -> None:
@@ -142,18 +147,46 @@ class Conn:
             self.push_text(p.encode(message))
 
     def push_text(self, text: str) -> None:
-        """Queue a message encoded already (one event's same text for many viewers)."""
+        """Send a message encoded already (one event's same text for many
+        viewers): now, or queued behind a send that waits."""
         if self.closed:
+            return
+        if self._writer is None:  # nothing in flight (then nothing is queued)
+            self._send_now(text)
             return
         if len(self._out) >= self._max_queue:
             self.drop("outbound queue full")
             return
         self._out.append(text)
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write_loop(), name="conn-writer")
 
-    async def _write_loop(self) -> None:
+    def _send_now(self, text: str) -> None:
+        """Run the send until it completes or has to wait (the first step of
+        a task, without the task: Python 3.12's eager tasks do the same);
+        one that waits is finished by the writer, watched."""
+        send = self._send(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return
+        except Exception:  # the socket went away; the endpoint cleans up
+            self.closed = True
+            return
         loop = asyncio.get_running_loop()
+        self._since = loop.time()
+        if self._watch is None:
+            self._watch = loop.call_at(self._since + self._timeout, self._check)
+        self._writer = loop.create_task(
+            self._write_loop(_Resume(send, waiting)), name="conn-writer"
+        )
+
+    async def _write_loop(self, first: Awaitable[None]) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await first
+        except Exception:
+            self.closed = True
+        finally:
+            self._since = None
         while self._out and not self.closed:
             text = self._out.popleft()
             # A send only waits when the client does not read; the watch
@@ -237,6 +270,34 @@ class Conn:
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None
+
+
+class _Resume:
+    """Awaiting it finishes a coroutine that was run up to its first wait
+    (``waiting``: what it yielded there), as ``await`` would have: each
+    future it waits on goes to the awaiting task, and a cancellation goes
+    into it."""
+
+    __slots__ = ("_coro", "_waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self._coro, self._waiting = coro, waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coro, waiting = self._coro, self._waiting
+        while True:
+            try:
+                yield waiting
+            except BaseException as exc:  # the task was cancelled: so is the send
+                try:
+                    waiting = coro.throw(exc)
+                except StopIteration:
+                    return
+                continue
+            try:
+                waiting = coro.send(None)
+            except StopIteration:
+                return
 
 
 __all__ = [
