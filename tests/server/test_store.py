@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import time
 from pathlib import Path
 
@@ -208,6 +209,8 @@ def test_the_wal_file_is_checkpointed_without_a_disk_sync_per_commit(
 
     monkeypatch.setattr(sqlitewriter, "CHECKPOINT_AFTER", 0.0)
     monkeypatch.setattr(sqlitewriter, "RESTART_FRAMES", 50)
+    # the bound that holds when the thread is late (a busy machine)
+    monkeypatch.setattr(sqlitewriter, "INLINE_LIMIT", 60)
     path = tmp_path / "s.db"
 
     async def go() -> None:
@@ -222,3 +225,33 @@ def test_the_wal_file_is_checkpointed_without_a_disk_sync_per_commit(
         await store.close()
 
     asyncio.run(go())
+
+
+def test_the_wal_file_stays_bounded_when_the_checkpoints_never_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A machine so busy that the thread's timed checkpoint never runs: after
+    `INLINE_LIMIT` commits of its own the event loop hands its batches to
+    the thread, which checkpoints first; every move is still stored."""
+    from skat.server import sqlitewriter
+
+    monkeypatch.setattr(sqlitewriter, "INLINE_LIMIT", 60)
+    monkeypatch.setattr(sqlitewriter.SqliteWriter, "_start_checkpoint", lambda self: None)
+    path = tmp_path / "s.db"
+
+    async def go() -> None:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        await store.create_table(_table("a"), own=True)
+        for version in range(1, 401):
+            await store.append("a", version, "chat", {"text": "x" * 200})
+        wal = path.with_name(path.name + "-wal").stat().st_size
+        assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
+        await store.close()
+
+    asyncio.run(go())
+    with contextlib.closing(sqlite3.connect(path)) as reader:
+        (count,) = reader.execute(
+            "SELECT count(*) FROM skat_events WHERE table_id = 'a'"
+        ).fetchone()
+    assert count == 400

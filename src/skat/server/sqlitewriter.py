@@ -43,6 +43,12 @@ CHECKPOINT_AFTER = 1.0
 #: until it is done (RESTART): without, a commit that always comes in
 #: during the checkpoint keeps the next writer from starting the file anew
 RESTART_FRAMES = 1000  # SQLite's own wal_autocheckpoint
+#: commits the event loop makes after the thread's last checkpoint before
+#: it hands its batches to the thread, which checkpoints first: a bound on
+#: the WAL file (and on what a power cut may lose) that holds however late
+#: the thread gets a core (a busy machine starved it for 250 ms in CI).
+#: Far above what a second brings at 3,000 tables (about 1,000 commits)
+INLINE_LIMIT = 5000
 
 log = logging.getLogger("skat.server")
 
@@ -61,6 +67,7 @@ class SqliteWriter:
         self._inline: sqlite3.Connection | None = None  # write_now's
         self._checkpoint: asyncio.TimerHandle | None = None
         self._frames = 0  # pages in the WAL file at the last checkpoint
+        self._commits = 0  # write_now's commits since the last checkpoint began
         self.closed = False
 
     async def write(
@@ -90,8 +97,8 @@ class SqliteWriter:
         writes; nothing written, the caller hands the batch to `write`) or
         the writer is closed; True once committed. Raises as `write` does
         (nothing written)."""
-        if self.closed:
-            return False
+        if self.closed or self._commits >= INLINE_LIMIT:
+            return False  # the thread checkpoints before this batch (`_write`)
         conn = self._inline
         if conn is None:
             # never waits for the lock (timeout 0) and never checkpoints
@@ -116,6 +123,7 @@ class SqliteWriter:
             self._inline = None  # not trusted again (a full disk, an I/O error)
             conn.close()
             raise
+        self._commits += 1
         self._dirty()
         return True
 
@@ -132,18 +140,21 @@ class SqliteWriter:
         if not self.closed:
             self._thread.submit(self._checkpoint_now)
 
-    def _checkpoint_now(self) -> None:
+    def _checkpoint_now(self, restart: bool = False) -> None:
         # PASSIVE waits for no reader and no writer (the event loop may
         # commit meanwhile: its BEGIN finds the lock taken during a RESTART
         # and hands its batch here, after this); both sync the WAL first
+        commits = self._commits
         try:
             conn = self._conn or self._connect()
             self._conn = conn
-            mode = "RESTART" if self._frames >= RESTART_FRAMES else "PASSIVE"
+            mode = "RESTART" if restart or self._frames >= RESTART_FRAMES else "PASSIVE"
             busy, frames, _ = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
             self._frames = 0 if mode == "RESTART" and not busy else frames
         except sqlite3.Error as exc:  # the next one tries again
             log.warning("store: a checkpoint failed (%s)", exc)
+            return
+        self._commits -= commits  # those since it began count towards the next
 
     def _connect(self, timeout: float = 5.0, check_same_thread: bool = True) -> sqlite3.Connection:
         # autocommit mode: the transaction is ours (BEGIN IMMEDIATE takes
@@ -161,6 +172,8 @@ class SqliteWriter:
         statuses: list[tuple[str, float, str]],
         lease: tuple[float, str, str],
     ) -> None:
+        if self._commits >= INLINE_LIMIT:  # the event loop waits for this one
+            self._checkpoint_now(restart=True)
         conn = self._conn or self._connect()
         self._conn = conn
         try:
