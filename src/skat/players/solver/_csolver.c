@@ -504,10 +504,18 @@ static int gen_moves(const Search *s, int p, int *out) {
                 if (!((s->h[o1] | s->h[o2]) & gm)) sc = 40 - pts; /* no trumps left to draw */
             } else {
                 sc = 50 - pts;
-                if (!declarer) /* lead low to the partner's master */ {
+                if (!declarer) {
+                    /* a trick the partner surely takes: he holds a card of g
+                     * above all of the declarer's (who must follow, or cannot
+                     * trump), or he can trump g while the declarer must
+                     * follow it. Lead the most points into it. */
                     int partner = o1 == s->decl ? o2 : o1;
-                    uint32_t top = rest & gm;
-                    if (top && (s->h[partner] >> lowest(top) & 1)) sc = 150 - pts;
+                    uint32_t ph = s->h[partner] & gm, dh = s->h[s->decl] & gm;
+                    uint32_t tm = G->group_mask[G->trump];
+                    if (ph && (dh ? lowest(ph) < lowest(dh) : !(s->h[s->decl] & tm)))
+                        sc = 150 + pts;
+                    else if (!ph && dh && g != G->trump && (s->h[partner] & tm))
+                        sc = 140 + pts;
                 }
             }
         } else if (nt == 1) {
@@ -516,8 +524,13 @@ static int gen_moves(const Search *s, int p, int *out) {
             uint32_t h3 = s->h[(p + 1) % 3];
             int led = G->group[s->trick[0]];
             if (friend_wins) {
+                /* the partner led: smear on his sure trick; else take it
+                 * over with a card the declarer, last, cannot beat */
                 int sure = !can_beat(G, h3, led, best);
-                sc = takes ? 40 - pts : (sure ? 100 + pts : 100 - pts);
+                if (takes)
+                    sc = !sure && !can_beat(G, h3, led, c) ? 150 + pts : 40 - pts;
+                else
+                    sc = sure ? 100 + pts : 100 - pts;
             } else if (!declarer && (p + 1) % 3 != s->decl) {
                 /* a defender after the declarer: smear when the partner
                  * can take the trick, else take it, else throw low */

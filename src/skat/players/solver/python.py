@@ -207,16 +207,31 @@ class _Search:
                 else:
                     sc = 50 - pts
                     if not declarer:
+                        # a trick the partner surely takes: a card of the suit
+                        # above all of the declarer's (who must follow, or
+                        # cannot trump), or a trump while the declarer must
+                        # follow; lead the most points into it
                         partner = o2 if o1 == self.declarer else o1
-                        top = [u for u in _TOP[g][eff[c]] if rest >> u & 1]
-                        if top and h[partner] >> top[0] & 1:
-                            sc = 150 - pts
+                        ours = h[partner] & suit
+                        theirs = h[self.declarer] & suit
+                        if theirs:
+                            top = next(u for u in _TOP[g][eff[c]] if (ours | theirs) >> u & 1)
+                            partner_tops = bool(ours >> top & 1)
+                        else:
+                            partner_tops = bool(ours) and not h[self.declarer] & trumps
+                        if partner_tops:
+                            sc = 150 + pts
+                        elif not ours and theirs and suit != trumps and h[partner] & trumps:
+                            sc = 140 + pts
             elif nt == 1:
                 third = h[o1]
                 led = eff[trick[0]]
                 if friend_wins:
+                    # the partner led: smear on his sure trick; else take it
+                    # over with a card the declarer, last, cannot beat
                     if keys[c] > keys[best]:
-                        sc = 40 - pts
+                        beaten = _can_beat(g, third, led, best)
+                        sc = 150 + pts if beaten and not _can_beat(g, third, led, c) else 40 - pts
                     else:
                         sc = 100 - pts if _can_beat(g, third, led, best) else 100 + pts
                 elif not declarer and o1 != self.declarer:
