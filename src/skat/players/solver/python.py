@@ -113,8 +113,8 @@ class _Search:
     def _start(self, leader: int, alpha: int, beta: int) -> int:
         """A trick start: look up and store bounds."""
         h = self.hands
-        if not (h[0] | h[1] | h[2]):
-            return 0
+        if not (h[0] | h[1] | h[2]) or beta <= 0:
+            return 0  # (beta <= 0: reached already, as in the C core, no table)
         key = (h[0], h[1], h[2], leader)
         got = self.tt.get(key)
         if got is None:
