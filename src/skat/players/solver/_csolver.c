@@ -624,7 +624,9 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
                 int w = (leader + winner_offset(G, a, b, c)) % 3;
                 uint32_t k[3] = {s->h[0], s->h[1], s->h[2]};
                 k[p] ^= 1u << c;
-                PREFETCH(&s->tt->e[slot_of(hash_of(k[0], k[1], k[2], w))]);
+                uint32_t i = slot_of(hash_of(k[0], k[1], k[2], w));
+                PREFETCH(&s->tt->fp[i]); /* the fingerprints miss the L2 cache often too */
+                PREFETCH(&s->tt->e[i]);
             }
         }
     }
