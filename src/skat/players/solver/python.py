@@ -198,12 +198,14 @@ class _Search:
                     (q == self.declarer) == declarer or not _can_beat(g, h[q], eff[c], c)
                     for q in (o1, o2)
                 )
-                if sure:
+                if declarer and suit == trumps and not (h[o1] | h[o2]) & suit:
+                    sc = 40 - pts  # no trumps left to draw: sure winners at any time
+                elif sure:
                     sc = 200 + pts
                 elif above < 0:
                     sc = 60 + pts  # a master an opponent can trump
                 elif declarer and suit == trumps:
-                    sc = 100 + strength if (h[o1] | h[o2]) & suit else 40 - pts
+                    sc = 100 + strength
                 else:
                     sc = 50 - pts
                     if not declarer:
