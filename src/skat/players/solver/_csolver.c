@@ -567,8 +567,11 @@ static int gen_moves(const Search *s, int p, int *out) {
             } else {
                 sc = 100 - pts;
             }
-        } else if (friend_wins) { /* third hand: smear points on the own side's trick */
-            sc = takes ? 40 - pts : 100 + pts;
+        } else if (friend_wins) {
+            /* third hand on the own side's trick: it stays the side's, so
+             * a card of the led suit, higher or not, is a smear (the most
+             * points first); a ruff only spends a trump */
+            sc = takes && G->group[c] != G->group[s->trick[0]] ? 40 - pts : 100 + pts;
         } else if (takes) {
             sc = 200 + pts; /* take the trick, with the most points */
         } else {

@@ -248,7 +248,10 @@ class _Search:
                 else:
                     sc = 100 - pts
             elif friend_wins:
-                sc = 40 - pts if keys[c] > keys[best] else 100 + pts
+                # the own side's trick stays the side's: a card of the led
+                # suit, higher or not, is a smear; a ruff only spends a trump
+                ruffs = keys[c] > keys[best] and eff[c] != eff[trick[0]]
+                sc = 40 - pts if ruffs else 100 + pts
             elif keys[c] > keys[best]:
                 sc = 200 + pts
             else:
