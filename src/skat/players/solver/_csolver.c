@@ -547,18 +547,22 @@ static int gen_moves(const Search *s, int p, int *out) {
              * and prefer the cards that surely take it */
             uint32_t h3 = s->h[(p + 1) % 3];
             int led = G->group[s->trick[0]];
+            /* a card of the led suit that takes the trick over from the
+             * partner, where the trick is the side's either way, is a smear
+             * too; a ruff is not (it spends a trump) */
+            int follows = G->group[c] == led;
             if (friend_wins) {
                 /* the partner led: smear on his sure trick; else take it
                  * over with a card the declarer, last, cannot beat */
                 int sure = !can_beat(G, h3, led, best);
-                if (takes)
+                if (takes && !(sure && follows))
                     sc = !sure && !can_beat(G, h3, led, c) ? 150 + pts : 40 - pts;
                 else
                     sc = sure ? 100 + pts : 100 - pts;
             } else if (!declarer && (p + 1) % 3 != s->decl) {
                 /* a defender after the declarer: smear when the partner
                  * can take the trick, else take it, else throw low */
-                if (!takes && can_beat(G, h3, led, best))
+                if ((!takes || follows) && can_beat(G, h3, led, best))
                     sc = 250 + pts;
                 else
                     sc = takes ? 200 + pts : 100 - pts;

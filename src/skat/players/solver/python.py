@@ -228,18 +228,23 @@ class _Search:
             elif nt == 1:
                 third = h[o1]
                 led = eff[trick[0]]
+                # a card of the led suit that takes the trick over from the
+                # partner, where the trick is the side's either way, is a
+                # smear too; a ruff is not (it spends a trump)
+                follows = eff[c] == led
                 if friend_wins:
                     # the partner led: smear on his sure trick; else take it
                     # over with a card the declarer, last, cannot beat
-                    if keys[c] > keys[best]:
-                        beaten = _can_beat(g, third, led, best)
+                    beaten = _can_beat(g, third, led, best)
+                    if keys[c] > keys[best] and (beaten or not follows):
                         sc = 150 + pts if beaten and not _can_beat(g, third, led, c) else 40 - pts
                     else:
-                        sc = 100 - pts if _can_beat(g, third, led, best) else 100 + pts
+                        sc = 100 - pts if beaten else 100 + pts
                 elif not declarer and o1 != self.declarer:
                     # a defender after the declarer: smear when the partner
                     # can take the trick, else take it, else throw low
-                    if keys[c] <= keys[best] and _can_beat(g, third, led, best):
+                    takes = keys[c] > keys[best]
+                    if (not takes or follows) and _can_beat(g, third, led, best):
                         sc = 250 + pts
                     else:
                         sc = 200 + pts if keys[c] > keys[best] else 100 - pts
