@@ -532,14 +532,14 @@ static int gen_moves(const Search *s, int p, int *out) {
                     /* a trick the partner surely takes: he holds a card of g
                      * above all of the declarer's (who must follow, or cannot
                      * trump), or he can trump g while the declarer must
-                     * follow it. Lead the most points into it. */
+                     * follow it. The side's trick as surely as with a sure
+                     * winner: the most points first, among those too. */
                     int partner = o1 == s->decl ? o2 : o1;
                     uint32_t ph = s->h[partner] & gm, dh = s->h[s->decl] & gm;
                     uint32_t tm = G->group_mask[G->trump];
-                    if (ph && (dh ? lowest(ph) < lowest(dh) : !(s->h[s->decl] & tm)))
-                        sc = 150 + pts;
-                    else if (!ph && dh && g != G->trump && (s->h[partner] & tm))
-                        sc = 140 + pts;
+                    if (ph ? (dh ? lowest(ph) < lowest(dh) : !(s->h[s->decl] & tm))
+                           : dh && g != G->trump && (s->h[partner] & tm))
+                        sc = 200 + pts;
                 }
             }
         } else if (nt == 1) {

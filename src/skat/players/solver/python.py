@@ -212,19 +212,19 @@ class _Search:
                         # a trick the partner surely takes: a card of the suit
                         # above all of the declarer's (who must follow, or
                         # cannot trump), or a trump while the declarer must
-                        # follow; lead the most points into it
+                        # follow; the most points first, as for sure winners
                         partner = o2 if o1 == self.declarer else o1
                         ours = h[partner] & suit
                         theirs = h[self.declarer] & suit
-                        if theirs:
+                        if not ours:
+                            partner_takes = bool(theirs and suit != trumps and h[partner] & trumps)
+                        elif theirs:
                             top = next(u for u in _TOP[g][eff[c]] if (ours | theirs) >> u & 1)
-                            partner_tops = bool(ours >> top & 1)
+                            partner_takes = bool(ours >> top & 1)
                         else:
-                            partner_tops = bool(ours) and not h[self.declarer] & trumps
-                        if partner_tops:
-                            sc = 150 + pts
-                        elif not ours and theirs and suit != trumps and h[partner] & trumps:
-                            sc = 140 + pts
+                            partner_takes = not h[self.declarer] & trumps
+                        if partner_takes:
+                            sc = 200 + pts  # as surely the side's as a sure winner
             elif nt == 1:
                 third = h[o1]
                 led = eff[trick[0]]
