@@ -536,7 +536,7 @@ static int gen_moves(const Search *s, int p, int *out) {
                      * winner: the most points first, among those too. */
                     int partner = o1 == s->decl ? o2 : o1;
                     uint32_t ph = s->h[partner] & gm, dh = s->h[s->decl] & gm;
-                    uint32_t tm = G->group_mask[G->trump];
+                    uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0;
                     if (ph ? (dh ? lowest(ph) < lowest(dh) : !(s->h[s->decl] & tm))
                            : dh && g != G->trump && (s->h[partner] & tm))
                         sc = 200 + pts;
