@@ -199,6 +199,25 @@ def test_an_append_waits_for_another_writer_without_stopping_the_event_loop(
     asyncio.run(go())
 
 
+def _append_chat(path: Path, moves: int, pause: float) -> int:
+    """Append ``moves`` chat events of one table (``pause`` seconds after
+    each: the thread's turn) and return the size of the WAL file then."""
+
+    async def go() -> int:
+        store = Store(f"sqlite+aiosqlite:///{path}")
+        await store.open()
+        await store.create_table(_table("a"), own=True)
+        for version in range(1, moves + 1):
+            await store.append("a", version, "chat", {"text": "x" * 200})
+            if pause:
+                await asyncio.sleep(pause)
+        wal = path.with_name(path.name + "-wal").stat().st_size
+        await store.close()
+        return wal
+
+    return asyncio.run(go())
+
+
 def test_the_wal_file_is_checkpointed_without_a_disk_sync_per_commit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -211,20 +230,8 @@ def test_the_wal_file_is_checkpointed_without_a_disk_sync_per_commit(
     monkeypatch.setattr(sqlitewriter, "RESTART_FRAMES", 50)
     # the bound that holds when the thread is late (a busy machine)
     monkeypatch.setattr(sqlitewriter, "INLINE_LIMIT", 60)
-    path = tmp_path / "s.db"
-
-    async def go() -> None:
-        store = Store(f"sqlite+aiosqlite:///{path}")
-        await store.open()
-        await store.create_table(_table("a"), own=True)
-        for version in range(1, 401):
-            await store.append("a", version, "chat", {"text": "x" * 200})
-            await asyncio.sleep(0.002)  # the thread's turn
-        wal = path.with_name(path.name + "-wal").stat().st_size
-        assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
-        await store.close()
-
-    asyncio.run(go())
+    wal = _append_chat(tmp_path / "s.db", 400, 0.002)
+    assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
 
 
 def test_the_wal_file_stays_bounded_when_the_checkpoints_never_come(
@@ -238,18 +245,8 @@ def test_the_wal_file_stays_bounded_when_the_checkpoints_never_come(
     monkeypatch.setattr(sqlitewriter, "INLINE_LIMIT", 60)
     monkeypatch.setattr(sqlitewriter.SqliteWriter, "_start_checkpoint", lambda self: None)
     path = tmp_path / "s.db"
-
-    async def go() -> None:
-        store = Store(f"sqlite+aiosqlite:///{path}")
-        await store.open()
-        await store.create_table(_table("a"), own=True)
-        for version in range(1, 401):
-            await store.append("a", version, "chat", {"text": "x" * 200})
-        wal = path.with_name(path.name + "-wal").stat().st_size
-        assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
-        await store.close()
-
-    asyncio.run(go())
+    wal = _append_chat(path, 400, 0.0)
+    assert wal < 1_000_000, f"the WAL file has grown to {wal} bytes"
     with contextlib.closing(sqlite3.connect(path)) as reader:
         (count,) = reader.execute(
             "SELECT count(*) FROM skat_events WHERE table_id = 'a'"
