@@ -172,9 +172,7 @@ class Conn:
             self.closed = True
             return
         loop = asyncio.get_running_loop()
-        self._since = loop.time()
-        if self._watch is None:
-            self._watch = loop.call_at(self._since + self._timeout, self._check)
+        self._started(loop)
         self._writer = loop.create_task(
             self._write_loop(_Resume(send, waiting)), name="conn-writer"
         )
@@ -189,11 +187,7 @@ class Conn:
             self._since = None
         while self._out and not self.closed:
             text = self._out.popleft()
-            # A send only waits when the client does not read; the watch
-            # (one timer per send_timeout, not one per message) drops it then.
-            self._since = loop.time()
-            if self._watch is None:
-                self._watch = loop.call_at(self._since + self._timeout, self._check)
+            self._started(loop)
             try:
                 await self._send(text)
             except Exception:  # the socket went away; the endpoint cleans up
@@ -203,6 +197,14 @@ class Conn:
         # nothing left to send (no await since the test): the next push starts a new writer
         if self._writer is asyncio.current_task():
             self._writer = None
+
+    def _started(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A send that may wait is in flight: its start, and the watch (one
+        timer per send_timeout, not one per message) that drops a client
+        that does not read."""
+        self._since = loop.time()
+        if self._watch is None:
+            self._watch = loop.call_at(self._since + self._timeout, self._check)
 
     def _check(self) -> None:
         """The watch: drop the client if the send in progress has taken
