@@ -599,6 +599,7 @@ static int gen_moves(const Search *s, int p, int *out) {
 }
 
 static int start(Search *s, int leader, int alpha, int beta);
+static inline int start_h(Search *s, int leader, int alpha, int beta, uint64_t hk);
 
 static int64_t now_ns(void) {
     struct timespec ts;
@@ -615,32 +616,125 @@ static inline int must_stop(Search *s) {
     return s->stopped;
 }
 
+/* The third card of a trick in POINTS_MODE: the legal cards' trick winners,
+ * scores and table buckets worked out in one go with their order (the same
+ * order as gen_moves'), the buckets fetched early (the probes then wait on
+ * memory far less), each trick start searched with its key's hash. */
+static int third(Search *s, int leader, int alpha, int beta) {
+    const Game *G = s->G;
+    int p = (leader + 2) % 3;
+    int a = s->trick[0], b = s->trick[1];
+    uint32_t own = s->h[p], hand = own & G->group_mask[G->group[a]];
+    if (!hand) hand = own;
+    int moves[10], win[10], pts3[10];
+    uint64_t hks[10];
+    int n = 0;
+    int declarer = p == s->decl;
+    /* the card winning the trick so far and whether it is p's side's */
+    int best = a, wpos = 0;
+    if (beats(G, b, a)) {
+        best = b;
+        wpos = 1;
+    }
+    int wl = (leader + wpos) % 3;
+    int friend_wins = (wl == s->decl) == declarer;
+    int ab = G->pts[a] + G->pts[b];
+    uint32_t h0 = s->h[0], h1 = s->h[1], h2 = s->h[2];
+    int fetch = popc(h0 | h1 | h2) > 4;
+    if (!(hand & (hand - 1))) {
+        int c = lowest(hand);
+        int w = beats(G, c, best) ? p : wl;
+        moves[0] = c;
+        win[0] = w;
+        pts3[0] = w == s->decl ? ab + G->pts[c] : 0;
+        hks[0] = 0;
+        n = 1;
+    } else {
+        uint32_t rest = h0 | h1 | h2 | 1u << a | 1u << b;
+        int score[10];
+        int led = G->group[a];
+        for (uint32_t m = hand; m; m &= m - 1) {
+            int c = lowest(m);
+            int g = G->group[c];
+            int pc = G->pts[c];
+            int takes = beats(G, c, best);
+            int w = takes ? p : wl;
+            uint64_t hk = 0;
+            if (fetch) {
+                uint32_t k[3] = {h0, h1, h2};
+                k[p] ^= 1u << c;
+                hk = hash_of(k[0], k[1], k[2], w);
+                uint32_t i = slot_of(hk);
+                PREFETCH(&s->tt->fp[i]);
+                PREFETCH(&s->tt->e[i]);
+            }
+            uint32_t above = rest & G->group_mask[g] & ((1u << c) - 1);
+            if (above) {
+                int u = highest(above);
+                if ((own >> u & 1) && G->pts[u] == pc) continue;
+            }
+            int sc;
+            if (friend_wins)
+                sc = takes && g != led ? 40 - pc : 100 + pc;
+            else if (takes)
+                sc = 200 + pc;
+            else
+                sc = 100 - pc;
+            sc = sc * 32 + (takes ? c : 31 - c);
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                score[i] = score[i - 1];
+                moves[i] = moves[i - 1];
+                win[i] = win[i - 1];
+                pts3[i] = pts3[i - 1];
+                hks[i] = hks[i - 1];
+                i--;
+            }
+            score[i] = sc;
+            moves[i] = c;
+            win[i] = w;
+            pts3[i] = w == s->decl ? ab + pc : 0;
+            hks[i] = hk;
+        }
+    }
+    int maximise = declarer;
+    int bestv = maximise ? -1 : 1 << 10;
+    for (int i = 0; i < n; i++) {
+        int c = moves[i], sc = pts3[i], v;
+        s->h[p] ^= 1u << c;
+        s->nt = 0;
+        v = sc + start_h(s, win[i], alpha - sc, beta - sc, hks[i]);
+        s->nt = 2;
+        s->trick[0] = a;
+        s->trick[1] = b;
+        s->h[p] ^= 1u << c;
+        if (s->stopped) return 0;
+        if (maximise) {
+            if (v > bestv) {
+                bestv = v;
+                if (bestv > alpha) {
+                    alpha = bestv;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else if (v < bestv) {
+            bestv = v;
+            if (bestv < beta) {
+                beta = bestv;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return bestv;
+}
+
 static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
     int moves[10];
     int nt = s->nt;
     stat_nodes++;
     if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
+    if (nt == 2 && s->mode == POINTS_MODE) return third(s, leader, alpha, beta);
     int p = (leader + nt) % 3;
-    if (nt == 2 && s->mode == POINTS_MODE) {
-        /* fetch the table's buckets of the trick starts the third card
-         * leads to while the moves are generated and ordered: the probes
-         * wait on memory far less (about 6% of the time) */
-        const Game *G = s->G;
-        uint32_t own = s->h[p], hand = own & G->group_mask[G->group[s->trick[0]]];
-        if (!hand) hand = own;
-        if (popc(s->h[0] | s->h[1] | s->h[2]) > 4) {
-            int a = s->trick[0], b = s->trick[1];
-            for (uint32_t m = hand; m; m &= m - 1) {
-                int c = lowest(m);
-                int w = (leader + winner_offset(G, a, b, c)) % 3;
-                uint32_t k[3] = {s->h[0], s->h[1], s->h[2]};
-                k[p] ^= 1u << c;
-                uint32_t i = slot_of(hash_of(k[0], k[1], k[2], w));
-                PREFETCH(&s->tt->fp[i]); /* the fingerprints miss the L2 cache often too */
-                PREFETCH(&s->tt->e[i]);
-            }
-        }
-    }
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
         for (int i = 1; i < n; i++)
@@ -695,8 +789,11 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
     return best;
 }
 
-/* A trick start: the last trick directly, else through the table. */
-static int start(Search *s, int leader, int alpha, int beta) {
+/* A trick start: the last trick directly, else through the table. hk: the
+ * hash of its key when the caller has it (POINTS_MODE, where the key is the
+ * hands themselves), else 0. */
+static inline __attribute__((always_inline)) int start_h(Search *s, int leader, int alpha,
+                                                         int beta, uint64_t hk) {
     uint32_t h0 = s->h[0], h1 = s->h[1], h2 = s->h[2];
     uint32_t rest = h0 | h1 | h2;
     if (!rest) return 0;
@@ -712,12 +809,14 @@ static int start(Search *s, int leader, int alpha, int beta) {
      * about 2% more nodes but the probes saved are worth more. */
     if (beta <= 0) return 0;
     Table *t = s->tt;
-    uint32_t key[3];
-    canon(s, rest, key);
-    h0 = key[0];
-    h1 = key[1];
-    h2 = key[2];
-    uint64_t hk = hash_of(h0, h1, h2, leader);
+    if (!hk) {
+        uint32_t key[3];
+        canon(s, rest, key);
+        h0 = key[0];
+        h1 = key[1];
+        h2 = key[2];
+        hk = hash_of(h0, h1, h2, leader);
+    }
     uint32_t i = slot_of(hk);
     uint8_t f = fp_of(hk, t->gen);
     uint8_t meta = (uint8_t)(leader | t->gen << 2);
@@ -782,6 +881,10 @@ static int start(Search *s, int leader, int alpha, int beta) {
     e->hi = (uint8_t)hi;
     e->best = (uint8_t)bm;
     return v;
+}
+
+static int start(Search *s, int leader, int alpha, int beta) {
+    return start_h(s, leader, alpha, beta, 0);
 }
 
 static int root(Search *s, int leader, int alpha, int beta) {
