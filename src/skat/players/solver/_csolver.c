@@ -14,6 +14,14 @@
  * to the calling thread (a pthread key), so threads never share one; it stays
  * valid across calls with the same game type, declarer and mode.
  */
+/* On x86-64 with GCC the whole module may use the popcnt instruction (every
+ * x86-64 CPU since 2008 has it; the module refuses to load on one without,
+ * and the pure-Python core answers instead): the counts of the hot path in
+ * one instruction, 0.95 of the CPU. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__POPCNT__)
+#pragma GCC target("popcnt")
+#define NEED_POPCNT_CHECK 1
+#endif
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <pthread.h>
@@ -192,7 +200,7 @@ static inline uint8_t fp_of(uint64_t k, int gen) {
     return f ? f : 1;
 }
 
-/* without -mpopcnt __builtin_popcount is a library call: count inline */
+/* without popcnt (see the top) __builtin_popcount is a library call: count inline */
 static inline int popc(uint32_t m) {
 #ifdef __POPCNT__
     return __builtin_popcount(m);
@@ -1130,4 +1138,13 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_csolver", "Compiled core of the open-card Skat solver.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__csolver(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__csolver(void) {
+#ifdef NEED_POPCNT_CHECK
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) {
+        PyErr_SetString(PyExc_ImportError, "_csolver needs a CPU with the popcnt instruction");
+        return NULL;
+    }
+#endif
+    return PyModule_Create(&module);
+}
