@@ -736,12 +736,109 @@ static int third(Search *s, int leader, int alpha, int beta) {
     return bestv;
 }
 
+/* The second card of a trick in POINTS_MODE: gen_moves' order for it, with
+ * what does not depend on the card worked out once, and the third card's
+ * node called directly. */
+static int second(Search *s, int leader, int alpha, int beta) {
+    const Game *G = s->G;
+    int p = (leader + 1) % 3, q3 = (leader + 2) % 3;
+    int a = s->trick[0];
+    int led = G->group[a];
+    uint32_t own = s->h[p], hand = own & G->group_mask[led];
+    if (!hand) hand = own;
+    int moves[10];
+    int n = 0;
+    int declarer = p == s->decl;
+    if (!(hand & (hand - 1))) {
+        moves[0] = lowest(hand);
+        n = 1;
+    } else {
+        uint32_t rest = s->h[0] | s->h[1] | s->h[2] | 1u << a;
+        uint32_t h3 = s->h[q3];
+        int score[10];
+        int friend_wins = (leader == s->decl) == declarer;
+        /* the third player can beat the card led */
+        int cb_led = can_beat(G, h3, led, a);
+        /* a defender after the declarer's lead */
+        int def_after = !declarer && q3 != s->decl;
+        for (uint32_t m = hand; m; m &= m - 1) {
+            int c = lowest(m);
+            int g = G->group[c];
+            int pc = G->pts[c];
+            uint32_t above = rest & G->group_mask[g] & ((1u << c) - 1);
+            if (above) {
+                int u = highest(above);
+                if ((own >> u & 1) && G->pts[u] == pc) continue;
+            }
+            int takes = beats(G, c, a), sc;
+            int follows = g == led;
+            if (friend_wins) {
+                int sure = !cb_led;
+                if (takes && !(sure && follows))
+                    sc = !sure && !can_beat(G, h3, led, c) ? 150 + pc : 40 - pc;
+                else
+                    sc = sure ? 100 + pc : 100 - pc;
+            } else if (def_after) {
+                if ((!takes || follows) && cb_led)
+                    sc = 250 + pc;
+                else
+                    sc = takes ? 200 + pc : 100 - pc;
+            } else if (takes) {
+                sc = can_beat(G, h3, led, c) ? 150 + pc : 200 + pc;
+            } else {
+                sc = 100 - pc;
+            }
+            sc = sc * 32 + (takes ? c : 31 - c);
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                score[i] = score[i - 1];
+                moves[i] = moves[i - 1];
+                i--;
+            }
+            score[i] = sc;
+            moves[i] = c;
+        }
+    }
+    int bestv = declarer ? -1 : 1 << 10;
+    for (int i = 0; i < n; i++) {
+        int c = moves[i], v;
+        s->h[p] ^= 1u << c;
+        s->trick[1] = c;
+        s->nt = 2;
+        stat_nodes++;
+        if ((s->deadline_ns || s->max_nodes) && must_stop(s))
+            v = 0;
+        else
+            v = third(s, leader, alpha, beta);
+        s->nt = 1;
+        s->h[p] ^= 1u << c;
+        if (s->stopped) return 0;
+        if (declarer) {
+            if (v > bestv) {
+                bestv = v;
+                if (bestv > alpha) {
+                    alpha = bestv;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else if (v < bestv) {
+            bestv = v;
+            if (bestv < beta) {
+                beta = bestv;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    return bestv;
+}
+
 static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
     int moves[10];
     int nt = s->nt;
     stat_nodes++;
     if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
-    if (nt == 2 && s->mode == POINTS_MODE) return third(s, leader, alpha, beta);
+    if (nt && s->mode == POINTS_MODE)
+        return nt == 2 ? third(s, leader, alpha, beta) : second(s, leader, alpha, beta);
     int p = (leader + nt) % 3;
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
