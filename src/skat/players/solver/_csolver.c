@@ -832,13 +832,125 @@ static int second(Search *s, int leader, int alpha, int beta) {
     return bestv;
 }
 
+/* The lead of a trick in POINTS_MODE: gen_moves' order for it (the table's
+ * move first), with what does not depend on the card worked out once, and
+ * the second card's node called directly. */
+static int lead(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
+    const Game *G = s->G;
+    int p = leader, o1 = (p + 1) % 3, o2 = (p + 2) % 3;
+    uint32_t own = s->h[p];
+    int moves[10];
+    int n = 0;
+    int declarer = p == s->decl;
+    if (!(own & (own - 1))) {
+        moves[0] = lowest(own);
+        n = 1;
+    } else {
+        uint32_t rest = s->h[0] | s->h[1] | s->h[2];
+        uint32_t others = s->h[o1] | s->h[o2];
+        uint32_t tm = G->trump >= 0 ? G->group_mask[G->trump] : 0;
+        /* a defender's partner and the declarer */
+        int partner = o1 == s->decl ? o2 : o1;
+        uint32_t dhand = s->h[s->decl];
+        int score[10];
+        for (uint32_t m = own; m; m &= m - 1) {
+            int c = lowest(m);
+            int g = G->group[c];
+            int pc = G->pts[c], sc;
+            uint32_t gm = G->group_mask[g];
+            uint32_t above = rest & gm & ((1u << c) - 1);
+            if (above) {
+                int u = highest(above);
+                if ((own >> u & 1) && G->pts[u] == pc) continue;
+            }
+            /* a sure winner: no opponent can follow higher or trump it */
+            int sure;
+            if (declarer)
+                sure = !can_beat(G, s->h[o1], g, c) && !can_beat(G, s->h[o2], g, c);
+            else
+                sure = !can_beat(G, dhand, g, c);
+            if (declarer && g == G->trump && !(others & gm)) {
+                sc = 40 - pc;
+            } else if (sure) {
+                sc = 200 + pc;
+            } else if (!above) {
+                sc = 60 + pc;
+            } else if (declarer && g == G->trump) {
+                sc = 100 + (32 - c);
+            } else {
+                sc = 50 - pc;
+                if (!declarer) {
+                    uint32_t ph = s->h[partner] & gm, dh = dhand & gm;
+                    if (ph ? (dh ? lowest(ph) < lowest(dh) : !(dhand & tm))
+                           : dh && g != G->trump && (s->h[partner] & tm))
+                        sc = 200 + pc;
+                }
+            }
+            sc = sc * 32 + c;
+            int i = n++;
+            while (i > 0 && score[i - 1] < sc) {
+                score[i] = score[i - 1];
+                moves[i] = moves[i - 1];
+                i--;
+            }
+            score[i] = sc;
+            moves[i] = c;
+        }
+    }
+    if (ttmove >= 0) {
+        for (int i = 1; i < n; i++)
+            if (moves[i] == ttmove) {
+                memmove(moves + 1, moves, (size_t)i * sizeof(int));
+                moves[0] = ttmove;
+                break;
+            }
+    }
+    int bestv = declarer ? -1 : 1 << 10;
+    int bm = moves[0];
+    for (int i = 0; i < n; i++) {
+        int c = moves[i], v;
+        s->h[p] ^= 1u << c;
+        s->trick[0] = c;
+        s->nt = 1;
+        stat_nodes++;
+        if ((s->deadline_ns || s->max_nodes) && must_stop(s))
+            v = 0;
+        else
+            v = second(s, leader, alpha, beta);
+        s->nt = 0;
+        s->h[p] ^= 1u << c;
+        if (s->stopped) return 0;
+        if (declarer) {
+            if (v > bestv) {
+                bestv = v;
+                bm = c;
+                if (bestv > alpha) {
+                    alpha = bestv;
+                    if (alpha >= beta) break;
+                }
+            }
+        } else if (v < bestv) {
+            bestv = v;
+            bm = c;
+            if (bestv < beta) {
+                beta = bestv;
+                if (alpha >= beta) break;
+            }
+        }
+    }
+    if (bestmove) *bestmove = bm;
+    return bestv;
+}
+
 static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bestmove) {
     int moves[10];
     int nt = s->nt;
     stat_nodes++;
     if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
-    if (nt && s->mode == POINTS_MODE)
-        return nt == 2 ? third(s, leader, alpha, beta) : second(s, leader, alpha, beta);
+    if (s->mode == POINTS_MODE)
+        return nt == 2   ? third(s, leader, alpha, beta)
+               : nt == 1 ? second(s, leader, alpha, beta)
+                         : lead(s, leader, alpha, beta, ttmove, bestmove);
     int p = (leader + nt) % 3;
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
