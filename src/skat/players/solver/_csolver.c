@@ -628,10 +628,9 @@ static inline int must_stop(Search *s) {
  * scores and table buckets worked out in one go with their order (the same
  * order as gen_moves'), the buckets fetched early (the probes then wait on
  * memory far less), each trick start searched with its key's hash. */
-static int third(Search *s, int leader, int alpha, int beta) {
+static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
     const Game *G = s->G;
     int p = (leader + 2) % 3;
-    int a = s->trick[0], b = s->trick[1];
     uint32_t own = s->h[p], hand = own & G->group_mask[G->group[a]];
     if (!hand) hand = own;
     int moves[10], win[10], pts3[10];
@@ -710,11 +709,7 @@ static int third(Search *s, int leader, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         int c = moves[i], sc = pts3[i], v;
         s->h[p] ^= 1u << c;
-        s->nt = 0;
         v = sc + start_h(s, win[i], alpha - sc, beta - sc, hks[i]);
-        s->nt = 2;
-        s->trick[0] = a;
-        s->trick[1] = b;
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
         if (maximise) {
@@ -739,10 +734,9 @@ static int third(Search *s, int leader, int alpha, int beta) {
 /* The second card of a trick in POINTS_MODE: gen_moves' order for it, with
  * what does not depend on the card worked out once, and the third card's
  * node called directly. */
-static int second(Search *s, int leader, int alpha, int beta) {
+static int second(Search *s, int leader, int a, int alpha, int beta) {
     const Game *G = s->G;
     int p = (leader + 1) % 3, q3 = (leader + 2) % 3;
-    int a = s->trick[0];
     int led = G->group[a];
     uint32_t own = s->h[p], hand = own & G->group_mask[led];
     if (!hand) hand = own;
@@ -803,14 +797,11 @@ static int second(Search *s, int leader, int alpha, int beta) {
     for (int i = 0; i < n; i++) {
         int c = moves[i], v;
         s->h[p] ^= 1u << c;
-        s->trick[1] = c;
-        s->nt = 2;
         stat_nodes++;
         if ((s->deadline_ns || s->max_nodes) && must_stop(s))
             v = 0;
         else
-            v = third(s, leader, alpha, beta);
-        s->nt = 1;
+            v = third(s, leader, a, c, alpha, beta);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
         if (declarer) {
@@ -910,14 +901,11 @@ static int lead(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
     for (int i = 0; i < n; i++) {
         int c = moves[i], v;
         s->h[p] ^= 1u << c;
-        s->trick[0] = c;
-        s->nt = 1;
         stat_nodes++;
         if ((s->deadline_ns || s->max_nodes) && must_stop(s))
             v = 0;
         else
-            v = second(s, leader, alpha, beta);
-        s->nt = 0;
+            v = second(s, leader, c, alpha, beta);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
         if (declarer) {
@@ -947,10 +935,15 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
     int nt = s->nt;
     stat_nodes++;
     if ((s->deadline_ns || s->max_nodes) && must_stop(s)) return 0;
-    if (s->mode == POINTS_MODE)
-        return nt == 2   ? third(s, leader, alpha, beta)
-               : nt == 1 ? second(s, leader, alpha, beta)
-                         : lead(s, leader, alpha, beta, ttmove, bestmove);
+    if (s->mode == POINTS_MODE) {
+        /* the trick's cards are the nodes' arguments, s->nt stays 0 below */
+        if (!nt) return lead(s, leader, alpha, beta, ttmove, bestmove);
+        int a = s->trick[0], b = s->trick[1], v;
+        s->nt = 0;
+        v = nt == 2 ? third(s, leader, a, b, alpha, beta) : second(s, leader, a, alpha, beta);
+        s->nt = nt;
+        return v;
+    }
     int p = (leader + nt) % 3;
     int n = gen_moves(s, p, moves);
     if (ttmove >= 0) {
@@ -1058,7 +1051,6 @@ static inline __attribute__((always_inline)) int start_h(Search *s, int leader, 
         if (hi <= alpha || lo == hi) return hi;
     } else {
         lo = 0;
-        s->nt = 0;
         hi = future_max(s);
         if (s->mode != NULL_MODE) {
             int fmax = hi;
