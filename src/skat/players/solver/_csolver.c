@@ -181,11 +181,26 @@ static void tt_clear(void) {
     }
 }
 
-static inline uint64_t hash_of(uint32_t h0, uint32_t h1, uint32_t h2, int leader) {
-    uint64_t k = (uint64_t)h0 * 0x9E3779B97F4A7C15ULL;
-    k ^= (((uint64_t)h1 << 32) | h2) * 0xC2B2AE3D27D4EB4FULL;
-    k ^= (uint64_t)leader * 0x165667B19E3779F9ULL;
+/* The hash of a key: a sum of products, so that taking a card out of a
+ * hand takes its part out of the sum (the third card's node works out its
+ * children's hashes so, without multiplying), then mixed down. */
+#define HC0 0x9E3779B97F4A7C15ULL
+#define HC1 0xC2B2AE3D27D4EB4FULL
+#define HC2 0x165667B19E3779F9ULL
+static inline uint64_t hash_sum(uint32_t h0, uint32_t h1, uint32_t h2) {
+    return (uint64_t)h0 * HC0 + (((uint64_t)h1 << 32) | h2) * HC1;
+}
+
+static inline uint64_t hash_mix(uint64_t k, int leader) {
+    k += (uint64_t)leader * HC2;
     return k ^ (k >> 31);
+}
+
+/* the part of card 0 of hand p in hash_sum; card c's is this << c */
+static inline uint64_t hash_part(int p) { return p == 0 ? HC0 : p == 1 ? HC1 << 32 : HC1; }
+
+static inline uint64_t hash_of(uint32_t h0, uint32_t h1, uint32_t h2, int leader) {
+    return hash_mix(hash_sum(h0, h1, h2), leader);
 }
 
 static inline uint32_t slot_of(uint64_t k) {
@@ -648,6 +663,7 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
     int ab = G->pts[a] + G->pts[b];
     uint32_t h0 = s->h[0], h1 = s->h[1], h2 = s->h[2];
     int fetch = popc(h0 | h1 | h2) > 4;
+    uint64_t base = hash_sum(h0, h1, h2), part = hash_part(p);
     if (!(hand & (hand - 1))) {
         int c = lowest(hand);
         int w = beats(G, c, best) ? p : wl;
@@ -668,9 +684,7 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
             int w = takes ? p : wl;
             uint64_t hk = 0;
             if (fetch) {
-                uint32_t k[3] = {h0, h1, h2};
-                k[p] ^= 1u << c;
-                hk = hash_of(k[0], k[1], k[2], w);
+                hk = hash_mix(base - (part << c), w);
                 uint32_t i = slot_of(hk);
                 PREFETCH(&s->tt->fp[i]);
                 PREFETCH(&s->tt->e[i]);
