@@ -648,8 +648,9 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
     int p = (leader + 2) % 3;
     uint32_t own = s->h[p], hand = own & G->group_mask[G->group[a]];
     if (!hand) hand = own;
-    int moves[10], win[10], pts3[10];
-    uint64_t hks[10];
+    /* each legal card as its order's score << 8 | trick winner << 5 | card,
+     * best first (the scores differ card by card) */
+    uint32_t moves[10];
     int n = 0;
     int declarer = p == s->decl;
     /* the card winning the trick so far and whether it is p's side's */
@@ -667,14 +668,10 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
     if (!(hand & (hand - 1))) {
         int c = lowest(hand);
         int w = beats(G, c, best) ? p : wl;
-        moves[0] = c;
-        win[0] = w;
-        pts3[0] = w == s->decl ? ab + G->pts[c] : 0;
-        hks[0] = 0;
+        moves[0] = (uint32_t)(w << 5 | c);
         n = 1;
     } else {
         uint32_t rest = h0 | h1 | h2 | 1u << a | 1u << b;
-        int score[10];
         int led = G->group[a];
         for (uint32_t m = hand; m; m &= m - 1) {
             int c = lowest(m);
@@ -682,10 +679,8 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
             int pc = G->pts[c];
             int takes = beats(G, c, best);
             int w = takes ? p : wl;
-            uint64_t hk = 0;
             if (fetch) {
-                hk = hash_mix(base - (part << c), w);
-                uint32_t i = slot_of(hk);
+                uint32_t i = slot_of(hash_mix(base - (part << c), w));
                 PREFETCH(&s->tt->fp[i]);
                 PREFETCH(&s->tt->e[i]);
             }
@@ -701,29 +696,23 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
                 sc = 200 + pc;
             else
                 sc = 100 - pc;
-            sc = sc * 32 + (takes ? c : 31 - c);
+            uint32_t key = (uint32_t)(sc * 32 + (takes ? c : 31 - c)) << 8 | (uint32_t)(w << 5 | c);
             int i = n++;
-            while (i > 0 && score[i - 1] < sc) {
-                score[i] = score[i - 1];
+            while (i > 0 && moves[i - 1] < key) {
                 moves[i] = moves[i - 1];
-                win[i] = win[i - 1];
-                pts3[i] = pts3[i - 1];
-                hks[i] = hks[i - 1];
                 i--;
             }
-            score[i] = sc;
-            moves[i] = c;
-            win[i] = w;
-            pts3[i] = w == s->decl ? ab + pc : 0;
-            hks[i] = hk;
+            moves[i] = key;
         }
     }
     int maximise = declarer;
     int bestv = maximise ? -1 : 1 << 10;
     for (int i = 0; i < n; i++) {
-        int c = moves[i], sc = pts3[i], v;
+        int c = moves[i] & 31, w = moves[i] >> 5 & 3, v;
+        int sc = w == s->decl ? ab + G->pts[c] : 0;
+        uint64_t hk = fetch ? hash_mix(base - (part << c), w) : 0;
         s->h[p] ^= 1u << c;
-        v = sc + start_h(s, win[i], alpha - sc, beta - sc, hks[i]);
+        v = sc + start_h(s, w, alpha - sc, beta - sc, hk);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
         if (maximise) {
