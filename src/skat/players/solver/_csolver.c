@@ -10,6 +10,11 @@
  * one AND, "is there a remaining card between these two" is one mask, and a
  * card beats another of its suit when its index is smaller.
  *
+ * In POINTS_MODE (the hot path: exact values and `reaches`) each card of a
+ * trick has a node of its own (lead, second, third), with the trick's cards
+ * as arguments and the same move order as gen_moves, which the other modes
+ * use through node().
+ *
  * Every search runs with the GIL released. The transposition table belongs
  * to the calling thread (a pthread key), so threads never share one; it stays
  * valid across calls with the same game type, declarer and mode.
@@ -476,7 +481,9 @@ static inline int can_beat(const Game *G, uint32_t hq, int led, int x) {
     return 1;
 }
 
-/* Legal cards of p with equivalent cards merged, best first (move ordering). */
+/* Legal cards of p with equivalent cards merged, best first (move ordering).
+ * lead(), second() and third() give POINTS_MODE's order of it, card for card
+ * (the pure-Python core follows it too): change them together. */
 static int gen_moves(const Search *s, int p, int *out) {
     const Game *G = s->G;
     uint32_t own = s->h[p], hand = own;
