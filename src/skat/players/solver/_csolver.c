@@ -1211,7 +1211,12 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS;
     s.tt = tt_get(game, s.decl, POINTS_MODE);
     if (s.tt) {
-        /* MTD(f), with the step doubled while the passes fail the same way */
+        /* MTD(f), with the step doubled while the passes fail the same way.
+         * Upwards the steps start at 6 points (downwards at 1): a pass
+         * below the value costs more than one as far above it (the
+         * declarer's proofs are the larger), so a value far above the
+         * guess is best passed soon (6 to 12 measured alike, 0.94-0.96 of
+         * the nodes; a caller's near guess loses nothing) */
         /* the caller's guess (a near position's value), else the middle */
         int guess = first >= 0 ? first : hi / 2, dir = 0, step = 1;
         if (guess > hi) guess = hi;
@@ -1227,7 +1232,7 @@ static PyObject *py_exact(PyObject *self, PyObject *args) {
                 guess = v - step + 1;
             } else {
                 lo = v;
-                step = dir > 0 ? step * 2 : 1;
+                step = dir > 0 ? step * 2 : 6;
                 dir = 1;
                 guess = v + step - 1;
             }
