@@ -646,6 +646,25 @@ static inline int must_stop(Search *s) {
     return s->stopped;
 }
 
+/* One child's value v into a node's best value so far and its window:
+ * 0, no better; 1, better; 2, better and the window closed (cut off the
+ * rest). The declarer maximises, the defenders minimise. */
+static inline __attribute__((always_inline)) int improve(int maximise, int v, int *best,
+                                                         int *alpha, int *beta) {
+    if (maximise) {
+        if (v <= *best) return 0;
+        *best = v;
+        if (v <= *alpha) return 1;
+        *alpha = v;
+    } else {
+        if (v >= *best) return 0;
+        *best = v;
+        if (v >= *beta) return 1;
+        *beta = v;
+    }
+    return *alpha >= *beta ? 2 : 1;
+}
+
 /* The third card of a trick in POINTS_MODE: the legal cards' trick winners,
  * scores and table buckets worked out in one go with their order (the same
  * order as gen_moves'), the buckets fetched early (the probes then wait on
@@ -722,21 +741,7 @@ static int third(Search *s, int leader, int a, int b, int alpha, int beta) {
         v = sc + start_h(s, w, alpha - sc, beta - sc, hk);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
-        if (maximise) {
-            if (v > bestv) {
-                bestv = v;
-                if (bestv > alpha) {
-                    alpha = bestv;
-                    if (alpha >= beta) break;
-                }
-            }
-        } else if (v < bestv) {
-            bestv = v;
-            if (bestv < beta) {
-                beta = bestv;
-                if (alpha >= beta) break;
-            }
-        }
+        if (improve(maximise, v, &bestv, &alpha, &beta) == 2) break;
     }
     return bestv;
 }
@@ -814,21 +819,7 @@ static int second(Search *s, int leader, int a, int alpha, int beta) {
             v = third(s, leader, a, c, alpha, beta);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
-        if (declarer) {
-            if (v > bestv) {
-                bestv = v;
-                if (bestv > alpha) {
-                    alpha = bestv;
-                    if (alpha >= beta) break;
-                }
-            }
-        } else if (v < bestv) {
-            bestv = v;
-            if (bestv < beta) {
-                beta = bestv;
-                if (alpha >= beta) break;
-            }
-        }
+        if (improve(declarer, v, &bestv, &alpha, &beta) == 2) break;
     }
     return bestv;
 }
@@ -918,23 +909,9 @@ static int lead(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
             v = second(s, leader, c, alpha, beta);
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
-        if (declarer) {
-            if (v > bestv) {
-                bestv = v;
-                bm = c;
-                if (bestv > alpha) {
-                    alpha = bestv;
-                    if (alpha >= beta) break;
-                }
-            }
-        } else if (v < bestv) {
-            bestv = v;
-            bm = c;
-            if (bestv < beta) {
-                beta = bestv;
-                if (alpha >= beta) break;
-            }
-        }
+        int r = improve(declarer, v, &bestv, &alpha, &beta);
+        if (r) bm = c;
+        if (r == 2) break;
     }
     if (bestmove) *bestmove = bm;
     return bestv;
@@ -987,23 +964,9 @@ static int node(Search *s, int leader, int alpha, int beta, int ttmove, int *bes
         }
         s->h[p] ^= 1u << c;
         if (s->stopped) return 0;
-        if (maximise) {
-            if (v > best) {
-                best = v;
-                bm = c;
-                if (best > alpha) {
-                    alpha = best;
-                    if (alpha >= beta) break;
-                }
-            }
-        } else if (v < best) {
-            best = v;
-            bm = c;
-            if (best < beta) {
-                beta = best;
-                if (alpha >= beta) break;
-            }
-        }
+        int r = improve(maximise, v, &best, &alpha, &beta);
+        if (r) bm = c;
+        if (r == 2) break;
     }
     if (bestmove) *bestmove = bm;
     return best;
