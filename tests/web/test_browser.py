@@ -828,7 +828,9 @@ def test_a_finished_trick_stays_on_the_table_in_front_of_its_players(
     assert cues and all(cues), "no 'your turn' cue on the table"
     seen: list[list[str]] = page.evaluate("window.finished")
     full = [s for s in seen if s[0] == "bottom left right"]
-    played = page.locator("#result details").first.locator(".trickline").count()
+    # the tricks' own fold: the open-card verdict's further swings fold away
+    # in a <details> of their own above it (result.js)
+    played = page.locator("#result [data-testid=result-tricks] .trickline").count()
     assert played >= 1
     assert len({cards for _, _, cards in full}) == played, seen[-5:]  # every trick, whole
     assert all("takes the trick" in w for _, w, _ in full)

@@ -151,7 +151,7 @@ export function resultSections(r, v) {
   const coming = T.snap.list_over ? "" : bockToCome(T.snap.deal?.pending_bock);  // nothing comes after the list
   if (coming) out.push(`<p data-testid="bock-coming">${esc(coming)}</p>`);
   if (v.tricks.length) {
-    out.push(`<details><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))} (${tr.points})</div>`).join("")}</details>`);
+    out.push(`<details data-testid="result-tricks"><summary>${esc(t("result.tricks"))}</summary>${v.tricks.map((tr) => `<div class="trickline">${cardsRow(tr.cards, "small")} → ${esc(seatName(tr.winner))} (${tr.points})</div>`).join("")}</details>`);
   }
   if (v.dealt) {
     out.push(`<details><summary>${esc(t("result.hands"))}</summary>${v.dealt.slice(0, 3).map((h, pos) => `<div class="trickline">${esc(seatName(v.seats[pos]))}: ${cardsRow(h, "small")}</div>`).join("")}</details>`);
