@@ -36,6 +36,8 @@ AREAS: list[tuple[str, str]] = [
     ("actor (queue, commit, conns)", r"\(skat/server/actor\.py"),
     ("websocket receive/decode", r"\(skat/server/app\.py|\(skat/server/protocol\.py"),
     ("websocket frames (websockets)", r"\(websockets/"),
+    # our frames in and out, with the socket's write (a C call: its own samples)
+    ("websocket frames and socket writes (wsprotocol)", r"\(skat/server/wsprotocol\.py"),
     ("uvicorn / starlette", r"\(uvicorn/|\(starlette/"),
     ("asyncio", r"\(asyncio/|\(selectors\.py"),
 ]

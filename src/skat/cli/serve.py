@@ -278,6 +278,7 @@ def serve_cmd(
     from ..server import create_app
     from ..server.collector import Collector
     from ..server.store import StoreError, check_database, default_db_url, shown_url
+    from ..server.wsprotocol import WebSocketProtocol
 
     try:
         url = db_url or default_db_url(data_dir)
@@ -344,6 +345,7 @@ def serve_cmd(
             uds=uds,
             log_level=log_level,
             log_config=log_config(log_level, log_json),
+            ws=WebSocketProtocol,  # uvicorn's, with a table's text frames direct
             ws_max_size=65536,
             ws_per_message_deflate=False,
             ws_ping_interval=ws_ping_interval,

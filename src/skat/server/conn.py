@@ -109,8 +109,12 @@ class Conn:
         send: Callable[[str], Coroutine[Any, Any, None]],
         config: ServerConfig,
         close: Callable[[int, str], Awaitable[None]] | None = None,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self._send = send
+        # the server's websocket protocol writes a frame at once when it can
+        # (server/wsprotocol.py); False: it cannot now, ``send`` decides
+        self._send_at_once = send_now
         self._close = close
         self.seat: int | None = None
         self.token: str | None = None
@@ -163,6 +167,8 @@ class Conn:
         """Run the send until it completes or has to wait (the first step of
         a task, without the task: Python 3.12's eager tasks do the same);
         one that waits is finished by the writer, watched."""
+        if self._send_at_once is not None and self._send_at_once(text):
+            return
         send = self._send(text)
         try:
             waiting = send.send(None)

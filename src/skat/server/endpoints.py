@@ -30,6 +30,7 @@ from .registry import BadFile, TableBroken, TableElsewhere, Tables
 from .store import Store
 from .table import TableState
 from .work import Busy
+from .wsprotocol import SEND_TEXT
 
 log = logging.getLogger("skat.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -559,7 +560,12 @@ async def ws_endpoint(ws: WebSocket) -> None:
         await ws.send_text(p.encode(CommandError(ErrorCode.NO_TABLE, "no such table").to_message()))
         await ws.close(code=4404)
         return
-    conn = Conn(ws.send_text, config, close=lambda code, why: ws.close(code, why))
+    conn = Conn(
+        ws.send_text,
+        config,
+        close=lambda code, why: ws.close(code, why),
+        send_now=(ws.scope.get("extensions") or {}).get(SEND_TEXT),
+    )
     greeted = False
 
     def refuse(code: ErrorCode, message: str) -> Any:
