@@ -54,7 +54,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,6 +288,9 @@ class Client:
         self.view: dict[str, Any] | None = None
         self.keeper = ViewKeeper()  # the view, each event's changes applied
         self.welcomed = False
+        # sends in flight: the loop keeps only weak references to tasks, and
+        # the generator cancels what is left when it stops
+        self.sending: set[asyncio.Task[None]] = set()
 
     async def open(self, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -321,7 +324,7 @@ class Client:
                 again = ['{"type":"hello"}']
                 if self.sit:
                     again.append(json.dumps({"type": "sit", "name": self.name}))
-                asyncio.get_running_loop().create_task(self._send_all(again))
+                self._spawn(self._send_all(again))
             return
         if t == "event":
             p = self.table.pending.get(m["version"])
@@ -365,7 +368,12 @@ class Client:
         )
         self.stats.sent.append(time.perf_counter())
         msg = json.dumps({"type": "act", "action": action, "version": version})
-        asyncio.get_running_loop().create_task(self._send(msg))
+        self._spawn(self._send(msg))
+
+    def _spawn(self, send: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(send)
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
     async def _send(self, msg: str) -> None:
         assert self.ws is not None
@@ -552,9 +560,10 @@ class Load:
         )
 
     async def close(self) -> None:
-        for t in self.tasks:
+        tasks = [*self.tasks, *(t for c in self.clients for t in c.sending)]
+        for t in tasks:
             t.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def start_strong_tables(
