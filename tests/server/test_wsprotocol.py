@@ -159,8 +159,15 @@ frames = st.one_of(
 
 @st.composite
 def streams(draw: st.DrawFn) -> list[bytes]:
-    data = b"".join(draw(st.lists(frames, max_size=12)))
-    cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=6)))
+    """Frames, cut anywhere, and often just after a frame's header or its
+    mask (where websockets' parser has taken bytes and waits for more)."""
+    parts = draw(st.lists(frames, max_size=12))
+    data = b"".join(parts)
+    starts = [sum(len(x) for x in parts[:i]) for i in range(len(parts))]
+    near = sorted({s + k for s in starts for k in (1, 2, 4, 6, 8) if s + k < len(data)})
+    anywhere = st.integers(0, len(data))
+    cut = st.sampled_from(near) | anywhere if near else anywhere
+    cuts = sorted(draw(st.lists(cut, max_size=6)))
     return [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True) if b > a]
 
 
@@ -234,6 +241,62 @@ def test_reading_pauses_once_messages_wait() -> None:
 
     before, paused, after = asyncio.run(scenario())
     assert not before and paused and not after  # resumed once the endpoint read them all
+
+
+def test_a_read_cut_after_a_header_is_finished_by_websockets() -> None:
+    """Reads cut just after a frame's header, or its mask, leave websockets'
+    parser inside the frame with nothing buffered: what comes next is the
+    rest of that frame, however much it looks like frames of its own."""
+    msg = b'{"type":"ping"}'
+    mask = bytes([msg[0] ^ 0x81, msg[1] ^ 0x80, 0x12, 0x34])  # its payload starts 81 80
+    first = (
+        bytes([0x81, 0x80 | len(msg)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(msg))
+    )
+    second = frame(Opcode.TEXT, b'{"type":"hello","protocol":2}')
+    for cut in (2, 6):
+        run = feed(WebSocketProtocol, [first[:cut], first[cut:] + second])
+        assert [e.get("text") for e in run.events] == [
+            msg.decode(),
+            '{"type":"hello","protocol":2}',
+        ]
+        assert not run.closed
+    # a header that promises five bytes, and then two whole empty frames: five
+    # bytes of payload and an unmasked frame, as websockets reads it
+    header = bytes([0x81, 0x85])
+    empty = frame(Opcode.TEXT, b"")
+    ours = feed(WebSocketProtocol, [header, empty + empty])
+    assert ours.events == feed(WebSocketsSansIOProtocol, [header, empty + empty]).events
+    assert ours.closed and ours.events[-1]["code"] == 1002
+
+
+def test_reading_pauses_after_a_read_that_ends_in_a_control_frame() -> None:
+    """Many messages and a ping or a pong in each read: paused after the first."""
+
+    async def scenario(tail: bytes) -> tuple[bool, int]:
+        proto, transport, _, stop = await opened()
+        for _ in range(3):
+            if not transport.paused:
+                proto.data_received(frame(Opcode.TEXT, b"") * 100 + tail)
+        stop.set()
+        return transport.paused, proto.queue.qsize()
+
+    for tail in (frame(Opcode.PING, b"p"), frame(Opcode.PONG, b"p")):
+        paused, queued = asyncio.run(scenario(tail))
+        assert paused and queued == 100
+
+
+def test_the_fast_path_comes_back_after_websockets_read_a_frame() -> None:
+    async def scenario() -> list[bytes]:
+        proto, _, _, stop = await opened()
+        proto.data_received(frame(Opcode.PING, b"p"))  # websockets' to read, whole
+        parsed: list[bytes] = []
+        proto.conn.receive_data = parsed.append  # type: ignore[method-assign,assignment]
+        proto.data_received(frame(Opcode.TEXT, b"move"))
+        assert proto.queue.get_nowait() == {"type": "websocket.receive", "text": "move"}
+        stop.set()
+        return parsed
+
+    assert asyncio.run(scenario()) == []
 
 
 def test_the_app_gets_the_synchronous_send() -> None:

@@ -10,7 +10,8 @@ handles the common case itself and leaves everything else to the class it
 extends, byte for byte:
 
 - **in**: whole, unfragmented, masked text frames, when websockets' parser
-  stands between two frames (nothing buffered, no fragmented message open).
+  stands between two frames (waiting for a frame's first byte, nothing
+  buffered, no fragmented message open).
   The first byte of anything else (a ping, a close, a fragment, a binary or
   oversized or invalid frame, a frame cut by the read) goes to websockets
   with the rest of the read, so every error is answered as before;
@@ -21,7 +22,8 @@ extends, byte for byte:
   through the class it extends;
 - the socket's reading is paused once a few messages wait for the
   endpoint, not after every message (each pause and resume is a system
-  call; the endpoint reads at once).
+  call; the endpoint reads at once), after whichever path read them: a
+  client can make the server hold a few messages and one read, as before.
 
 Per-message compression is never negotiated (`skat serve` turns it off):
 with an extension in use, every frame takes the class's own path.
@@ -36,6 +38,7 @@ from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
+from websockets.streams import StreamReader
 
 try:  # websockets' C helper, as its own parser uses it
     from websockets.speedups import apply_mask
@@ -51,6 +54,21 @@ SEND_TEXT = "skat.send_text"
 QUEUED_BEFORE_PAUSE = 4
 
 _TEXT_FIN = 0x81  # FIN, no RSV bits, opcode 1 (text)
+
+#: Where websockets' parser waits when it stands between two frames (its
+#: `parse` generator inside `StreamReader.at_eof`); None, should a later
+#: websockets not have it: then every frame takes the class's own path.
+_BETWEEN_FRAMES = getattr(getattr(StreamReader, "at_eof", None), "__code__", None)
+
+
+def _between_frames(parser: Any) -> bool:
+    """Whether websockets' parser waits for the first byte of a frame: an
+    empty buffer is not enough, since it may hold a frame's header already
+    and wait for its payload (a read cut after the header)."""
+    inner = parser
+    while (deeper := getattr(inner, "gi_yieldfrom", None)) is not None:
+        inner = deeper
+    return _BETWEEN_FRAMES is not None and getattr(inner, "gi_code", None) is _BETWEEN_FRAMES
 
 
 def text_frame_header(length: int) -> bytes:
@@ -96,7 +114,7 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
     async def send(self, message: ASGISendEvent) -> None:
-        if message["type"] == "websocket.send":
+        if message["type"] == "websocket.send" and message.get("bytes") is None:
             text = message.get("text")
             if text is not None and self.send_text_now(text):
                 return
@@ -104,12 +122,25 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
 
     # ------------------------------------------------------------------- in
     def data_received(self, data: bytes) -> None:
+        self._read(data)
+        # after either path: a read that ends in a control frame (a ping, a
+        # pong) gives the class's own path no message to pause for
+        if (
+            not self.read_paused
+            and self.queue.qsize() >= QUEUED_BEFORE_PAUSE
+            and not self.transport.is_closing()
+        ):
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def _read(self, data: bytes) -> None:
         conn = self.conn
         if (
             not self._open()
             or conn.current_size is not None
             or conn.reader.buffer
             or conn.parser_exc is not None
+            or not _between_frames(conn.parser)
         ):
             super().data_received(data)
             return
@@ -138,6 +169,3 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
             at = start + 4 + length
         if at < end:
             super().data_received(data[at:] if at else data)
-        elif not self.read_paused and self.queue.qsize() >= QUEUED_BEFORE_PAUSE:
-            self.read_paused = True
-            self.transport.pause_reading()
