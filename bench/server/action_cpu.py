@@ -177,10 +177,13 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     monitor.cancel()
-    rest = asyncio.all_tasks() - {asyncio.current_task()}  # sends still in flight
-    for task in rest:
-        task.cancel()
-    await asyncio.gather(*rest, return_exceptions=True)
+    for _ in range(5):  # sends still in flight (a cancelled one may have started another)
+        rest = asyncio.all_tasks() - {asyncio.current_task()}
+        if not rest:
+            break
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
     if profiler is not None:
         profiler.wait(timeout=60)
     stored = server.stored(w0, w1)

@@ -8,10 +8,12 @@ scheduling between processes, so less noisy than bench/server/action_cpu.py):
 * the table and the projection: plan, check and apply each action of whole
   deals, and build and encode the messages of four viewers (three seats and a
   spectator) for every event, as `TableActor._commit` does (in a tree with
-  issue 52's changes, each viewer's changes since the view it was sent).
+  issue 52's changes, each viewer's changes since the view it was sent, and
+  after a move the views made from the views before it).
 
     .venv/bin/python -m bench.server.action_parts
     .venv/bin/python -m bench.server.action_parts --src ../old/src   # another checkout
+    .venv/bin/python -m bench.server.action_parts --cold 16   # caches emptied between actions
 
 CPU time of this process (`time.process_time`, all threads); the best of
 ``--repeat`` rounds is printed.
@@ -73,8 +75,13 @@ def _policy(view: Any, rng: random.Random) -> str:
     return rng.choice(texts)
 
 
-def table_parts(deals: int) -> tuple[float, float, int]:
-    """(plan + check + apply, messages + encoding) per accepted action."""
+def table_parts(deals: int, cold: int = 0) -> tuple[float, float, int]:
+    """(plan + check + apply, messages + encoding) per accepted action;
+    ``cold``: MB of memory written (and a little other Python run) between
+    two actions, outside the timing, so that each action finds the caches as
+    a server whose moves come milliseconds apart finds them (other tables,
+    other processes)."""
+    junk = bytearray(cold << 20)
     from skat.engine import parse_action
     from skat.series import ListOptions
     from skat.server import events as ev
@@ -89,6 +96,8 @@ def table_parts(deals: int) -> tuple[float, float, int]:
     shared_kind = getattr(projection, "Shared", None)  # older checkouts have none
     # issue 52's changes: each viewer's view as last sent, as the actor keeps it
     changes = "base" in inspect.signature(projection.event_message).parameters
+    # and the views after a move made from those before it, where a tree has it
+    prior = shared_kind is not None and "prior" in inspect.signature(shared_kind).parameters
     bases: dict[int | None, Any] = {}
     rng = random.Random(1)
     st = TableState(
@@ -117,6 +126,9 @@ def table_parts(deals: int) -> tuple[float, float, int]:
         seat = deal.current_seat
         assert seat is not None
         action = _policy(deal.view(seat), rng)
+        if junk:  # other work between two moves: memory written, other Python run
+            junk[::64] = bytes([acts & 255]) * (len(junk) // 64)
+            _ = {str(i): i for i in range(20_000)}
         t0 = time.process_time()
         move: Any = parse_action(action) if typed else action
         events = st.plan_act(seat, move, st.version)
@@ -126,7 +138,12 @@ def table_parts(deals: int) -> tuple[float, float, int]:
             ev.to_row(e)
             st.apply(e)
             t1 = time.process_time()
-            extra = [shared_kind()] if shared_kind is not None else []
+            if shared_kind is None:
+                extra = []
+            elif prior and isinstance(e, ev.Act):
+                extra = [shared_kind(dict(bases))]
+            else:
+                extra = [shared_kind()]
             for v in viewers:
                 more = [*extra, bases.get(v)] if changes else extra
                 p.encode(projection.event_message(st, st.version, e, v, set(), {0, 1, 2}, *more))
@@ -146,6 +163,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rows", type=int, default=600)
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--cold", type=int, default=0, metavar="MB",
+        help="MB written between two actions (caches emptied, as at a quiet server)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.src:
         sys.path.insert(0, str(Path(args.src).resolve()))
@@ -156,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     acts = 0
     for _ in range(args.repeat):
         a, b = store_parts(args.rows)
-        c, d, acts = table_parts(args.deals)
+        c, d, acts = table_parts(args.deals, args.cold)
         one, three, table, project = min(one, a), min(three, b), min(table, c), min(project, d)
     us = 1e6
     print(

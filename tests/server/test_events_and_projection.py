@@ -420,7 +420,7 @@ def _transcript() -> list[tuple[str, int]]:
     def commit(events: list[ev.TableEvent]) -> None:
         for e in events:
             st.apply(e)
-            shared = projection.Shared()
+            shared = projection.Shared(dict(bases) if isinstance(e, ev.Act) else None)
             for viewer in viewers:
                 msg = projection.event_message(
                     st, st.version, e, viewer, set(), {0, 1, 2}, shared, bases.get(viewer)
@@ -467,7 +467,7 @@ def test_changes_applied_to_the_view_held_give_the_whole_view_for_every_viewer()
     applied to the view of the version before (`ViewKeeper`, as the page
     does) they give exactly the whole view, for a spectator and every seat,
     through whole random lists of three and four players, Ramsch,
-    Schieberamsch and Kontra; a seat's view, made from the public view and
+    Schieberamsch, Kontra, Ouvert games and claims; a seat's view, made from the public view and
     the seat's own part, is the engine's view of that seat;
     and the changes of a card played are a fraction of the whole view."""
     sizes: list[tuple[int, int]] = []
@@ -477,25 +477,42 @@ def test_changes_applied_to_the_view_held_give_the_whole_view_for_every_viewer()
             {"players": 4, "kontra": True},
             {"players": 3, "all_pass": "ramsch"},
             {"players": 3, "all_pass": "ramsch", "schieberamsch": True},
+            {"players": 3, "open": True},  # Ouvert games and claims wherever they may come
+            {"players": 4, "open": True},
         )
     ):
-        _play_with_changes(k, options, sizes)
+        made: list[tuple[int, bool]] = []
+        # the sizes of plain games only (open cards are part of every change)
+        _play_with_changes(k, options, [] if options.get("open") else sizes, made)
+        # every view after a card played came from the one before it
+        assert len(made) >= 20
+        assert {n for n, _ in made} == {options["players"] + 1}, options
+        if options.get("open"):  # open cards (an Ouvert game, a claim refused) were played to
+            assert sum(shown for _, shown in made) >= 10, options
     changes = sorted(a for a, _ in sizes)
     wholes = sorted(b for _, b in sizes)
     assert changes[len(changes) // 2] * 4 < wholes[len(wholes) // 2]
 
 
-def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, int]]) -> None:
+def _play_with_changes(
+    k: int, options: dict[str, Any], sizes: list[tuple[int, int]], made: list[tuple[int, bool]]
+) -> None:
     """A random list whose every event's changes are applied by each viewer's
     `ViewKeeper` and compared with the whole view; ``sizes`` gets (changes,
-    whole view) in bytes for every move that did not bring a whole state."""
+    whole view) in bytes for every move that did not bring a whole state;
+    ``made``, for each card played in the trick play, how many of its
+    views were made from the views before it (`projection.Shared`'s prior)
+    and whether the declarer's cards lay open. ``options["open"]``: Ouvert
+    games declared wherever the auction allows, claims more often."""
     from skat.server.messages import ViewKeeper
     from skat.server.protocol import encode
 
     rng = random.Random(k)
+    options = dict(options)
+    open_games = options.pop("open", False)
     st = TableState(
         id=f"T{k}",
-        options=ListOptions(deals=options["players"], **options),
+        options=ListOptions(deals=options["players"] * (3 if open_games else 1), **options),
         settings=Settings(),
         seed=rng.randbytes(32),
         creator_hash="c",
@@ -510,7 +527,9 @@ def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, i
     def commit(events: list[ev.TableEvent]) -> None:
         for e in events:
             st.apply(e)
-            shared = projection.Shared()
+            # as the actor: after a move, the views sent before it are the
+            # ground of the new ones (a card played changes a few parts)
+            shared = projection.Shared(dict(bases) if isinstance(e, ev.Act) else None)
             for viewer in viewers:
                 msg = projection.event_message(
                     st, st.version, e, viewer, set(), set(seats), shared, bases.get(viewer)
@@ -528,6 +547,16 @@ def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, i
                 bases[viewer] = whole
                 if isinstance(e, ev.Act) and "state" not in got:
                     sizes.append((len(encode(msg)), len(encode(whole))))
+            series = st.series
+            if (
+                isinstance(e, ev.Act)
+                and e.action.startswith("play ")
+                and series is not None
+                and series.deal.phase is Phase.PLAY
+            ):
+                # a card played, the trick play goes on: (views made from the
+                # views before, the declarer's cards shown)
+                made.append((shared.from_prior, series.deal.view(None).open_cards is not None))
 
     for i in seats:
         commit(st.plan_sit(f"P{i}", i, f"h{i}"))
@@ -540,7 +569,13 @@ def _play_with_changes(k: int, options: dict[str, Any], sizes: list[tuple[int, i
         assert seat is not None
         if rng.random() < 0.05:
             commit(st.plan_chat(seat, "hi"))
-        commit(st.plan_act(seat, rng.choice(deal.legal_actions()), st.version))
+        offers = deal.offers(seat)
+        legal = deal.legal_actions()
+        ouvert = [a for a in legal if "ouvert" in str(a)] if open_games else []
+        if offers and rng.random() < (0.04 if open_games else 0.02):
+            commit(st.plan_act(seat, rng.choice(offers), st.version))  # claim, concede, refuse
+        else:
+            commit(st.plan_act(seat, rng.choice(ouvert or legal), st.version))
 
 
 def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .actions import Discard
+from .actions import Discard, Play
 from .cards import CARDS, CardSet
 from .state import DECLARER_PHASES, Phase
 
@@ -165,6 +165,64 @@ def public_history(deal: DealState) -> list[tuple[int, str]]:
     ]
 
 
+def _hand_sizes(deal: DealState) -> tuple[int, ...]:
+    sizes = [0] * deal.players
+    for p, s in enumerate(deal._seats):
+        sizes[s] = deal._hands[p].bit_count()
+    return tuple(sizes)
+
+
+def _trick(deal: DealState) -> tuple[tuple[int, Any], ...]:
+    seats, leader = deal._seats, deal._leader
+    return tuple((seats[(leader + i) % 3], CARDS[c]) for i, c in enumerate(deal._trick))
+
+
+def _open_cards(deal: DealState) -> CardSet | None:
+    """The declarer's cards, shown to all in an Ouvert game or after a claim."""
+    d = deal._declarer
+    contract = deal._contract
+    if d >= 0 and deal._phase in (_KONTRA, _PLAY, _DONE) and contract is not None:
+        if contract.ouvert or deal._claimed:
+            return CardSet(deal._hands[d])
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayPart:
+    """What the card just played changed in every view of its deal while
+    the trick play goes on (`play_part`): the rest of each view is as it
+    was before the card, so a server that keeps the views it sent makes
+    the new ones from them (docs/protocol.md, "Changes")."""
+
+    seat: int  # the table seat that played
+    text: str  # its entry in the history
+    current_seat: int | None
+    hand_sizes: tuple[int, ...]
+    trick: tuple[tuple[int, Any], ...]
+    finished: Trick | None  # the trick this card completed
+    open_cards: CardSet | None
+
+
+def play_part(deal: DealState) -> PlayPart | None:
+    """`PlayPart` of the deal's last action when it is a card played and
+    the trick play goes on after it (not the last card, no claim); else
+    None (the views are made whole)."""
+    if deal._phase is not _PLAY or not deal._history:
+        return None
+    seat, action = deal._history[-1]
+    if action.__class__ is not Play:
+        return None
+    return PlayPart(
+        seat=seat,
+        text=history_texts(deal)[-1],
+        current_seat=deal.current_seat,
+        hand_sizes=_hand_sizes(deal),
+        trick=_trick(deal),
+        finished=None if deal._trick else deal._tricks[-1],
+        open_cards=_open_cards(deal),
+    )
+
+
 def view_of(
     deal: DealState,
     seat: int | None,
@@ -178,10 +236,6 @@ def view_of(
     done = deal._phase is _DONE
     d = deal._declarer
     contract = deal._contract
-    open_cards: CardSet | None = None
-    if d >= 0 and deal._phase in (_KONTRA, _PLAY, _DONE) and contract is not None:
-        if contract.ouvert or deal._claimed:
-            open_cards = CardSet(deal._hands[d])
     # the history's texts are made once per action, not once per view (the
     # server builds a view per viewer after every move)
     history = public_history(deal)
@@ -193,9 +247,6 @@ def view_of(
     if deal._phase is _BIDDING:
         bidder = deal._seats[deal._bidder]
         listener = None if deal._stage == 3 else deal._seats[deal._listener]
-    sizes = [0] * deal.players
-    for p, s in enumerate(deal._seats):
-        sizes[s] = deal._hands[p].bit_count()
     return View(
         seat=seat,
         position=part.position,
@@ -206,15 +257,13 @@ def view_of(
         current_seat=deal.current_seat,
         seats=deal._seats,  # type: ignore[arg-type]
         hand=part.hand,
-        hand_sizes=tuple(sizes),
+        hand_sizes=_hand_sizes(deal),
         skat=part.skat,
         bid=deal._value,
         declarer_seat=None if d < 0 else deal._seats[d],
         contract=contract if deal._phase not in (_BIDDING, *DECLARER_PHASES) else None,
-        open_cards=open_cards,
-        trick=tuple(
-            (deal._seats[(deal._leader + i) % 3], CARDS[c]) for i, c in enumerate(deal._trick)
-        ),
+        open_cards=_open_cards(deal),
+        trick=_trick(deal),
         tricks=tuple(deal._tricks),
         kontra=deal._kontra >= 0,
         re=deal._re,

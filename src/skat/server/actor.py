@@ -452,10 +452,17 @@ class TableActor:
         # A client that holds this viewer's view of the version before gets
         # only what changed (docs/protocol.md, "Changes"), one that does not
         # (it has just changed seats) the whole view
-        shared = projection.Shared()
-        texts: dict[tuple[int | None, frozenset[int], bool], str] = {}
         version = st.version
         bases = self._bases
+        # after a move, the views sent before it are the ground of the new
+        # ones (`projection.Shared`: a card played changes a few parts)
+        prior = (
+            {v: view for v, (at, view) in bases.items() if at == version - 1}
+            if isinstance(event, ev.Act)
+            else None
+        )
+        shared = projection.Shared(prior)
+        texts: dict[tuple[int | None, frozenset[int], bool], str] = {}
         for conn in list(self.conns):
             viewer = conn.seat
             held = conn.view_at == version - 1 and conn.view_of == viewer

@@ -10,19 +10,19 @@ play never leaves the server.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, assert_never
 
 import msgspec
 from msgspec.structs import astuple
 
-from ..engine import Action, DealResult, GameRecord, Trick, View
+from ..engine import Action, DealResult, GameRecord, Phase, Trick, View
 from ..engine.cards import CARD_NAMES, CardSet
 from ..engine.game import Contract, GameType, sorted_cards
 from ..engine.iss import to_iss
 from ..engine.values import seeger_fabian_others
-from ..engine.views import history_texts, seat_part
+from ..engine.views import PlayPart, history_texts, play_part, seat_part
 from ..players.levels import level_of
 from ..series import ListOptions, Series, SheetRow
 from ..series.record import list_record
@@ -43,12 +43,19 @@ class Shared:
     of the engine's objects, which the memo keeps alive, so one `Shared`
     must serve one moment only (the actor makes one per event)."""
 
-    __slots__ = ("_memo", "_outs", "_views")
+    __slots__ = ("_memo", "_outs", "_part", "_prior", "_views", "from_prior")
 
-    def __init__(self) -> None:
+    def __init__(self, prior: Mapping[Viewer, m.ViewOut] | None = None) -> None:
+        """``prior``: each viewer's view before the event, where the event is
+        a move (`TableActor` keeps the views it sent): after a card played
+        in the trick play, a view is that one with what the card changed
+        (`engine.views.play_part`), not made anew from the deal."""
         self._memo: dict[tuple[str, int], tuple[Any, Any]] = {}
         self._views: dict[Viewer, View] = {}
         self._outs: dict[Viewer, m.ViewOut] = {}
+        self._prior = prior
+        self._part: tuple[PlayPart, dict[str, Any]] | None = None
+        self.from_prior = 0  # views made from ``prior`` (tests count them)
 
     def get(self, kind: str, obj: Any, make: Callable[[], Any]) -> Any:
         key = (kind, id(obj))
@@ -71,6 +78,14 @@ class Shared:
         out = self._outs.get(viewer)
         if out is not None:
             return out
+        if self._prior is not None:
+            before = self._prior.get(viewer)
+            if before is not None and before.phase == _PLAY_PHASE:
+                out = self._after_play(series, viewer, before)
+                if out is not None:
+                    self._outs[viewer] = out
+                    self.from_prior += 1
+                    return out
         if viewer is None:
             out = self._outs[None] = view_json(self.view(series, None), self)
             return out
@@ -97,6 +112,40 @@ class Shared:
             history=history,
         )
         return out
+
+    def _after_play(self, series: Series, viewer: Viewer, before: m.ViewOut) -> m.ViewOut | None:
+        """``viewer``'s view after the card just played, made from its view
+        ``before`` it (None: the move was no card played in the trick play
+        going on, so the view is made whole). Only the parts a card changes
+        are made: whose turn it is, the trick, the hand sizes, the history
+        and the finished tricks (each one item longer), the open cards,
+        and the hand, moves and offers of a seat."""
+        deal = series.deal
+        if self._part is None:
+            part = play_part(deal)
+            if part is None:
+                self._prior = None  # not a card played: every view whole
+                return None
+            self._part = (
+                part,
+                {
+                    "turn": part.current_seat,
+                    "hand_sizes": part.hand_sizes,
+                    "trick": tuple((s, CARD_NAMES[card]) for s, card in part.trick),
+                    "open_cards": _sorted(part.open_cards, deal.contract),
+                },
+            )
+        part, fields = self._part
+        changed = dict(fields)
+        changed["history"] = (*before.history, (part.seat, part.text))
+        if part.finished is not None:
+            changed["tricks"] = (*before.tricks, trick_json(part.finished, before.seats))
+        if viewer is not None and before.position is not None:
+            if viewer == part.seat:
+                changed["hand"] = _sorted(deal.hand(viewer), deal.contract)
+            changed["legal"] = _legal_texts(deal.legal_actions(viewer))
+            changed["offers"] = _offers(deal.offers(viewer))
+        return msgspec.structs.replace(before, **changed)
 
 
 # -------------------------------------------------------------- the engine's view
@@ -603,6 +652,7 @@ def view_changes(
 
 
 _VIEW_FIELDS: tuple[str, ...] = m.ViewOut.__struct_fields__
+_PLAY_PHASE = Phase.PLAY.value
 _GROWING = frozenset(m.GROWING)
 
 
