@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from skat.engine import Card, Phase, View, parse_action
+from skat.engine import Card, GameType, Phase, View, parse_action
 from skat.players import make_player
 from skat.series import ListOptions
 from skat.server import events as ev
@@ -467,20 +467,20 @@ def test_changes_applied_to_the_view_held_give_the_whole_view_for_every_viewer()
     applied to the view of the version before (`ViewKeeper`, as the page
     does) they give exactly the whole view, for a spectator and every seat,
     through whole random lists of three and four players, Ramsch,
-    Schieberamsch, Kontra, Ouvert games and claims; a seat's view, made from the public view and
-    the seat's own part, is the engine's view of that seat;
+    Schieberamsch, Kontra, Ouvert games and claims; a seat's view, made
+    from the public view and the seat's own part, is the engine's view of
+    that seat;
     and the changes of a card played are a fraction of the whole view."""
     sizes: list[tuple[int, int]] = []
-    for k, options in enumerate(
-        (
-            {"players": 3},
-            {"players": 4, "kontra": True},
-            {"players": 3, "all_pass": "ramsch"},
-            {"players": 3, "all_pass": "ramsch", "schieberamsch": True},
-            {"players": 3, "open": True},  # Ouvert games and claims wherever they may come
-            {"players": 4, "open": True},
-        )
-    ):
+    lists: list[dict[str, Any]] = [
+        {"players": 3},
+        {"players": 4, "kontra": True},
+        {"players": 3, "all_pass": "ramsch"},
+        {"players": 3, "all_pass": "ramsch", "schieberamsch": True},
+        {"players": 3, "open": True},  # Ouvert games and claims wherever they may come
+        {"players": 4, "open": True},
+    ]
+    for k, options in enumerate(lists):
         made: list[tuple[int, bool]] = []
         # the sizes of plain games only (open cards are part of every change)
         _play_with_changes(k, options, [] if options.get("open") else sizes, made)
@@ -576,6 +576,100 @@ def _play_with_changes(
             commit(st.plan_act(seat, rng.choice(offers), st.version))  # claim, concede, refuse
         else:
             commit(st.plan_act(seat, rng.choice(ouvert or legal), st.version))
+
+
+def test_a_cards_views_made_from_the_views_before_equal_the_whole_views() -> None:
+    """After a card played in the trick play, each viewer's view is made from
+    the view it was sent before (`projection.Shared`'s prior): it equals the
+    view made whole and the engine's own view of that seat, field for field,
+    for every viewer, through random lists whose moves seek out what a card
+    can meet: Ramsch and Schieberamsch (everyone passes), Null and Null
+    Ouvert, a claim refused and played on with open cards, Kontra said out
+    of turn, four players (the dealer sits out), computer moves, and viewers
+    who hold no view of the version before (made whole beside the others)."""
+    seen: dict[str, int] = {}
+    lists: list[dict[str, Any]] = [
+        {"players": 3, "all_pass": "ramsch", "deals": 12},
+        {"players": 3, "all_pass": "ramsch", "schieberamsch": True, "deals": 12},
+        {"players": 3, "deals": 36},
+        {"players": 4, "kontra": True, "deals": 16},
+        {"players": 3, "kontra": True, "deals": 18},
+    ]
+    for k, options in enumerate(lists):
+        _cards_from_the_views_before(k, options, seen)
+    for case in ("ramsch", "null", "null ouvert", "claimed", "kontra", "four", "mixed"):
+        assert seen.get(case, 0) >= 10, (case, seen)
+
+
+def _cards_from_the_views_before(k: int, options: dict[str, Any], seen: dict[str, int]) -> None:
+    rng = random.Random(100 + k)
+    st = TableState(
+        id=f"P{k}",
+        options=ListOptions(**options),
+        settings=Settings(),
+        seed=rng.randbytes(32),
+        creator_hash="c",
+    )
+    players = options["players"]
+    viewers: list[int | None] = [None, *range(players)]
+    ramsch = "all_pass" in options
+    bases: dict[int | None, Any] = {}
+
+    def commit(events: list[ev.TableEvent]) -> None:
+        for e in events:
+            st.apply(e)
+            series = st.series
+            if series is None:
+                continue
+            held = {v: b for v, b in bases.items() if rng.random() < 0.9}
+            shared = projection.Shared(held if isinstance(e, ev.Act) else None)
+            for v in rng.sample(viewers, len(viewers)):
+                made = shared.view_out(series, v)
+                assert made == projection.Shared().view_out(series, v), (e, v)
+                assert made == projection.view_json(series.deal.view(v)), (e, v)
+                bases[v] = made
+            deal = series.deal
+            if isinstance(e, ev.Act) and e.action.startswith("play ") and deal.phase is Phase.PLAY:
+                assert shared.from_prior == len(held), e  # every view held was the ground
+                c = deal.contract
+                texts = [t for _, t in projection.view_json(deal.view(None)).history]
+                for case, hit in (
+                    ("ramsch", c is not None and c.game is GameType.RAMSCH),
+                    ("null", c is not None and c.game is GameType.NULL and not c.ouvert),
+                    ("null ouvert", c is not None and c.game is GameType.NULL and c.ouvert),
+                    ("claimed", any(t.startswith("claim") for t in texts)),
+                    ("kontra", "kontra" in texts),
+                    ("four", players == 4),
+                    ("mixed", 0 < len(held) < len(viewers)),
+                ):
+                    seen[case] = seen.get(case, 0) + hit
+
+    for i in range(players):
+        commit(st.plan_sit(f"P{i}", i, f"h{i}"))
+    while st.series is not None and not st.series.is_over():
+        deal = st.series.deal
+        if deal.is_terminal():
+            commit(st.plan_next())
+            continue
+        if rng.random() < 0.1:  # Kontra, or anything else open to a seat not to move
+            other = rng.randrange(players)
+            if other != deal.current_seat and (moves := deal.legal_actions(other)):
+                commit(st.plan_act(other, rng.choice(moves), st.version))
+                continue
+        seat = st.to_move()
+        assert seat is not None
+        legal = [str(a) for a in deal.legal_actions()]
+        offers = [str(a) for a in deal.offers(seat)]
+        if deal.phase is Phase.BIDDING and (ramsch or rng.random() < 0.3):
+            move = "pass" if "pass" in legal else rng.choice(legal)
+        elif nulls := [t for t in legal if "null" in t]:
+            move = rng.choice(nulls)
+        elif "claim" in offers and rng.random() < 0.15:
+            move = "claim"
+        else:  # a card: a person who holds a claim open refuses it with it
+            move = rng.choice(legal)
+        auto = rng.random() < 0.2  # a computer for the person: no refusal written first
+        commit(st.plan_act(seat, parse_action(move), st.version, auto=auto))
 
 
 def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:
