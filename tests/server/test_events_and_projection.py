@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -558,13 +559,7 @@ def _play_with_changes(
                 # views before, the declarer's cards shown)
                 made.append((shared.from_prior, series.deal.view(None).open_cards is not None))
 
-    for i in seats:
-        commit(st.plan_sit(f"P{i}", i, f"h{i}"))
-    while st.series is not None and not st.series.is_over():
-        deal = st.series.deal
-        if deal.is_terminal():
-            commit(st.plan_next())
-            continue
+    def step(deal: Any) -> None:
         seat = st.to_move()
         assert seat is not None
         if rng.random() < 0.05:
@@ -576,6 +571,24 @@ def _play_with_changes(
             commit(st.plan_act(seat, rng.choice(offers), st.version))  # claim, concede, refuse
         else:
             commit(st.plan_act(seat, rng.choice(ouvert or legal), st.version))
+
+    _play_list(st, commit, step)
+
+
+def _play_list(
+    st: TableState, commit: Callable[[list[ev.TableEvent]], None], step: Callable[[Any], None]
+) -> None:
+    """Seat everyone at ``st``, then play its list: ``step(deal)`` commits
+    the next moves of the deal in play, and each finished deal is followed
+    by the next."""
+    for i in range(st.players):
+        commit(st.plan_sit(f"P{i}", i, f"h{i}"))
+    while st.series is not None and not st.series.is_over():
+        deal = st.series.deal
+        if deal.is_terminal():
+            commit(st.plan_next())
+        else:
+            step(deal)
 
 
 def test_a_cards_views_made_from_the_views_before_equal_the_whole_views() -> None:
@@ -644,18 +657,12 @@ def _cards_from_the_views_before(k: int, options: dict[str, Any], seen: dict[str
                 ):
                     seen[case] = seen.get(case, 0) + hit
 
-    for i in range(players):
-        commit(st.plan_sit(f"P{i}", i, f"h{i}"))
-    while st.series is not None and not st.series.is_over():
-        deal = st.series.deal
-        if deal.is_terminal():
-            commit(st.plan_next())
-            continue
+    def step(deal: Any) -> None:
         if rng.random() < 0.1:  # Kontra, or anything else open to a seat not to move
             other = rng.randrange(players)
             if other != deal.current_seat and (moves := deal.legal_actions(other)):
                 commit(st.plan_act(other, rng.choice(moves), st.version))
-                continue
+                return
         seat = st.to_move()
         assert seat is not None
         legal = [str(a) for a in deal.legal_actions()]
@@ -670,6 +677,8 @@ def _cards_from_the_views_before(k: int, options: dict[str, Any], seen: dict[str
             move = rng.choice(legal)
         auto = rng.random() < 0.2  # a computer for the person: no refusal written first
         commit(st.plan_act(seat, parse_action(move), st.version, auto=auto))
+
+    _play_list(st, commit, step)
 
 
 def test_a_new_connection_gets_the_earlier_deals_for_its_log() -> None:
