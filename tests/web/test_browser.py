@@ -47,6 +47,7 @@ from tests.helpers.stores import db_for
 
 try:
     from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 except ImportError:  # pragma: no cover - depends on the machine
     pytest.skip("playwright (Python) is not installed", allow_module_level=True)
@@ -1746,7 +1747,14 @@ def test_the_analysis_board_steps_through_a_deal_from_the_result_and_the_sheet(
     # back to the table closes the board's tab: the table waited at the same
     # result (one person: the next deal waits for Next), nothing played for her
     with page.expect_event("close"):
-        page.click("text=← Back to the table")
+        try:
+            page.click("text=← Back to the table")
+        except PlaywrightError as exc:
+            # the click's own handler closes the tab: on a busy machine it can
+            # close before the browser answers Playwright's click (CI, once;
+            # microsoft/playwright#26900): the outcome this block waits for
+            if "closed" not in str(exc):
+                raise
     assert table.url == table_url
     assert table.inner_text("[data-testid=result-headline]") == deal_line
     assert table.locator("[data-testid=next]").is_visible()
