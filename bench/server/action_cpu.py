@@ -173,6 +173,8 @@ async def drive(server: Server, args: argparse.Namespace, label: str) -> Run:
     main1, cpu1, sys1 = server.main_thread_seconds(), server.cpu_seconds(), server.system_seconds()
     gen1, w1, t1 = time.process_time(), time.time(), time.perf_counter()
     await asyncio.sleep(1.0)  # acts sent at the end arrive
+    for c in clients:
+        c.stopped = True
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -289,8 +289,10 @@ class Client:
         self.keeper = ViewKeeper()  # the view, each event's changes applied
         self.welcomed = False
         # sends in flight: the loop keeps only weak references to tasks, and
-        # the generator cancels what is left when it stops
+        # the generator cancels what is left when it stops (``stopped``: a
+        # move whose timer fires after that is not sent)
         self.sending: set[asyncio.Task[None]] = set()
+        self.stopped = False
 
     async def open(self, gate: asyncio.Semaphore) -> None:
         async with gate:
@@ -360,8 +362,8 @@ class Client:
             await self._send(text)
 
     def _act(self, version: int) -> None:
-        if self.version != version or self.view is None or self.ws is None:
-            return  # the table moved on
+        if self.stopped or self.version != version or self.view is None or self.ws is None:
+            return  # the table moved on, or the generator stops
         action = choose(self.view, self.rng)
         self.table.pending[version + 1] = Pending(
             time.perf_counter(), self.seat or 0, self.table.viewers
@@ -560,6 +562,8 @@ class Load:
         )
 
     async def close(self) -> None:
+        for c in self.clients:
+            c.stopped = True
         tasks = [*self.tasks, *(t for c in self.clients for t in c.sending)]
         for t in tasks:
             t.cancel()
