@@ -31,6 +31,7 @@ from . import messages as m
 from .table import TableState
 
 Viewer = int | None  # a table seat, or None for a spectator
+_PLAY_PHASE = Phase.PLAY.value  # a view's phase on the wire while the trick play goes on
 
 
 class Shared:
@@ -652,7 +653,6 @@ def view_changes(
 
 
 _VIEW_FIELDS: tuple[str, ...] = m.ViewOut.__struct_fields__
-_PLAY_PHASE = Phase.PLAY.value
 _GROWING = frozenset(m.GROWING)
 
 
