@@ -47,6 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.server.load import raise_nofile
+
 CONNECT_PARALLEL = 50
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -173,11 +175,15 @@ class Counter:
     moves: list[float] = field(default_factory=list)  # when each was sent
 
 
-async def client(url: str, seat: int | None, pace: float, counter: Counter) -> None:
+async def client(
+    url: str, seat: int | None, pace: float, counter: Counter, gate: asyncio.Semaphore
+) -> None:
     from websockets.asyncio.client import connect
 
     rng = random.Random()
-    async with connect(url, max_size=2**20, compression=None, open_timeout=60) as ws:
+    async with gate:  # so many connections at once: a few at a time
+        ws = await connect(url, max_size=2**20, compression=None, open_timeout=60)
+    async with ws:
         async for text in ws:
             message = json.loads(text)
             if seat is not None and message["turn"] == seat:
@@ -206,6 +212,7 @@ async def drive(args: argparse.Namespace, variant: str) -> tuple[float, float, i
         if variant == "store":
             cmd += ["--db", str(Path(tmp) / "floor.db")]
         proc = subprocess.Popen(cmd)
+        start = time.monotonic()
         try:
             for _ in range(200):
                 try:
@@ -215,19 +222,17 @@ async def drive(args: argparse.Namespace, variant: str) -> tuple[float, float, i
                     await asyncio.sleep(0.05)
             counter = Counter()
             gate = asyncio.Semaphore(CONNECT_PARALLEL)
-
-            async def one(url: str, seat: int | None) -> None:
-                async with gate:
-                    await asyncio.sleep(0)
-                await client(url, seat, args.pace, counter)
-
             tasks = []
             for t in range(args.tables):
                 base = f"ws://127.0.0.1:{port}/t/{t}/"
+                roles: list[int | None] = [0, 1, 2]
                 if args.spectated > 0 and t % args.spectated == 0:
-                    tasks.append(asyncio.create_task(one(base + "w", None)))
-                for seat in range(3):
-                    tasks.append(asyncio.create_task(one(base + str(seat), seat)))
+                    roles.append(None)
+                for seat in roles:
+                    url = base + ("w" if seat is None else str(seat))
+                    tasks.append(asyncio.create_task(client(url, seat, args.pace, counter, gate)))
+            while len(counter.moves) < args.tables and time.monotonic() < start + 120:
+                await asyncio.sleep(0.5)  # every table has started (or two minutes)
             await asyncio.sleep(args.warmup)
             (cpu0, sys0), t0 = cpu_seconds(proc.pid), time.perf_counter()
             await asyncio.sleep(args.seconds)
@@ -259,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=213, help="bytes of each event sent")
     parser.add_argument("--variants", default="carry,store")
     args = parser.parse_args(argv)
+    raise_nofile(8 * args.tables + 1000)  # the server inherits it
     if args.command == "serve":
         serve(args)
         return

@@ -540,6 +540,13 @@ class Load:
         cpu1, gen1, all1 = self.server.cpu_seconds(), time.process_time(), machine_busy_seconds()
         await asyncio.sleep(1.0)  # let acts sent at the end of the window arrive
         lat = [x for at, x in self.stats.samples if t0 <= at < t1]
+        if self.args.samples:  # each move's latency by when it was sent: where the p99 is made
+            with open(self.args.samples, "a") as out:
+                out.writelines(
+                    f"{at - t0:.4f}\t{x * 1000:.2f}\n"
+                    for at, x in self.stats.samples
+                    if t0 <= at < t1
+                )
         acks = sum(1 for at in self.stats.acks if t0 <= at < t1)
         sent = sum(1 for at in self.stats.sent if t0 <= at < t1)
         lag = [x for at, x in self.stats.lag if t0 <= at < t1]
@@ -699,6 +706,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         choices=("sqlite", "postgres"),
         default="sqlite",
         help="the database (of the cluster, or of the one server without --workers)",
+    )
+    parser.add_argument(
+        "--samples",
+        metavar="FILE",
+        help="append each measured move's send time (s into the window) and latency (ms)",
     )
     args = parser.parse_args(argv)
     most = args.max_tables if args.ramp else args.tables

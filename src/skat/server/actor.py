@@ -80,6 +80,9 @@ class TableActor:
         self.search = search
         self.config = config
         self.queue: asyncio.Queue[_Queued] = asyncio.Queue()
+        # held while a command is served, by the actor's task or by a
+        # submitter that found the table idle (`submit`): one at a time
+        self._serving = asyncio.Lock()
         self.conns: set[Conn] = set()
         # (version, event, where an Act landed in its deal) for reconnects
         self.history: deque[tuple[int, ev.TableEvent, projection.ActRef | None]] = deque(
@@ -138,7 +141,8 @@ class TableActor:
                     await t
                 except (asyncio.CancelledError, Exception):
                     pass
-        self._task = self._timer = None
+        async with self._serving:  # a command served by its submitter ends first
+            self._task = self._timer = None
         self.bots.cancel()
         while not self.queue.empty():  # nobody handles these any more: release the waiters
             item = self.queue.get_nowait()
@@ -151,6 +155,14 @@ class TableActor:
         if self._task is None or self.lost:
             if isinstance(command, Inbound):
                 command.conn.moved("this table is served by another server process now")
+            return
+        if self.queue.empty() and not self._serving.locked():
+            # the table is idle: served here, in the submitter's task, so a
+            # move takes two passes of the event loop fewer (the actor's
+            # task woken, and the submitter woken again); under load every
+            # pass is a wait behind all the other tables' work
+            async with self._serving:
+                await self._serve(_Queued(command))
             return
         done = asyncio.get_running_loop().create_future()
         await self.queue.put(_Queued(command, done))
@@ -168,7 +180,13 @@ class TableActor:
         while True:
             # one command at a time, in its own frame: nothing of it stays
             # referenced while the table waits seconds for the next
-            await self._serve(await self.queue.get())
+            item = await self.queue.get()
+            try:
+                async with self._serving:
+                    await self._serve(item)
+            finally:  # stopped while a submitter served: its waiter is released
+                if item.done is not None and not item.done.done():
+                    item.done.set_result(None)
 
     async def _serve(self, item: _Queued) -> None:
         command = item.command

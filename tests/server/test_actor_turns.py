@@ -1,0 +1,117 @@
+"""A table serves one command at a time, in the order the commands came,
+whoever serves it: the table's own task, or the connection whose command
+found the table idle (`TableActor.submit`: a move then takes two passes of
+the event loop fewer). Stopping the table waits for a command being served
+and releases every one still waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+from typing import Any
+
+from skat.server import protocol as p
+from skat.server.commands import Command, Inbound
+from tests.helpers.server import join, new_table, pump, serve
+
+
+def _three_moves(actor: Any) -> list[Inbound]:
+    """The next three moves of the deal, each from its seat's connection."""
+    st = actor.state
+    deal = st.series.deal.clone()
+    by_seat = {c.seat: c for c in actor.conns if c.seat is not None}
+    moves = []
+    for i in range(3):  # each as its mover saw the table: after the one before
+        seat = deal.current_seat
+        action = deal.legal_actions(seat)[0]
+        moves.append(Inbound(by_seat[seat], p.Act(action=action, version=st.version + i)))
+        deal.apply(action, seat)
+    return moves
+
+
+def test_moves_that_come_together_are_served_one_at_a_time_in_their_order(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(11)
+    with serve(tmp_path) as (app, client, _db):
+        tid = new_table(client, players=3, rounds=1)["id"]
+        people = [join(client, tid, name) for name in ("Anna", "Bert", "Cara")]
+        pump(people, lambda: any(x.my_turn() for x in people), rng)
+        actor = app.state.tables.actors[tid]
+        moves = _three_moves(actor)
+        version = actor.state.version
+        log: list[tuple[str, int]] = []
+        handle = actor._handle
+
+        async def slow(command: Command) -> None:
+            i = moves.index(command) if command in moves else -1
+            log.append(("in", i))
+            try:
+                await asyncio.sleep(0.05)  # the store answers slowly: others come meanwhile
+                await handle(command)
+            finally:
+                log.append(("out", i))
+
+        actor._handle = slow
+
+        async def together() -> tuple[bool, list[tuple[str, int]]]:
+            # the first finds the table idle and is served by its submitter;
+            # the others come while it is served and wait their turn
+            first = asyncio.ensure_future(actor.submit(moves[0]))
+            await asyncio.sleep(0.01)
+            served_by_submitter = actor.queue.empty() and actor._serving.locked()
+            rest = [asyncio.ensure_future(actor.submit(m)) for m in moves[1:]]
+            await asyncio.gather(first, *rest)
+            async with actor._serving:  # what the table began meanwhile has ended
+                return served_by_submitter, list(log)
+
+        served_by_submitter, seen = client.portal.call(together)
+        # never two at once (other commands of the table, -1, come between too)
+        assert seen[0::2] == [("in", i) for _, i in seen[0::2]]
+        assert seen[1::2] == [("out", i) for _, i in seen[0::2]]
+        assert [i for kind, i in seen if kind == "in" and i >= 0] == [0, 1, 2]
+        assert served_by_submitter
+        assert actor.state.version == version + 3, "every move was taken, once"
+        # and the people saw them in that order
+        for person in people:
+            person.wait_for(lambda m: m.get("version") == version + 3)
+        for person in people:
+            assert person.errors() == []
+
+
+def test_stopping_a_table_waits_for_the_command_served_and_releases_the_waiting(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(12)
+    with serve(tmp_path) as (app, client, _db):
+        tid = new_table(client, players=3, rounds=1)["id"]
+        people = [join(client, tid, name) for name in ("Anna", "Bert", "Cara")]
+        pump(people, lambda: any(x.my_turn() for x in people), rng)
+        actor = app.state.tables.actors[tid]
+        moves = _three_moves(actor)
+        version = actor.state.version
+        handle = actor._handle
+        finished: list[int] = []
+
+        async def slow(command: Command) -> None:
+            await asyncio.sleep(0.05)
+            await handle(command)
+            finished.append(actor.state.version)
+
+        actor._handle = slow
+
+        async def stop_meanwhile() -> bool:
+            first = asyncio.ensure_future(actor.submit(moves[0]))
+            await asyncio.sleep(0.01)  # served by its submitter now
+            second = asyncio.ensure_future(actor.submit(moves[1]))
+            await asyncio.sleep(0.005)  # queued: the table's task waits for the first
+            await actor.stop()
+            served_first = first.done() and finished == [version + 1]
+            # the queued one is released without being served
+            await asyncio.wait_for(second, 1.0)
+            return served_first
+
+        assert client.portal.call(stop_meanwhile)
+        assert actor.state.version == version + 1
+        assert finished == [version + 1]
