@@ -120,6 +120,38 @@ def test_a_full_collection_comes_with_growth_but_not_before_the_least_wait() -> 
     asyncio.run(main())
 
 
+def test_the_look_at_growth_does_not_walk_the_frozen_objects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`gc.get_freeze_count` walks every frozen object: at 3,000 tables each
+    look stopped the event loop for 0.3 s every 30 s and made the people's
+    p99 (docs/lab/benchmarks-history.md, round seven). The schedule's looks,
+    and the full collection they start, do without it."""
+
+    def walks(*_: object) -> int:
+        raise AssertionError("gc.get_freeze_count walks every frozen object")
+
+    async def main() -> None:
+        c = Collector(
+            young_every=3600,
+            check_every=10,
+            growth=0.25,
+            full_min=0,
+            full_max=10**6,
+            clock=lambda: 0.0,
+        )
+        monkeypatch.setattr(gc, "get_freeze_count", walks)
+        c.start()
+        kept = [[i] for i in range(c.blocks_after_full)]  # memory grows: a full one is due
+        for now in (5.0, 10.0, 20.0, 30.0):
+            c.step(now)
+        assert c.collections[2] == 1 and c.collections[0] >= 3
+        assert c.blocks_after_full >= len(kept)
+        c.stop()
+
+    asyncio.run(main())
+
+
 def _young_collections(port: int) -> float:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
         text = r.read().decode()
