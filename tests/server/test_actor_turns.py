@@ -7,13 +7,15 @@ and releases every one still waiting."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from skat.server import protocol as p
 from skat.server.commands import Command, Inbound
-from tests.helpers.server import join, new_table, pump, serve
+from tests.helpers.server import Peer, join, new_table, pump, serve
 
 
 def _three_moves(actor: Any) -> list[Inbound]:
@@ -30,16 +32,24 @@ def _three_moves(actor: Any) -> list[Inbound]:
     return moves
 
 
-def test_moves_that_come_together_are_served_one_at_a_time_in_their_order(
-    tmp_path: Path,
-) -> None:
-    rng = random.Random(11)
+@contextlib.contextmanager
+def _three_people_to_move(
+    tmp_path: Path, seed: int
+) -> Iterator[tuple[Any, Any, list[Peer], list[Inbound]]]:
+    """A table of three people at a turn: the client, its actor, the people
+    and the deal's next three moves."""
     with serve(tmp_path) as (app, client, _db):
         tid = new_table(client, players=3, rounds=1)["id"]
         people = [join(client, tid, name) for name in ("Anna", "Bert", "Cara")]
-        pump(people, lambda: any(x.my_turn() for x in people), rng)
+        pump(people, lambda: any(x.my_turn() for x in people), random.Random(seed))
         actor = app.state.tables.actors[tid]
-        moves = _three_moves(actor)
+        yield client, actor, people, _three_moves(actor)
+
+
+def test_moves_that_come_together_are_served_one_at_a_time_in_their_order(
+    tmp_path: Path,
+) -> None:
+    with _three_people_to_move(tmp_path, 11) as (client, actor, people, moves):
         version = actor.state.version
         log: list[tuple[str, int]] = []
         handle = actor._handle
@@ -83,13 +93,7 @@ def test_moves_that_come_together_are_served_one_at_a_time_in_their_order(
 def test_stopping_a_table_waits_for_the_command_served_and_releases_the_waiting(
     tmp_path: Path,
 ) -> None:
-    rng = random.Random(12)
-    with serve(tmp_path) as (app, client, _db):
-        tid = new_table(client, players=3, rounds=1)["id"]
-        people = [join(client, tid, name) for name in ("Anna", "Bert", "Cara")]
-        pump(people, lambda: any(x.my_turn() for x in people), rng)
-        actor = app.state.tables.actors[tid]
-        moves = _three_moves(actor)
+    with _three_people_to_move(tmp_path, 12) as (client, actor, _people, moves):
         version = actor.state.version
         handle = actor._handle
         finished: list[int] = []
