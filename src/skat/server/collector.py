@@ -44,7 +44,7 @@ from collections.abc import Callable
 
 #: Seconds between young collections.
 YOUNG_EVERY = 0.05
-#: Seconds between two looks at how much the frozen objects grew.
+#: Seconds between two looks at how much Python's memory grew.
 CHECK_EVERY = 30.0
 #: A full collection is due when Python's allocated blocks grew by this share ...
 GROWTH = 0.25
