@@ -32,14 +32,29 @@ def _three_moves(actor: Any) -> list[Inbound]:
     return moves
 
 
+def _tasks_of(actor: Any) -> list[str]:
+    """The unfinished tasks running a method of ``actor`` (its timers, its
+    retries, a command's waiter), by name."""
+    left = []
+    for task in asyncio.all_tasks():
+        coro: Any = task.get_coro()
+        while coro is not None:  # down the chain of what each coroutine awaits
+            frame = getattr(coro, "cr_frame", None)
+            if frame is not None and frame.f_locals.get("self") is actor:
+                left.append(task.get_coro().__qualname__)
+                break
+            coro = getattr(coro, "cr_await", None)
+    return left
+
+
 @contextlib.contextmanager
 def _three_people_to_move(
-    tmp_path: Path, seed: int
+    tmp_path: Path, seed: int, **options: Any
 ) -> Iterator[tuple[Any, Any, list[Peer], list[Inbound]]]:
     """A table of three people at a turn: the client, its actor, the people
     and the deal's next three moves."""
     with serve(tmp_path) as (app, client, _db):
-        tid = new_table(client, players=3, rounds=1)["id"]
+        tid = new_table(client, players=3, rounds=1, **options)["id"]
         people = [join(client, tid, name) for name in ("Anna", "Bert", "Cara")]
         pump(people, lambda: any(x.my_turn() for x in people), random.Random(seed))
         actor = app.state.tables.actors[tid]
@@ -93,29 +108,55 @@ def test_moves_that_come_together_are_served_one_at_a_time_in_their_order(
 def test_stopping_a_table_waits_for_the_command_served_and_releases_the_waiting(
     tmp_path: Path,
 ) -> None:
-    with _three_people_to_move(tmp_path, 12) as (client, actor, _people, moves):
+    """Also a move that comes just as the one being served ends, in the same
+    pass of the event loop as `stop` (found by review): it is not served by a
+    table that has stopped."""
+    # a turn timer: each move served arms the next turn's (a task of the table)
+    with _three_people_to_move(tmp_path, 12, timer=30) as (client, actor, _people, moves):
         version = actor.state.version
         handle = actor._handle
-        finished: list[int] = []
+        started: list[tuple[int, bool]] = []  # (move, whether stop() had returned)
+        stopped = False
 
         async def slow(command: Command) -> None:
+            started.append((moves.index(command) if command in moves else -1, stopped))
             await asyncio.sleep(0.05)
             await handle(command)
-            finished.append(actor.state.version)
 
         actor._handle = slow
 
-        async def stop_meanwhile() -> bool:
+        async def stop_meanwhile() -> tuple[bool, list[tuple[int, bool]], list[str]]:
+            nonlocal stopped
             first = asyncio.ensure_future(actor.submit(moves[0]))
             await asyncio.sleep(0.01)  # served by its submitter now
             second = asyncio.ensure_future(actor.submit(moves[1]))
             await asyncio.sleep(0.005)  # queued: the table's task waits for the first
-            await actor.stop()
-            served_first = first.done() and finished == [version + 1]
-            # the queued one is released without being served
-            await asyncio.wait_for(second, 1.0)
-            return served_first
+            # the third move's frame is read in the pass in which the first
+            # ends: its task runs before stop() takes the lock
+            frame = asyncio.Event()
 
-        assert client.portal.call(stop_meanwhile)
+            async def third() -> None:
+                await frame.wait()
+                await actor.submit(moves[2])
+
+            late = asyncio.ensure_future(third())
+            release = actor._serving.release
+
+            def release_as_the_frame_comes() -> None:
+                frame.set()
+                release()
+
+            actor._serving.release = release_as_the_frame_comes  # type: ignore[method-assign]
+            await actor.stop()
+            stopped = True
+            first_done = first.done()
+            # the waiting ones are released without being served
+            await asyncio.wait_for(asyncio.gather(second, late), 1.0)
+            await asyncio.sleep(0.1)  # anything served late would have begun by now
+            return first_done, list(started), _tasks_of(actor)
+
+        first_done, seen, left = client.portal.call(stop_meanwhile)
+        assert first_done
+        assert left == [], "no timer or task of the stopped table is left running"
+        assert seen == [(0, False)], "only the first move was served, before stop() returned"
         assert actor.state.version == version + 1
-        assert finished == [version + 1]

@@ -83,6 +83,7 @@ class TableActor:
         # held while a command is served, by the actor's task or by a
         # submitter that found the table idle (`submit`): one at a time
         self._serving = asyncio.Lock()
+        self._stopping = False  # stop() has begun
         self.conns: set[Conn] = set()
         # (version, event, where an Act landed in its deal) for reconnects
         self.history: deque[tuple[int, ev.TableEvent, projection.ActRef | None]] = deque(
@@ -131,30 +132,52 @@ class TableActor:
                 self._relist()
 
     async def stop(self) -> None:
-        bots = self.bots.tasks()
-        for t in (*self._background, self._timer, *bots, self._task):
-            if t is not None:
-                t.cancel()
-        for t in (self._timer, *bots, self._task):
-            if t is not None:
-                try:
-                    await t
-                except (asyncio.CancelledError, Exception):
-                    pass
-        async with self._serving:  # a command served by its submitter ends first
-            self._task = self._timer = None
-        self.bots.cancel()
-        while not self.queue.empty():  # nobody handles these any more: release the waiters
-            item = self.queue.get_nowait()
-            if item.done is not None and not item.done.done():
-                item.done.set_result(None)
+        """Serve nothing more: the table's task ends, a command being served
+        by its submitter finishes, then the timers and the computer players'
+        work stop and every waiting command is released unserved."""
+        self._stopping = True  # from now on no submitter serves (`submit`)
+        task = self._task
+        if task is not None:
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        async with self._serving:  # what the command served meanwhile started, stopped too
+            self._task = None
+            bots = self.bots.tasks()
+            timers = (self._timer, self._rest_timer, *bots)
+            for t in (*self._background, *timers):
+                if t is not None:
+                    t.cancel()
+            for t in timers:
+                if t is not None:
+                    try:
+                        await t
+                    except (asyncio.CancelledError, Exception):
+                        pass
+            self._timer = self._rest_timer = None
+            self.bots.cancel()
+            while not self.queue.empty():  # nobody handles these any more: release the waiters
+                item = self.queue.get_nowait()
+                if item.done is not None and not item.done.done():
+                    item.done.set_result(None)
+
+    def _stopped(self, command: Command) -> bool:
+        """True (and a connection told so) when this actor serves nothing more:
+        another server process serves the table, or it is being stopped."""
+        if self._task is not None and not self.lost and not self._stopping:
+            return False
+        if isinstance(command, Inbound):
+            command.conn.moved("this table is served by another server process now")
+        return True
 
     async def submit(self, command: Command) -> None:
         """Queue a command and wait until it has been handled (at once if
-        the actor has stopped: another server process serves the table)."""
-        if self._task is None or self.lost:
-            if isinstance(command, Inbound):
-                command.conn.moved("this table is served by another server process now")
+        the actor has stopped: another server process serves the table).
+        Not to be cancelled or cut short by a time limit: an idle table's
+        command is served in the caller's task."""
+        if self._stopped(command):
             return
         if self.queue.empty() and not self._serving.locked():
             # the table is idle: served here, in the submitter's task, so a
@@ -162,7 +185,8 @@ class TableActor:
             # task woken, and the submitter woken again); under load every
             # pass is a wait behind all the other tables' work
             async with self._serving:
-                await self._serve(_Queued(command))
+                if not self._stopped(command):  # stop() came first to the lock
+                    await self._serve(_Queued(command))
             return
         done = asyncio.get_running_loop().create_future()
         await self.queue.put(_Queued(command, done))
