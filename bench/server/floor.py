@@ -16,7 +16,8 @@ median event's size (``--size``, 213 B) that names the next seat. Variants:
 - ``carry``: only that (frames in and out, the event loop, the kernel);
 - ``store``: also the inbound text decoded (msgspec) and one row appended
   to a SQLite file in WAL mode with ``synchronous=NORMAL`` and committed,
-  in the event loop, as the project's store does (`sqlitewriter`).
+  in the event loop, a thread checkpointing each second, as the project's
+  store does (`sqlitewriter`).
 
 The CPU is the server process's own (user + system, from /proc), divided
 by the moves the generator sent in the window (every one is taken). The
