@@ -539,14 +539,11 @@ class Load:
         t1 = time.perf_counter()
         cpu1, gen1, all1 = self.server.cpu_seconds(), time.process_time(), machine_busy_seconds()
         await asyncio.sleep(1.0)  # let acts sent at the end of the window arrive
-        lat = [x for at, x in self.stats.samples if t0 <= at < t1]
+        window = [(at, x) for at, x in self.stats.samples if t0 <= at < t1]
+        lat = [x for _, x in window]
         if self.args.samples:  # each move's latency by when it was sent: where the p99 is made
             with open(self.args.samples, "a") as out:
-                out.writelines(
-                    f"{at - t0:.4f}\t{x * 1000:.2f}\n"
-                    for at, x in self.stats.samples
-                    if t0 <= at < t1
-                )
+                out.writelines(f"{at - t0:.4f}\t{x * 1000:.2f}\n" for at, x in window)
         acks = sum(1 for at in self.stats.acks if t0 <= at < t1)
         sent = sum(1 for at in self.stats.sent if t0 <= at < t1)
         lag = [x for at, x in self.stats.lag if t0 <= at < t1]
