@@ -346,8 +346,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(json.dumps(report(args.report, names, args.others), indent=1))
         return
     for n in names:
-        variant(n)
-        make_player(n)  # an unknown name fails here
+        try:
+            variant(n)
+            make_player(n)
+        except ValueError as e:  # an unknown name or setting: one line, not a traceback
+            ap.error(str(e))
     build()  # once, before the workers
     done: set[int] = set()
     if args.out.exists():

@@ -1411,3 +1411,54 @@ def test_the_strong_player_announces_the_game_it_discarded_for_across_fresh_play
         seen += 1
         if seen == 3:
             break
+
+
+@pytest.mark.parametrize("seed", [3, 8, 21])
+def test_a_rollout_plays_as_each_seat_would_from_what_it_sees(seed: int) -> None:
+    """``cards.rollout`` (the lab setting ``rollouts``) plays a deal on from
+    an open-card position as the engine's deal is played on by every seat
+    choosing the card policy's likeliest card from its own view: the same
+    cards seen, the skat known to the declarer alone, the same declarer
+    points and tricks at the end."""
+    from skat.players import seatmodel
+    from skat.players.search import cards
+    from skat.players.solver import Position
+
+    model = seatmodel.card_policy()
+    rng = random.Random(seed)
+    checked = 0
+    for number in range(1, 40):
+        deal = Deal(deal_deck(_seed(seed), number))
+        bidders = [make_player("heuristic", random.Random(s)) for s in range(3)]
+        if play_until(deal, bidders, Phase.PLAY) is None:
+            continue
+        c = deal.contract
+        assert c is not None
+        for _ in range(rng.randrange(0, 20)):  # somewhere into the card play
+            seat = deal.current_seat
+            assert seat is not None
+            deal.apply(bidders[seat].choose(deal.view(seat)), seat)
+        pos = Position.from_deal(deal)
+        played = 0
+        for t in deal.tricks:
+            for x in t.cards:
+                played |= 1 << int(x)
+        for x in deal.current_trick:
+            played |= 1 << int(x)
+        hand_game = deal.view(deal.seat_of(pos.declarer)).skat is None
+        got = cards.rollout(pos, played, model, hand_game)
+        while deal.phase is Phase.PLAY:
+            seat = deal.current_seat
+            assert seat is not None
+            view = deal.view(seat)
+            legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+            probs = model.probabilities(seatmodel.Moment.from_view(view), legal)
+            card = max(sorted(legal), key=lambda x: probs[x])
+            pos = pos.play(card)
+            deal.apply(Play(Card(card)), seat)
+        if c.game == GameType.NULL:
+            assert got == (0, 1 if pos.declarer_tricks else 0)
+        else:
+            assert got == (pos.declarer_points, pos.declarer_tricks)
+        checked += 1
+    assert checked >= 10
