@@ -22,13 +22,12 @@ from types import ModuleType
 from typing import Any
 
 from ...engine import Action, Contract, GameType, Kontra, Play, View
-from ...engine.cards import POINTS, mask_indices
-from ...engine.game import FOLLOW
+from ...engine.cards import POINTS
 from ...engine.values import seeger_fabian_others, value_game
 from .. import seatmodel
 from ..cardplay import CardPlay
 from ..solver.api import Stopped
-from ..solver.position import card_orders, trick_winner
+from ..solver.position import card_orders
 from ..worlds import Inference, Knowledge, Sampler, World, solver_positions
 from .decision import Clock, Decision, OutOfTime
 from .entries import LOST, LOST_SCHNEIDER, SCHNEIDER, SCHWARZ, WON
@@ -212,10 +211,8 @@ def _solved_play(
         running = [card for card in cards if wins[card] <= best + 1]
     # pass 2: Schneider and Schwarz for the cards still in the running
     scores = entries(s, running, d.clock, refine=len(running) > 1)
-    st = d.settings
-    if st.rollouts is not None and not d.clock.over:
-        scores = blended(d, s, scores, st.rollouts)
     top = max(scores.values())
+    st = d.settings
     slack = 1e-9 + (st.policy or 0.0) * total
     tied = [card for card in running if scores[card] >= top - slack]
     if len(tied) > 1 and st.traps and decided(wins, total, me_declarer, st.decided):
@@ -236,103 +233,6 @@ def _solved_play(
     else:
         choice = CardPlay(view).choose(tied)
     return next(a for a in plays if a.card == choice)
-
-
-def blended(d: Decision, s: CardSolves, scores: dict[int, float], share: float) -> dict[int, float]:
-    """Every legal card valued by ``share`` of its rollouts' entries over
-    the worlds of ``s`` (`rollout`) and the rest of its open-card ones
-    (``scores`` for the cards in the running, the coarse won or lost for
-    the others): a card whose open-card value rests on the other side
-    finding the one defence in every world counts for less."""
-    view = d.view
-    c = view.contract
-    assert c is not None
-    util = s.outcomes.utility(s.me_declarer)
-    played = 0
-    for t in view.tricks:
-        for x in t.cards:
-            played |= 1 << int(x)
-    for _, x in view.trick:
-        played |= 1 << int(x)
-    model = seatmodel.card_policy()
-    hand_game = d.know.hand_game
-    rolled = dict.fromkeys(s.cards, 0.0)
-    opened = dict(scores)
-    for card in s.cards:
-        if card not in opened:
-            opened[card] = sum(
-                mult * util(s.outcomes.coarse(per[card][0]), c12) for mult, c12, per in s.done
-            )
-    for mult, cards12, per in s.done:
-        if d.clock.over:
-            return scores
-        got: dict[int, tuple[int, int]] = {}
-        for card in s.cards:
-            first = s.first_of[card]
-            if first not in got:
-                got[first] = rollout(per[first][1], played | 1 << first, model, hand_game)
-            rolled[card] += mult * util(got[first], cards12)
-    return {card: (1 - share) * opened[card] + share * rolled[card] for card in s.cards}
-
-
-def rollout(pos: Any, played: int, model: seatmodel.SeatModel, hand_game: bool) -> tuple[int, int]:
-    """The (declarer card points, declarer tricks) when the deal at ``pos``
-    (a solver position; ``played``: every card played so far) is played to
-    the end by every seat choosing the card policy's likeliest card from what
-    it sees there (its hand, the cards played, the declarer the skat he
-    picked up): the others as a strong player of their own would play on,
-    not as an open-card defence that never guesses wrong."""
-    game = pos.game
-    follow = FOLLOW[int(game)]
-    hands = list(pos.hands)
-    d = pos.declarer
-    leader = pos.leader
-    trick = list(pos.trick)
-    points = pos.declarer_points
-    tricks = pos.declarer_tricks
-    skat = 0xFFFFFFFF & ~(hands[0] | hands[1] | hands[2] | played)
-    while hands[0] | hands[1] | hands[2]:
-        p = (leader + len(trick)) % 3
-        hand = hands[p]
-        legal_mask = hand
-        if trick:
-            f = hand & follow[trick[0]]
-            if f:
-                legal_mask = f
-        legal = mask_indices(legal_mask)
-        if len(legal) == 1:
-            card = legal[0]
-        else:
-            in_play = hands[0] | hands[1] | hands[2]
-            for x in trick:
-                in_play |= 1 << x
-            gone = 0xFFFFFFFF & ~in_play & ~skat
-            if p == d and not hand_game:
-                gone |= skat
-            left = in_play.bit_count()
-            m = seatmodel.Moment(
-                game,
-                p,
-                d,
-                hand,
-                tuple(((leader + i) % 3, x) for i, x in enumerate(trick)),
-                gone,
-                (30 - left) // 3,
-            )
-            values = model.scores(seatmodel.features(m, legal))
-            card = legal[values.index(max(values))]
-        hands[p] &= ~(1 << card)
-        trick.append(card)
-        if len(trick) == 3:
-            w = trick_winner(int(game), leader, (trick[0], trick[1], trick[2]))
-            if w == d:
-                points += POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]]
-                tricks += 1
-            leader = w
-            trick = []
-    if game == GameType.NULL:
-        return (0, 1 if tricks else 0)
-    return (points, tricks)
 
 
 def by_policy(view: View, tied: Sequence[int]) -> int:

@@ -130,11 +130,6 @@ class SearchSettings:
     #: points tie-break go to the policy's likeliest instead of `heuristic`'s
     #: card (None: not used; 0.0: only exact ties).
     policy: float | None = None
-    #: Each card also valued by playing each world on to the end, every seat
-    #: choosing by the learned card policy from what it sees there
-    #: (`cards.rollout`): the card's value is this share of the rollouts'
-    #: entries and the rest of the open-card solves' (None: not rolled out).
-    rollouts: float | None = None
 
     def __post_init__(self) -> None:
         if self.worlds < 1 or self.discard_worlds < 1 or self.pool < 1:
@@ -143,8 +138,6 @@ class SearchSettings:
             raise ValueError("time_budget must be positive (or None)")
         if self.time_limit is not None and self.time_limit <= 0:
             raise ValueError("time_limit must be positive (or None)")
-        if self.rollouts is not None and not 0 <= self.rollouts <= 1:
-            raise ValueError("rollouts must be between 0 and 1 (or None)")
         if self.policy is not None and self.policy < 0:
             raise ValueError("policy must be at least 0 (or None)")
         # curves given as lists (from a command line) are kept as tuples
