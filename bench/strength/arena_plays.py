@@ -75,7 +75,11 @@ def variant(name: str) -> None:
     kind, _, spec = name.partition("@")
     if kind not in ("search", "club"):
         raise SystemExit(f"only search and club take settings: {name}")
-    raw = dict(part.split("=", 1) for part in spec.split(","))
+    parts = spec.split(",")
+    bad = [part for part in parts if "=" not in part]
+    if bad:
+        raise ValueError(f"{name}: a setting is key=value, not {bad[0]!r}")
+    raw = dict(part.split("=", 1) for part in parts)
     files = ("evaluator", "seat_model", "bid_model_file")
     settings: dict[str, Any] = {k: v if k in files else _setting(v) for k, v in raw.items()}
     if kind == "club":
@@ -86,7 +90,7 @@ def variant(name: str) -> None:
     bid_model = _bid_model(settings.pop("bid_model_file", None))
     if "contest" in settings and settings["contest"] is None:
         settings["contest"] = ()  # not lowered: the bidding before 2026-12-05
-    SearchPlayer(None, **settings)  # a wrong key fails here, at once
+    _check(name, settings)
 
     def make(rng: Any) -> SearchPlayer:
         return SearchPlayer(
@@ -94,6 +98,17 @@ def variant(name: str) -> None:
         )
 
     registry.register_lab(name, cost="search", summary="a setting of search")(make)
+
+
+def _check(name: str, settings: dict[str, Any]) -> None:
+    """A wrong key or value of ``settings`` fails here, at once, as a
+    ValueError naming the variant."""
+    from skat.players.search import SearchPlayer
+
+    try:
+        SearchPlayer(None, **settings)
+    except TypeError as e:  # an unknown key
+        raise ValueError(f"{name}: {e}") from None
 
 
 def _evaluator(path: object) -> Any:
@@ -140,7 +155,7 @@ def _club(name: str, settings: dict[str, Any]) -> None:
 
     own = {"worlds", "budget", "floor", "margin", "evaluator", "contest", "forty", "grand_pairs"}
     search = {k: v for k, v in settings.items() if k not in own}
-    SearchPlayer(None, **search)  # a wrong key fails here, at once
+    _check(name, search)
     evaluator = _evaluator(settings.get("evaluator"))
 
     def make(rng: Any) -> ClubPlayer:

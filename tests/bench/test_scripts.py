@@ -109,9 +109,9 @@ def test_arena_variants_set_what_they_name(monkeypatch: pytest.MonkeyPatch, tmp_
     bidding = make_player(name, lab=True)
     assert isinstance(bidding, SearchPlayer) and bidding.settings.bid_model
     assert bidding.bids is not None and bidding.bids is not bidmodel.default()
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"club@no_such_setting=1: .*no_such_setting"):
         variant("club@no_such_setting=1")
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match=r"search@no_such_setting=1: .*no_such_setting"):
         variant("search@no_such_setting=1")
 
 

@@ -168,6 +168,27 @@ DEBIAN = compare_debian.DEBIAN_XSKAT.exists() and all(
 
 
 @pytest.mark.skipif(not shutil.which("faketime"), reason="faketime is not installed")
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("strong", "no player named 'strong'"),
+        ("search@nope=1", "unexpected keyword argument 'nope'"),
+        ("search@worlds", "a setting is key=value"),
+        ("club@nope=2", "unexpected keyword argument 'nope'"),
+    ],
+)
+def test_the_arena_script_names_a_wrong_player_in_one_line(
+    name: str, says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player or setting the arena cannot seat stops it before anything
+    is built or played: one line naming it, exit status 2."""
+    with pytest.raises(SystemExit) as stop:
+        arena.main([name, "--deals", "1"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert says in err[-1] and "Traceback" not in "".join(err)
+
+
 def test_the_pinned_clock_stands_still_through_a_slow_start() -> None:
     """Debian's XSkat seeds itself from the time it reads first thing; on a
     busy machine its start can take over a second, and a clock that runs
